@@ -1,0 +1,63 @@
+# The two commands of README.md: `make run` (demo server) and `make test` (the whole suite).
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install install-dev lint format migrate demo worker browser-deps bench messages clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+## run: install, migrate, load the demo tournament if absent, serve on http://127.0.0.1:8000 (SQLite, eager tasks)
+run: install
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py load_demo --if-absent
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+## test: install the dev requirements, run ruff and the whole pytest suite
+test: install-dev browser-deps
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run > /dev/null
+	DEBUG=1 $(BIN)/pytest $(PYTEST_ARGS)
+
+## browser-deps: Chromium and its driver for the browser tests (installed when possible, else those tests skip)
+browser-deps:
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing chromium and chromium-driver for the browser tests…"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null) \
+	  || echo "Could not install chromium; the browser tests will be skipped."; \
+	else echo "chromium/chromedriver not found and cannot be installed here; the browser tests will be skipped."; fi
+
+lint: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: install-dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+worker: install
+	$(BIN)/celery -A config worker --loglevel=info
+
+messages: install
+	DEBUG=1 $(BIN)/python manage.py makemessages -l es --ignore=.venv --ignore=bench
+	DEBUG=1 $(BIN)/python manage.py compilemessages --ignore=.venv
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

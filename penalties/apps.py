@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PenaltiesConfig(AppConfig):
+    name = "penalties"
+    verbose_name = "Penalties"

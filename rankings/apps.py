@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RankingsConfig(AppConfig):
+    name = "rankings"
+    verbose_name = "Rankings"

@@ -1,0 +1,270 @@
+"""Shared types of the rule engines.
+
+Pure Python: no Django import anywhere under ``scoring/rules``. Engines take plain data and
+return plain, immutable data. Seats are numbered 0..3: East, South, West, North at the start
+of the session (the order of ``seats`` in the archive). Point values are ``int`` where exact and
+``fractions.Fraction`` otherwise, never ``float``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar
+
+SEATS = 4
+WINDS = ("E", "S", "W", "N")
+
+Number = int | Fraction
+Four = tuple[Any, Any, Any, Any]
+
+
+class RuleError(ValueError):
+    """A fault in user input, with a message that names the value and the rule.
+
+    ``path`` says where the fault is in the input, e.g. ``hands[7].fan``; callers that nest the
+    input deeper prefix it with :meth:`within`.
+    """
+
+    def __init__(self, message: str, path: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+    def within(self, prefix: str) -> RuleError:
+        if not self.path:
+            return RuleError(self.message, prefix)
+        sep = "" if self.path.startswith("[") else "."
+        return RuleError(self.message, f"{prefix}{sep}{self.path}")
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class EngineError(RuntimeError):
+    """An internal fault (misuse by calling code); never shown to users as is."""
+
+
+def seat_tuple(values: Sequence[Any]) -> Four:
+    if len(values) != SEATS:
+        raise EngineError(f"expected {SEATS} values, got {len(values)}")
+    return tuple(values)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class HandStep:
+    """What one hand did, and the state of the table after it (that is, for the next hand)."""
+
+    deltas: Four  # each seat's point change from this hand, sticks and counters included
+    scores: Four  # running game scores after the hand
+    dealer: int | None = None  # seat that deals the next hand (riichi, Salamanca)
+    round_wind: str | None = None  # prevailing wind of the next hand ("E", "S", ...)
+    honba: int = 0  # counters on the next hand (riichi)
+    sticks: int = 0  # riichi sticks left on the table after this hand
+    replayed: bool = False  # the hand is played again (e.g. chombo under EMA 2008)
+    note: str = ""  # short human description ("East 3 han 30 fu ron from West")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of one game at one table."""
+
+    scores: Four  # final game scores: riichi raw points (leftover sticks given out); others: game points
+    steps: tuple[HandStep, ...] = ()
+    chombos: Four = (0, 0, 0, 0)  # chombos charged against the final score (riichi presets that do so)
+    leftover_sticks: int = 0  # riichi sticks given to first place at the end
+    imbalance_reason: str = ""  # totals accepted although they do not sum as the rules say
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's session result: what the standings add up."""
+
+    game_score: Number  # the game score at the table (riichi: raw end points)
+    table_points: Fraction | None  # MCR table points (None for rulesets without them)
+    uma: Number | None  # riichi: uma plus oka share, in points (None elsewhere)
+    transfers: Number  # in-game penalty transfers (false Hu, false declaration); count for ranking
+    chombo: Number  # riichi chombo deduction from the final score (0 or negative)
+    penalties: Number  # offender-only deductions (0 or negative)
+    final: Number  # the session value added to the standings' score
+
+
+@dataclass(frozen=True)
+class TableResult:
+    seats: tuple[SeatResult, SeatResult, SeatResult, SeatResult]
+
+
+@dataclass(frozen=True)
+class LateArrival:
+    points: int  # offender-only deduction (0 or negative)
+    disqualified: bool  # past the limit: out of the session, a substitute takes the seat
+
+
+@dataclass(frozen=True)
+class Config:
+    """Base of every preset: plain data, overridable key by key per tournament."""
+
+    def with_overrides(self, overrides: Mapping[str, Any] | None) -> Config:
+        """A copy with single values replaced; an unknown key or a wrong type is refused."""
+        if not overrides:
+            return self
+        if not isinstance(overrides, Mapping):
+            raise RuleError("rule overrides must be an object of key: value", "rules")
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        hints = typing.get_type_hints(type(self))
+        changes = {}
+        for key, value in overrides.items():
+            if key not in fields:
+                known = ", ".join(sorted(fields))
+                raise RuleError(f"unknown rule '{key}' (known rules: {known})", f"rules.{key}")
+            changes[key] = _coerce(key, value, hints[key], getattr(self, key))
+        try:
+            return dataclasses.replace(self, **changes)
+        except RuleError:
+            raise
+        except (TypeError, ValueError) as exc:
+            raise RuleError(str(exc), "rules") from exc
+
+    def as_dict(self) -> dict[str, Any]:
+        return {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Fraction):
+        return str(value)
+    return value
+
+
+def _type_name(hint: Any) -> str:
+    return getattr(hint, "__name__", None) or str(hint).replace("typing.", "")
+
+
+def _coerce(key: str, value: Any, hint: Any, current: Any) -> Any:
+    """Check ``value`` against the field's type hint; lists become tuples."""
+    path = f"rules.{key}"
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        errors = []
+        for option in typing.get_args(hint):
+            try:
+                return _coerce(key, value, option, current)
+            except RuleError as exc:
+                errors.append(exc)
+        raise RuleError(f"rule '{key}' must be {_type_name(hint)}, not {value!r}", path)
+    if hint is type(None):
+        if value is None:
+            return None
+        raise RuleError(f"rule '{key}' must be null, not {value!r}", path)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if not isinstance(value, (list, tuple)):
+            raise RuleError(f"rule '{key}' must be a list, not {value!r}", path)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item_hints = [args[0]] * len(value)
+        else:
+            item_hints = list(args)
+            if len(value) != len(item_hints):
+                raise RuleError(f"rule '{key}' must have {len(item_hints)} values, not {len(value)}", path)
+        return tuple(_coerce(key, v, h, None) for v, h in zip(value, item_hints, strict=True))
+    if hint is bool:
+        if isinstance(value, bool):
+            return value
+        raise RuleError(f"rule '{key}' must be true or false, not {value!r}", path)
+    if hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise RuleError(f"rule '{key}' must be a whole number, not {value!r}", path)
+    if hint is Fraction:
+        if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+            return Fraction(value)
+        if isinstance(value, str):
+            try:
+                return Fraction(value)
+            except ValueError:
+                pass
+        raise RuleError(f"rule '{key}' must be a number, not {value!r}", path)
+    if hint is str:
+        if isinstance(value, str):
+            return value
+        raise RuleError(f"rule '{key}' must be text, not {value!r}", path)
+    if typing.get_origin(hint) is typing.Literal:
+        allowed = typing.get_args(hint)
+        if value in allowed:
+            return value
+        raise RuleError(f"rule '{key}' must be one of {', '.join(map(str, allowed))}, not {value!r}", path)
+    raise EngineError(f"rule '{key}' has a type the override checker does not know: {hint!r}")
+
+
+class Ruleset:
+    """One ruleset: a family engine bound to a preset (``config``).
+
+    Every family implements the methods below. ``hands`` are mappings shaped as in ARCHIVE.md,
+    with players given as seat numbers 0..3 instead of player keys.
+    """
+
+    family: ClassVar[str] = ""
+
+    def __init__(self, key: str, config: Config):
+        self.key = key
+        self.config = config
+
+    def with_overrides(self, overrides: Mapping[str, Any] | None) -> Ruleset:
+        return type(self)(self.key, self.config.with_overrides(overrides))
+
+    # -- hands and games -------------------------------------------------------------------
+    def play_game(self, hands: Sequence[Mapping[str, Any]]) -> GameResult:
+        """Replay a game hand by hand. Faults raise RuleError with path ``hands[i].field``."""
+        raise EngineError(f"{type(self).__name__} does not score hands")
+
+    def game_from_totals(self, scores: Sequence[Any], *, imbalance_reason: str = "") -> GameResult:
+        """The game result from the four totals of the table's score sheet (path ``scores``)."""
+        raise EngineError(f"{type(self).__name__} does not take totals")
+
+    # -- the table's session result -------------------------------------------------------
+    def table_result(
+        self,
+        game: GameResult,
+        *,
+        transfers: Sequence[Number] = (0, 0, 0, 0),
+        deductions: Sequence[Number] = (0, 0, 0, 0),
+        chombos: Sequence[int] = (0, 0, 0, 0),
+        excluded: frozenset[int] = frozenset(),
+    ) -> TableResult:
+        """Session result of each seat.
+
+        transfers: in-game penalty transfers per seat (zero-sum; they count for the ranking).
+        deductions: offender-only penalty points per seat (0 or negative).
+        chombos: chombos recorded as penalties (totals mode), added to ``game.chombos``.
+        excluded: seats whose occupant gets no table points (MERS 4.1.2 during the session, 4.2);
+            the other three share 4, 2, 1 by rank.
+        """
+        raise EngineError(f"{type(self).__name__} has no table result")
+
+    # -- penalties ----------------------------------------------------------------------------
+    def late_arrival(self, minutes_late: int) -> LateArrival:
+        raise RuleError(f"late arrival has no amount under the {self.key} rules", "minutes_late")
+
+    def foul(self, step: int) -> int:
+        """Points of the ``step``-th foul of a player in a session (1 = first); 0 = warning."""
+        raise RuleError(f"the {self.key} rules have no foul ladder", "kind")
+
+    def forgot_winning_tile(self) -> int:
+        raise RuleError(f"a forgotten winning tile has no amount under the {self.key} rules", "kind")
+
+    def false_hu(self, seat: int, variant: str) -> Four:
+        """In-game transfers for a false Hu / false declaration by ``seat``."""
+        raise RuleError(f"false Hu has no amount under the {self.key} rules", "kind")
+
+    def chombo_points(self) -> int:
+        """Deduction of one chombo from the final score (0 or negative)."""
+        raise RuleError(f"chombo has no amount under the {self.key} rules", "kind")
+
+    def referee_bounds(self) -> tuple[int, int]:
+        """The smallest and largest points a referee decision may carry."""
+        return (-1000, 0)

@@ -1,0 +1,98 @@
+"""Shared fixtures: users with roles, a small tournament, API clients."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from tournaments import services
+from tournaments.models import Role
+
+REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+
+def skip_or_fail(reason: str) -> None:
+    """Skip when a service is simply not configured here; fail in CI where it must be."""
+    if REQUIRE_SERVICES:
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def make_user(db):
+    def make(username: str, **extra):
+        return get_user_model().objects.create_user(username=username, password="pw-for-tests-123", **extra)
+
+    return make
+
+
+@pytest.fixture
+def make_tournament(db):
+    def make(
+        slug="open-2026", ruleset="mcr", *, director=None, sessions=2, players=8, substitutes=0, **extra
+    ):
+        tournament = services.tournament_create(
+            name=extra.pop("name", slug.replace("-", " ").title()),
+            slug=slug,
+            ruleset=ruleset,
+            starts_on=extra.pop("starts_on", dt.date(2026, 5, 1)),
+            director=director,
+            sessions=sessions,
+            **extra,
+        )
+        for i in range(1, players + 1):
+            player = services.player_create(
+                first_name=f"Player{i}", last_name=slug, country=["ESP", "FRA", "NLD", "DEU"][i % 4]
+            )
+            services.registration_create(tournament=tournament, player=player, key=f"p{i}")
+        for i in range(1, substitutes + 1):
+            player = services.player_create(first_name=f"Sub{i}", last_name=slug, country="ESP")
+            services.registration_create(
+                tournament=tournament, player=player, key=f"s{i}", is_substitute=True
+            )
+        return tournament
+
+    return make
+
+
+@pytest.fixture
+def director(make_user):
+    return make_user("director")
+
+
+@pytest.fixture
+def tournament(make_tournament, director):
+    return make_tournament(director=director)
+
+
+@pytest.fixture
+def referee(make_user, tournament):
+    user = make_user("referee")
+    services.role_grant(tournament=tournament, user=user, role=Role.REFEREE)
+    return user
+
+
+@pytest.fixture
+def scorer(make_user, tournament):
+    user = make_user("scorer")
+    services.role_grant(tournament=tournament, user=user, role=Role.SCORER)
+    return user
+
+
+@pytest.fixture
+def api():
+    return APIClient()
+
+
+@pytest.fixture
+def api_as():
+    def login(user):
+        client = APIClient()
+        client.force_authenticate(user)
+        return client
+
+    return login

@@ -1,0 +1,133 @@
+"""Admin pages, the health check, production settings, login throttling, the demo, public pages."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.core.management import call_command
+from django.test import override_settings
+from django.urls import reverse
+
+from tournaments.models import Player, Tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+OUR_APPS = {"tournaments", "scoring", "penalties", "rankings"}
+
+
+@pytest.mark.django_db
+def test_every_admin_changelist_and_add_page_loads(client, make_user, tournament):
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    for model in apps.get_models():
+        if model not in admin.site._registry or model._meta.app_label not in OUR_APPS:
+            continue
+        meta = model._meta
+        for view in ("changelist", "add"):
+            url = reverse(f"admin:{meta.app_label}_{meta.model_name}_{view}")
+            response = client.get(url)
+            assert response.status_code == 200, f"{url} → {response.status_code}"
+    url = reverse("admin:tournaments_tournament_change", args=[tournament.pk])
+    assert client.get(url).status_code == 200
+    # the search a director uses
+    assert client.get(reverse("admin:tournaments_player_changelist"), {"q": "Player1"}).status_code == 200
+
+
+@pytest.mark.django_db
+def test_healthz_reports_every_dependency(client):
+    body = client.get("/healthz").json()
+    assert body["database"]["ok"] is True
+    assert body["cache"]["ok"] is True
+    assert "broker" in body
+
+
+@pytest.mark.django_db
+def test_healthz_reports_a_stopped_broker_without_failing(client):
+    with override_settings(CELERY_BROKER_URL="redis://127.0.0.1:1/0"):
+        response = client.get("/healthz")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["broker"]["ok"] is False
+    assert body["status"] == "degraded"
+
+
+@pytest.mark.django_db
+def test_healthz_is_503_when_the_database_is_down(client):
+    with mock.patch("config.health._database", side_effect=RuntimeError("connection refused")):
+        response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["status"] == "down"
+
+
+def test_production_settings_pass_the_deploy_check():
+    env = {
+        **os.environ,
+        "DEBUG": "false",
+        "SECRET_KEY": "a-long-random-production-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+        "ALLOWED_HOSTS": "mahjong.example.org",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env["DEBUG"] = "false"
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+@pytest.mark.django_db
+def test_repeated_failed_logins_are_throttled(client, make_user):
+    make_user("victim")
+    for _ in range(5):
+        client.post("/accounts/login/", {"username": "victim", "password": "wrong"})
+    response = client.post("/accounts/login/", {"username": "victim", "password": "pw-for-tests-123"})
+    assert response.status_code in (403, 429)
+    assert "_auth_user_id" not in client.session
+
+
+@pytest.mark.django_db
+def test_the_demo_has_forty_players_from_six_countries_and_its_accounts(capsys):
+    call_command("load_demo")
+    out = capsys.readouterr().out
+    assert "user admin" in out and "password" in out
+    demo = Tournament.objects.get(slug="demo-open-2026")
+    regular = demo.registrations.filter(is_substitute=False)
+    assert regular.count() == 40
+    assert Player.objects.filter(registrations__in=regular).values("country").distinct().count() >= 6
+    assert demo.ruleset == "mcr"
+    assert demo.sessions.count() == 4
+    assert {r.role for r in demo.roles.all()} >= {"director", "referee"}
+    call_command("load_demo", "--if-absent")  # idempotent
+    assert Tournament.objects.filter(slug="demo-open-2026").count() == 1
+
+
+@pytest.mark.django_db
+def test_public_pages_render_in_english_and_spanish(client, tournament):
+    assert client.get("/").status_code == 200
+    page = client.get(f"/t/{tournament.slug}/")
+    assert page.status_code == 200 and tournament.name in page.content.decode()
+    assert client.get(f"/t/{tournament.slug}/players/").status_code == 200
+    spanish = client.get(f"/t/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE="es")
+    assert "Sesiones" in spanish.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_private_tournament_is_hidden_from_the_public(client, make_tournament):
+    hidden = make_tournament(slug="hidden", players=0, is_public=False)
+    assert client.get(f"/t/{hidden.slug}/").status_code == 404
+    assert "/t/hidden/" not in client.get("/").content.decode()

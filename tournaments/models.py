@@ -1,0 +1,263 @@
+"""Players, tournaments, registrations, sessions, tables and seats.
+
+Integrity lives in the database: one seat per registration per session, four distinct winds per
+table, table numbers unique within a session, session numbers unique within a tournament.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.countries import validate_country
+
+RULESET_CHOICES = [
+    ("mcr", "MCR (MERS)"),
+    ("ema-riichi-2016", "EMA Riichi 2016"),
+    ("ema-riichi-2025", "EMA Riichi 2025"),
+    ("wrc-riichi", "WRC Riichi"),
+    ("ema-riichi-2008", "EMA Riichi 2008"),
+    ("salamanca", "Salamanca “Mayón” (Hong Kong)"),
+    ("classical", "Classical Chinese"),
+]
+
+ema_id_validator = RegexValidator(r"^\d{8}$", _("An EMA number has exactly 8 digits (leading zeros kept)."))
+
+
+def new_private_key() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Wind(models.IntegerChoices):
+    """Seat winds at the start of a session, in seat order (the engines' seat numbers)."""
+
+    EAST = 0, _("East")
+    SOUTH = 1, _("South")
+    WEST = 2, _("West")
+    NORTH = 3, _("North")
+
+
+WIND_LETTERS = ("E", "S", "W", "N")
+
+
+class Player(models.Model):
+    first_name = models.CharField(_("first name"), max_length=100)
+    last_name = models.CharField(_("last name"), max_length=100, blank=True)
+    ema_id = models.CharField(
+        _("EMA number"), max_length=8, null=True, blank=True, unique=True, validators=[ema_id_validator]
+    )
+    country = models.CharField(_("country"), max_length=3, blank=True, validators=[validate_country])
+    club = models.CharField(_("club"), max_length=150, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    private_key = models.CharField(max_length=32, unique=True, default=new_private_key, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ema_id__isnull=True) | Q(ema_id__regex=r"^[0-9]{8}$"),
+                name="player_ema_id_8_digits",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.full_name
+
+    def save(self, *args, **kwargs):
+        if self.ema_id == "":
+            self.ema_id = None
+        if self.country:
+            self.country = self.country.upper()
+        super().save(*args, **kwargs)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Draft")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
+
+    name = models.CharField(_("name"), max_length=200)
+    slug = models.SlugField(_("slug"), max_length=80, unique=True)
+    ruleset = models.CharField(_("ruleset"), max_length=32, choices=RULESET_CHOICES)
+    rules = models.JSONField(_("rule overrides"), default=dict, blank=True)
+    starts_on = models.DateField(_("start date"))
+    days = models.PositiveSmallIntegerField(
+        _("days"), default=1, validators=[MinValueValidator(1), MaxValueValidator(30)]
+    )
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=3, blank=True, validators=[validate_country])
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    is_public = models.BooleanField(_("public"), default=True)
+    qualifies_for_championship = models.BooleanField(
+        _("qualifies for a European championship"), default=False
+    )
+    settings = models.JSONField(_("settings"), default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament-home", kwargs={"slug": self.slug})
+
+    def clean(self):
+        super().clean()
+        if self.country:
+            self.country = self.country.upper()
+        if self.ruleset:
+            from scoring.rules.base import RuleError
+            from scoring.rules.registry import get_ruleset
+
+            try:
+                get_ruleset(self.ruleset, self.rules or {})
+            except RuleError as exc:
+                field = "ruleset" if exc.path == "ruleset" else "rules"
+                raise ValidationError({field: str(exc)}) from exc
+
+    def get_rules(self):
+        """The ruleset engine of this tournament, overrides applied."""
+        from scoring.rules.registry import get_ruleset
+
+        return get_ruleset(self.ruleset, self.rules or {})
+
+    @property
+    def family(self) -> str:
+        return self.get_rules().family
+
+
+class Role(models.TextChoices):
+    DIRECTOR = "director", _("Director")
+    REFEREE = "referee", _("Referee")
+    SCORER = "scorer", _("Scorer")
+
+
+class TournamentRole(models.Model):
+    """A user's role in one tournament. Directors manage everything of their tournament; referees
+    enter results and penalties; scorers enter results only."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="roles")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_roles"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["tournament", "user", "role"], name="role_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.get_role_display()} – {self.tournament}"
+
+
+class Registration(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
+    key = models.CharField(
+        _("key"), max_length=40, help_text=_("The player's key in the tournament archive (p1, p2, …).")
+    )
+    is_substitute = models.BooleanField(_("substitute"), default=False)
+    withdrawn_from = models.PositiveSmallIntegerField(
+        _("withdrawn from session"),
+        null=True,
+        blank=True,
+        help_text=_("First session the player no longer plays."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="registration_once"),
+            models.UniqueConstraint(fields=["tournament", "key"], name="registration_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} @ {self.tournament}"
+
+    def is_active_in(self, session_number: int) -> bool:
+        return self.withdrawn_from is None or session_number < self.withdrawn_from
+
+
+class Session(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("Planned")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
+    number = models.PositiveSmallIntegerField(_("number"), validators=[MinValueValidator(1)])
+    starts_at = models.DateTimeField(_("planned start"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
+    seating_published = models.BooleanField(_("seating published"), default=False)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="session_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="session_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {_('session')} {self.number}"
+
+
+class Table(models.Model):
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("number"), validators=[MinValueValidator(1)])
+    private_key = models.CharField(max_length=32, unique=True, default=new_private_key, editable=False)
+
+    class Meta:
+        ordering = ["session", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="table_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Table')} {self.number} ({_('session')} {self.session.number})"
+
+
+class Seat(models.Model):
+    """A registration at a table. ``session`` repeats the table's session so that the database itself
+    refuses a second seat for one registration in one session."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats", editable=False)
+    position = models.PositiveSmallIntegerField(_("wind"), choices=Wind.choices)
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_wind_unique"),
+            models.UniqueConstraint(fields=["session", "registration"], name="seat_once_per_session"),
+            models.CheckConstraint(condition=Q(position__lte=3), name="seat_wind_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table}: {self.get_position_display()} {self.registration.player}"
+
+    def save(self, *args, **kwargs):
+        self.session_id = self.table.session_id
+        super().save(*args, **kwargs)
+
+    @property
+    def wind(self) -> str:
+        return WIND_LETTERS[self.position]

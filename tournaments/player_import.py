@@ -1,0 +1,183 @@
+"""Register players in bulk from a CSV file: all or nothing.
+
+Columns: first_name, last_name, ema_id, country, club (only first_name is required). UTF-8 with or
+without a byte order mark; comma or semicolon separated. A file with faults is refused with every
+faulty line and field named; a player already known by EMA number is reused, not duplicated.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from tournaments.countries import is_country
+from tournaments.models import Player, Registration, Tournament
+from tournaments.services import next_registration_key
+
+COLUMNS = ("first_name", "last_name", "ema_id", "country", "club")
+REQUIRED = ("first_name",)
+
+
+class PlayerImportError(ValueError):
+    def __init__(self, faults: list[str]):
+        super().__init__("\n".join(faults))
+        self.faults = faults
+
+
+@dataclass
+class PlayerImportReport:
+    created: list[Player] = field(default_factory=list)
+    reused: list[Player] = field(default_factory=list)
+    already_registered: list[Player] = field(default_factory=list)
+    registrations: list[Registration] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"{len(self.registrations)} registered ({len(self.created)} new players, "
+            f"{len(self.reused)} already known by EMA number), "
+            f"{len(self.already_registered)} already in the tournament"
+        )
+
+
+@dataclass
+class _Row:
+    line: int
+    first_name: str
+    last_name: str
+    ema_id: str | None
+    country: str
+    club: str
+
+
+def _decode(data: bytes | str) -> str:
+    if isinstance(data, str):
+        return data.lstrip("\ufeff")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise PlayerImportError(
+            [f"The file is not UTF-8 text (byte {exc.start}); save it from the spreadsheet as CSV UTF-8."]
+        ) from exc
+
+
+def _delimiter(header_line: str) -> str:
+    return ";" if header_line.count(";") > header_line.count(",") else ","
+
+
+def parse_players_csv(data: bytes | str) -> list[_Row]:
+    text = _decode(data)
+    lines = text.splitlines()
+    if not lines or not lines[0].strip():
+        raise PlayerImportError(
+            ["The file is empty: the first line must name the columns " + ", ".join(COLUMNS)]
+        )
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(lines[0]))
+    header = [h.strip().lower() for h in next(reader)]
+    faults: list[str] = []
+    unknown = [h for h in header if h not in COLUMNS]
+    if unknown:
+        faults.append(f"line 1: unknown column(s) {', '.join(unknown)}; the columns are {', '.join(COLUMNS)}")
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        faults.append(f"line 1: missing column(s) {', '.join(missing)}")
+    if faults:
+        raise PlayerImportError(faults)
+
+    rows: list[_Row] = []
+    seen_ema: dict[str, int] = {}
+    for values in reader:
+        line = reader.line_num
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) > len(header):
+            faults.append(f"line {line}: {len(values)} fields but the header names {len(header)} columns")
+            continue
+        record = dict.fromkeys(COLUMNS, "")
+        record.update({h: v.strip() for h, v in zip(header, values, strict=False)})
+        if not record["first_name"]:
+            faults.append(f"line {line}, first_name: a first name is required")
+        ema_id = record["ema_id"] or None
+        if ema_id is not None:
+            if not re.fullmatch(r"\d{8}", ema_id):
+                hint = (
+                    " (leading zeros lost? keep the column as text)"
+                    if ema_id.isdigit() and len(ema_id) < 8
+                    else ""
+                )
+                faults.append(
+                    f"line {line}, ema_id: {ema_id!r} is not an EMA number of exactly 8 digits{hint}"
+                )
+            elif ema_id in seen_ema:
+                faults.append(f"line {line}, ema_id: {ema_id} is also on line {seen_ema[ema_id]}")
+            else:
+                seen_ema[ema_id] = line
+        country = record["country"].upper()
+        if country and not is_country(country):
+            faults.append(
+                f"line {line}, country: {record['country']!r} is not an ISO 3166 three-letter code (ESP, FRA, …)"
+            )
+        for name, limit in (("first_name", 100), ("last_name", 100), ("club", 150)):
+            if len(record[name]) > limit:
+                faults.append(f"line {line}, {name}: longer than {limit} characters")
+        rows.append(_Row(line, record["first_name"], record["last_name"], ema_id, country, record["club"]))
+    if faults:
+        raise PlayerImportError(faults)
+    if not rows:
+        raise PlayerImportError(["The file has a header but no players."])
+    return rows
+
+
+@transaction.atomic
+def players_import_csv(
+    *, tournament: Tournament, data: bytes | str, substitutes: bool = False
+) -> PlayerImportReport:
+    """Register every player of the file in ``tournament``; nothing is written if any line is faulty."""
+    rows = parse_players_csv(data)
+    report = PlayerImportReport()
+    known = {p.ema_id: p for p in Player.objects.filter(ema_id__in=[r.ema_id for r in rows if r.ema_id])}
+    registered = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
+    registered_names = {
+        (p.first_name.casefold(), p.last_name.casefold(), p.country)
+        for p in Player.objects.filter(registrations__tournament=tournament, ema_id__isnull=True)
+    }
+    next_key = int(next_registration_key(tournament)[1:])
+    for row in rows:
+        player = known.get(row.ema_id) if row.ema_id else None
+        if (
+            player is None
+            and not row.ema_id
+            and ((row.first_name.casefold(), row.last_name.casefold(), row.country) in registered_names)
+        ):
+            report.already_registered.append(
+                Player.objects.filter(
+                    registrations__tournament=tournament,
+                    first_name__iexact=row.first_name,
+                    last_name__iexact=row.last_name,
+                ).first()
+            )
+            continue
+        if player is None:
+            player = Player.objects.create(
+                first_name=row.first_name,
+                last_name=row.last_name,
+                ema_id=row.ema_id,
+                country=row.country,
+                club=row.club,
+            )
+            report.created.append(player)
+        else:
+            report.reused.append(player)
+        if player.pk in registered:
+            report.already_registered.append(player)
+            continue
+        registration = Registration.objects.create(
+            tournament=tournament, player=player, key=f"p{next_key}", is_substitute=substitutes
+        )
+        next_key += 1
+        registered.add(player.pk)
+        report.registrations.append(registration)
+    return report

@@ -1,0 +1,151 @@
+"""Writes of the tournaments app: keyword-only, typed, atomic."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Max
+
+from tournaments.models import (
+    Player,
+    Registration,
+    Role,
+    Seat,
+    Session,
+    Table,
+    Tournament,
+    TournamentRole,
+)
+
+
+def tournament_create(
+    *,
+    name: str,
+    slug: str,
+    ruleset: str,
+    starts_on: dt.date,
+    days: int = 1,
+    rules: dict[str, Any] | None = None,
+    city: str = "",
+    country: str = "",
+    is_public: bool = True,
+    status: str = Tournament.Status.DRAFT,
+    qualifies_for_championship: bool = False,
+    settings: dict[str, Any] | None = None,
+    director=None,
+    sessions: int = 0,
+) -> Tournament:
+    """Create a tournament; ``director`` (a user) gets the director role; ``sessions`` empty sessions."""
+    tournament = Tournament(
+        name=name,
+        slug=slug,
+        ruleset=ruleset,
+        rules=rules or {},
+        starts_on=starts_on,
+        days=days,
+        city=city,
+        country=(country or "").upper(),
+        is_public=is_public,
+        status=status,
+        qualifies_for_championship=qualifies_for_championship,
+        settings=settings or {},
+    )
+    tournament.full_clean()
+    with transaction.atomic():
+        tournament.save()
+        if director is not None:
+            TournamentRole.objects.create(tournament=tournament, user=director, role=Role.DIRECTOR)
+        for number in range(1, sessions + 1):
+            Session.objects.create(tournament=tournament, number=number)
+    return tournament
+
+
+def role_grant(*, tournament: Tournament, user, role: str) -> TournamentRole:
+    obj, _ = TournamentRole.objects.get_or_create(tournament=tournament, user=user, role=role)
+    return obj
+
+
+def player_create(
+    *, first_name: str, last_name: str = "", ema_id: str | None = None, country: str = "", club: str = ""
+) -> Player:
+    player = Player(
+        first_name=first_name.strip(),
+        last_name=(last_name or "").strip(),
+        ema_id=(ema_id or "").strip() or None,
+        country=(country or "").strip().upper(),
+        club=(club or "").strip(),
+    )
+    player.full_clean()
+    player.save()
+    return player
+
+
+def next_registration_key(tournament: Tournament) -> str:
+    numbers = [
+        int(m.group(1))
+        for key in Registration.objects.filter(tournament=tournament).values_list("key", flat=True)
+        if (m := re.fullmatch(r"p(\d+)", key))
+    ]
+    return f"p{max(numbers, default=0) + 1}"
+
+
+def registration_create(
+    *, tournament: Tournament, player: Player, key: str | None = None, is_substitute: bool = False
+) -> Registration:
+    registration = Registration(
+        tournament=tournament,
+        player=player,
+        key=key or next_registration_key(tournament),
+        is_substitute=is_substitute,
+    )
+    registration.full_clean()
+    registration.save()
+    return registration
+
+
+def registration_withdraw(*, registration: Registration, from_session: int) -> Registration:
+    if from_session < 1:
+        raise ValidationError({"withdrawn_from": "The first session a player misses is 1 or later."})
+    registration.withdrawn_from = from_session
+    registration.save(update_fields=["withdrawn_from"])
+    return registration
+
+
+def session_create(*, tournament: Tournament, number: int | None = None, starts_at=None) -> Session:
+    if number is None:
+        number = (tournament.sessions.aggregate(m=Max("number"))["m"] or 0) + 1
+    session = Session(tournament=tournament, number=number, starts_at=starts_at)
+    session.full_clean()
+    session.save()
+    return session
+
+
+@transaction.atomic
+def session_seat(
+    *, session: Session, tables: Sequence[Sequence[Registration]], replace: bool = False
+) -> list[Table]:
+    """Seat a session: each entry is a table's four registrations in seat order E, S, W, N.
+
+    Tables are numbered 1..n in the given order. With ``replace``, the session's existing tables
+    (that have no results yet) are removed first.
+    """
+    if replace:
+        Table.objects.filter(session=session).delete()
+    elif session.tables.exists():
+        raise ValidationError({"session": f"Session {session.number} is already seated."})
+    created = []
+    for number, registrations in enumerate(tables, start=1):
+        if len(registrations) != 4:
+            raise ValidationError({"tables": f"Table {number} has {len(registrations)} players, not 4."})
+        table = Table.objects.create(session=session, number=number)
+        Seat.objects.bulk_create(
+            Seat(table=table, session=session, position=position, registration=registration)
+            for position, registration in enumerate(registrations)
+        )
+        created.append(table)
+    return created

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from tournaments import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("me/<str:key>/", views.player_private, name="player-private"),
+    path("t/<slug:slug>/", views.tournament_home, name="tournament-home"),
+    path("t/<slug:slug>/players/", views.tournament_players, name="tournament-players"),
+    path("t/<slug:slug>/director/players/", views.director_players, name="director-players"),
+]
