@@ -1,1 +1,115 @@
-"""Models of the scoring app."""
+"""Table results, their hands, and the per-seat summary rows that standings add up."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from simple_history.models import HistoricalRecords
+
+from scoring.fields import FractionField
+from tournaments.models import Registration, Session, Table, Tournament, Wind
+
+
+class TableResult(models.Model):
+    """The result of one table in one session, entered hand by hand or as the four totals.
+
+    ``version`` grows with every change; a write that names an older version is refused (409).
+    """
+
+    class Mode(models.TextChoices):
+        HANDS = "hands", _("Hand by hand")
+        TOTALS = "totals", _("Game totals")
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Playing")
+        SUBMITTED = "submitted", _("Submitted")
+        CONFIRMED = "confirmed", _("Confirmed")
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
+    mode = models.CharField(_("mode"), max_length=6, choices=Mode.choices, default=Mode.HANDS)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.DRAFT)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    scores = models.JSONField(
+        _("totals"), null=True, blank=True, help_text=_("Totals mode: four scores, E S W N.")
+    )
+    imbalance_reason = models.TextField(_("imbalance reason"), blank=True)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    player_confirmations = models.JSONField(default=list, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    history = HistoricalRecords(excluded_fields=["updated_at"])
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(status="confirmed") | Q(confirmed_at__isnull=False), name="confirmed_has_time"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} – {self.get_status_display()} v{self.version}"
+
+    @property
+    def is_confirmed(self) -> bool:
+        return self.status == self.Status.CONFIRMED
+
+
+class Hand(models.Model):
+    """One hand, in the archive's shape with players given as seat numbers 0..3 (E, S, W, N)."""
+
+    result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("hand"))
+    data = models.JSONField(_("hand"))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    history = HistoricalRecords()
+
+    class Meta:
+        ordering = ["result", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["result", "number"], name="hand_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.result.table} hand {self.number}"
+
+
+class SeatSummary(models.Model):
+    """A seat's session result, written when its table is confirmed (and rewritten when the result or a
+    penalty that touches it changes). Standings read these rows; they never replay hands."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="seat_summaries")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seat_summaries")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="summaries")
+    position = models.PositiveSmallIntegerField(choices=Wind.choices)
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="summaries")
+    game_score = FractionField()
+    table_points = FractionField(null=True)
+    uma = FractionField(null=True)
+    transfers = FractionField(default=0)
+    chombo = FractionField(default=0)
+    penalties = FractionField(default=0)
+    final = FractionField()
+    excluded = models.BooleanField(default=False, help_text=_("No table points for this seat (MERS §4)."))
+    result_version = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["session", "table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="summary_seat_unique"),
+            models.UniqueConstraint(fields=["session", "registration"], name="summary_once_per_session"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} {self.get_position_display()}: {self.final}"

@@ -1,0 +1,336 @@
+"""Recording, cancelling and appealing penalties; their effect on a table's result.
+
+Amounts come from the tournament's ruleset: late arrival from the minutes late, the ladder step from the
+player's fouls so far, false Hu transfers at the table. Referee decisions carry their own amount within
+the ruleset's bounds and need a reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from penalties.models import Kind, Penalty, Scope
+from scoring.rules.base import RuleError, Ruleset
+from scoring.services import Actor
+from tournaments.models import Registration, Seat, Session, Table, Tournament
+
+OFFENDER_ONLY = (Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE)
+SUBSTITUTION_REASONS = ("late_arrival", "illness", "disqualified")
+
+
+@dataclass(frozen=True)
+class TableEffects:
+    """What the active penalties of a session do to one table."""
+
+    transfers: tuple[Fraction, ...]
+    deductions: tuple[Fraction, ...]
+    chombos: tuple[int, ...]
+    excluded: frozenset[int]
+    credited: list[Registration]  # who is credited with each seat (a substitute after a replacement)
+
+
+def _seat_of(registration: Registration, session: Session) -> Seat | None:
+    return Seat.objects.filter(registration=registration, session=session).select_related("table").first()
+
+
+def _need(value: Any, field: str, message: str) -> None:
+    if value in (None, ""):
+        raise RuleError(message, field)
+
+
+def _rules_call(fn, *args, **kwargs):
+    try:
+        return fn(*args, **kwargs)
+    except RuleError as exc:
+        raise RuleError(exc.message, exc.path or "kind") from exc
+
+
+@transaction.atomic
+def penalty_record(
+    *,
+    tournament: Tournament,
+    registration: Registration,
+    kind: str,
+    actor: Actor,
+    session: Session | None = None,
+    table: Table | None = None,
+    hand_number: int | None = None,
+    variant: str = "",
+    minutes_late: int | None = None,
+    persists: bool = False,
+    scope: str = "",
+    substitute: Registration | None = None,
+    during: bool = False,
+    reason: str = "",
+    points: Any = None,
+    table_points: Any = None,
+) -> Penalty:
+    """Record a penalty; the amount is computed by the ruleset (referee decisions carry their own)."""
+    if not actor.is_referee:
+        raise PermissionDenied("Only a referee or a director records penalties.")
+    Tournament.objects.select_for_update().get(pk=tournament.pk)  # serialise the recording order
+    if registration.tournament_id != tournament.pk:
+        raise RuleError(f"{registration.key} is not registered in this tournament", "player")
+    if kind not in Kind.values:
+        raise RuleError(f"unknown penalty kind {kind!r} (kinds: {', '.join(Kind.values)})", "kind")
+    if session is not None and session.tournament_id != tournament.pk:
+        raise RuleError("that session belongs to another tournament", "session")
+    rules = tournament.get_rules()
+    reason = (reason or "").strip()
+    penalty = Penalty(
+        tournament=tournament,
+        registration=registration,
+        session=session,
+        table=table,
+        hand_number=hand_number,
+        kind=kind,
+        variant=variant or "",
+        minutes_late=minutes_late,
+        persists=bool(persists),
+        scope=scope or "",
+        substitute=substitute,
+        during=bool(during),
+        reason=reason,
+        recorded_by=actor.db_user,
+    )
+    if kind != Kind.DISQUALIFIED or scope != Scope.TOURNAMENT:
+        _need(session, "session", f"a {Kind(kind).label.lower()} penalty needs the session")
+    if table is not None:
+        if table.session_id != (session.pk if session else None):
+            raise RuleError(f"table {table.number} is not in session {session.number}", "table")
+        if not table.seats.filter(registration=registration).exists():
+            raise RuleError(f"{registration.key} is not seated at table {table.number}", "player")
+
+    if kind == Kind.LATE_ARRIVAL:
+        _need(minutes_late, "minutes_late", "a late arrival needs the minutes late")
+        late = _rules_call(rules.late_arrival, minutes_late)
+        penalty.points = late.points
+        penalty.disqualifies = late.disqualified
+    elif kind == Kind.FALSE_HU:
+        penalty.table = table or _table_of(registration, session)
+        if rules.family == "mcr" and variant not in ("below_minimum", "invalid_hand"):
+            raise RuleError(
+                "a false Hu is either below_minimum (pays 10 to each) or invalid_hand (pays 20 to each), MERS 2.9.2",
+                "variant",
+            )
+        _rules_call(rules.false_hu, 0, variant)  # the ruleset defines it
+    elif kind == Kind.CHOMBO:
+        penalty.points = _rules_call(rules.chombo_points)
+        chombo_table = table or _table_of(registration, session)
+        result = getattr(chombo_table, "result", None) if chombo_table else None
+        if result is not None and result.mode == "hands" and result.hands.exists():
+            raise RuleError(
+                f"table {chombo_table.number} is entered hand by hand: record the chombo as a hand", "kind"
+            )
+    elif kind == Kind.FOUL:
+        _rules_call(rules.foul, 1)
+    elif kind == Kind.FORGOT_WINNING_TILE:
+        penalty.points = _rules_call(rules.forgot_winning_tile)
+    elif kind == Kind.REFEREE:
+        if not reason:
+            raise RuleError("a referee decision needs a reason", "reason")
+        _need(points, "points", "a referee decision needs its points")
+        low, high = rules.referee_bounds()
+        try:
+            value = Fraction(str(points))
+        except (ValueError, ZeroDivisionError):
+            raise RuleError(f"points {points!r} is not a number", "points") from None
+        if not low <= value <= high:
+            raise RuleError(f"points {points} is outside the ruleset's bounds {low} to {high}", "points")
+        penalty.points = value
+    elif kind == Kind.DISQUALIFIED:
+        if scope not in Scope.values:
+            raise RuleError("a disqualification is for the session or for the tournament", "scope")
+        if scope == Scope.TOURNAMENT:
+            penalty.session = None
+    elif kind == Kind.REPLACED:
+        _need(substitute, "by", "a substitution needs the substitute")
+        if substitute.tournament_id != tournament.pk:
+            raise RuleError(f"{substitute.key} is not registered in this tournament", "by")
+        if substitute.pk == registration.pk:
+            raise RuleError("a player cannot replace themself", "by")
+        if _seat_of(substitute, session) is not None:
+            raise RuleError(f"{substitute.key} already plays in session {session.number}", "by")
+        if reason not in SUBSTITUTION_REASONS:
+            raise RuleError(
+                f"the reason of a substitution is one of {', '.join(SUBSTITUTION_REASONS)}", "reason"
+            )
+        if _seat_of(registration, session) is None:
+            raise RuleError(f"{registration.key} has no seat in session {session.number}", "player")
+        if hasattr(rules, "substitution_exclusions"):
+            _rules_call(rules.substitution_exclusions, 0, reason, during=bool(during))
+        if Penalty.objects.filter(
+            registration=registration, session=session, kind=Kind.REPLACED, cancelled_at__isnull=True
+        ).exists():
+            raise RuleError(f"{registration.key} is already replaced in session {session.number}", "player")
+    elif kind == Kind.TABLE_POINTS:
+        if rules.family != "mcr":
+            raise RuleError("table points deductions exist only under MCR", "kind")
+        _need(
+            table_points if table_points is not None else points, "points", "give the table points to deduct"
+        )
+        value = Fraction(str(table_points if table_points is not None else points))
+        if value > 0:
+            raise RuleError("a table points deduction is 0 or negative", "points")
+        penalty.table_points = value
+
+    penalty.sequence = (
+        Penalty.objects.filter(tournament=tournament).aggregate(m=Max("sequence"))["m"] or 0
+    ) + 1
+    penalty._history_user = actor.db_user
+    penalty._change_reason = "recorded"
+    penalty.save()
+    if kind == Kind.FOUL:
+        fouls_recount(registration=registration, rules=rules)
+    _after_change(penalty)
+    return penalty
+
+
+def _table_of(registration: Registration, session: Session | None) -> Table | None:
+    if session is None:
+        return None
+    seat = _seat_of(registration, session)
+    return seat.table if seat else None
+
+
+@transaction.atomic
+def penalty_cancel(*, penalty: Penalty, actor: Actor, reason: str) -> Penalty:
+    if not actor.is_referee:
+        raise PermissionDenied("Only a referee or a director cancels penalties.")
+    if not (reason or "").strip():
+        raise RuleError("cancelling a penalty needs a reason", "reason")
+    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    if penalty.cancelled_at is not None:
+        raise RuleError("this penalty is already cancelled", "status")
+    penalty.cancelled_at = timezone.now()
+    penalty.cancelled_by = actor.db_user
+    penalty.cancel_reason = reason.strip()
+    penalty._history_user = actor.db_user
+    penalty._change_reason = f"cancelled: {reason.strip()}"
+    penalty.save()
+    if penalty.kind == Kind.FOUL:
+        fouls_recount(registration=penalty.registration, rules=penalty.tournament.get_rules())
+    _after_change(penalty)
+    return penalty
+
+
+@transaction.atomic
+def penalty_appeal(*, penalty: Penalty, actor: Actor, appeal: str, decision: str = "") -> Penalty:
+    """Record an appeal against a penalty and, when heard, its decision (MERS 2.1)."""
+    if not actor.is_referee:
+        raise PermissionDenied("Only a referee or a director records appeals.")
+    if not (appeal or "").strip():
+        raise RuleError("describe the appeal", "appeal")
+    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    penalty.appeal = appeal.strip()
+    if decision.strip():
+        penalty.appeal_decision = decision.strip()
+        penalty.appeal_decided_at = timezone.now()
+        penalty.appeal_decided_by = actor.db_user
+    penalty._history_user = actor.db_user
+    penalty._change_reason = "appeal decided" if decision.strip() else "appeal recorded"
+    penalty.save()
+    return penalty
+
+
+def fouls_recount(*, registration: Registration, rules: Ruleset) -> None:
+    """Re-derive the ladder step of every active foul of a player, in recorded order (MERS 3.1, 3.6)."""
+    fouls = list(
+        Penalty.objects.filter(registration=registration, kind=Kind.FOUL, cancelled_at__isnull=True)
+        .select_related("session")
+        .order_by("sequence")
+    )
+    if hasattr(rules, "foul_charges"):
+        charges = rules.foul_charges([{"session": f.session.number, "persists": f.persists} for f in fouls])
+        amounts = [c.points for c in charges]
+    else:
+        amounts, count, last, carries = [], 0, None, False
+        for f in fouls:
+            if f.session.number != last and not carries:
+                count = 0
+            last = f.session.number
+            count += 1
+            amounts.append(_rules_call(rules.foul, count))
+            carries = carries or f.persists
+    changed = []
+    for foul, amount in zip(fouls, amounts, strict=True):
+        if foul.points != amount:
+            foul.points = amount
+            changed.append(foul)
+    if changed:
+        Penalty.objects.bulk_update(changed, ["points"])
+        for foul in changed:
+            _after_change(foul)
+
+
+def _after_change(penalty: Penalty) -> None:
+    """Rewrite the confirmed tables the penalty touches, and queue the standings recompute."""
+    from rankings.services import standings_touch
+    from scoring.services import summaries_refresh
+
+    if penalty.session_id is not None:
+        tables = Table.objects.filter(session_id=penalty.session_id).filter(
+            Q(seats__registration=penalty.registration_id)
+            | Q(summaries__registration=penalty.registration_id)
+            | Q(pk=penalty.table_id)
+        )
+        for table in tables.distinct():
+            summaries_refresh(table=table)
+    standings_touch(tournament_id=penalty.tournament_id)
+
+
+def active_penalties(*, session: Session) -> list[Penalty]:
+    return list(
+        Penalty.objects.filter(session=session, cancelled_at__isnull=True)
+        .select_related("registration", "substitute")
+        .order_by("sequence")
+    )
+
+
+def table_penalty_effects(
+    *, table: Table, registrations: Sequence[Registration], rules: Ruleset
+) -> TableEffects:
+    """Transfers, offender-only deductions, chombos, exclusions and credited players of one table."""
+    seat_of = {r.pk: position for position, r in enumerate(registrations)}
+    transfers = [Fraction(0)] * 4
+    deductions = [Fraction(0)] * 4
+    chombos = [0] * 4
+    excluded: set[int] = set()
+    credited = list(registrations)
+    mode = getattr(getattr(table, "result", None), "mode", "hands")
+    penalties = active_penalties(session=table.session)
+    for p in penalties:  # substitutions first: later penalties may concern the substitute
+        if p.kind == Kind.REPLACED and p.registration_id in seat_of:
+            position = seat_of.pop(p.registration_id)  # the replaced player's own penalties stay off the seat
+            credited[position] = p.substitute
+            seat_of[p.substitute_id] = position
+            if hasattr(rules, "substitution_exclusions"):
+                excluded |= rules.substitution_exclusions(position, p.reason, during=p.during)
+    for p in penalties:
+        position = seat_of.get(p.registration_id)
+        if position is None:
+            continue
+        if p.kind == Kind.FALSE_HU and p.table_id == table.pk:
+            for seat, amount in enumerate(rules.false_hu(position, p.variant)):
+                transfers[seat] += amount
+        elif p.kind == Kind.CHOMBO and mode == "totals":
+            chombos[position] += 1
+        elif p.kind in OFFENDER_ONLY:
+            deductions[position] += p.points
+        elif p.kind == Kind.DISQUALIFIED and p.scope == Scope.SESSION:
+            excluded.add(position)
+    return TableEffects(
+        transfers=tuple(transfers),
+        deductions=tuple(deductions),
+        chombos=tuple(chombos),
+        excluded=frozenset(excluded),
+        credited=credited,
+    )

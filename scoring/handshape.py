@@ -1,0 +1,83 @@
+"""The shape of a hand outside the engines: player keys (archive, API) ⇄ seat numbers (engines, storage)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from scoring.rules.base import RuleError
+
+# Fields that name one player, lists of players, and lists of objects with a "player".
+PLAYER_FIELDS = ("winner", "discarder", "loser", "player")
+PLAYER_LISTS = ("riichi", "tenpai")
+OBJECT_LISTS = ("winners", "liable")
+
+
+def json_number(value: Any) -> Any:
+    """An entered number as JSON: int when whole, else a string fraction; other values untouched."""
+    if isinstance(value, bool) or value is None:
+        return value
+    try:
+        number = Fraction(str(value).strip())
+    except (ValueError, ZeroDivisionError):
+        return value
+    return int(number) if number.denominator == 1 else str(number)
+
+
+def clean(hand: Mapping[str, Any]) -> dict[str, Any]:
+    """A plain JSON copy of a hand (refusing what JSON cannot hold)."""
+    if not isinstance(hand, Mapping):
+        raise RuleError("a hand must be an object", "")
+    try:
+        return json.loads(json.dumps(dict(hand)))
+    except (TypeError, ValueError) as exc:
+        raise RuleError(f"the hand cannot be stored: {exc}", "") from exc
+
+
+def _convert(hand: Mapping[str, Any], convert: Callable[[Any, str], Any]) -> dict[str, Any]:
+    out = dict(hand)
+    for name in PLAYER_FIELDS:
+        if out.get(name) is not None:
+            out[name] = convert(out[name], name)
+    for name in PLAYER_LISTS:
+        if isinstance(out.get(name), list):
+            out[name] = [convert(p, f"{name}[{i}]") for i, p in enumerate(out[name])]
+    for name in OBJECT_LISTS:
+        if isinstance(out.get(name), list):
+            out[name] = [
+                {**item, "player": convert(item.get("player"), f"{name}[{i}].player")}
+                if isinstance(item, Mapping)
+                else item
+                for i, item in enumerate(out[name])
+            ]
+    if isinstance(out.get("values"), Mapping):
+        out["values"] = {str(convert(k, f"values.{k}")): v for k, v in out["values"].items()}
+    return out
+
+
+def to_seats(hand: Mapping[str, Any], seat_keys: Sequence[str], *, table_number: int | None = None) -> dict:
+    """Replace player keys by seat numbers; a key not at the table is refused by name."""
+    index = {key: seat for seat, key in enumerate(seat_keys)}
+    where = f"table {table_number}" if table_number is not None else "this table"
+
+    def convert(value: Any, path: str) -> Any:
+        if value in index:
+            return index[value]
+        raise RuleError(f"{value} is not seated at {where}", path)
+
+    return _convert(hand, convert)
+
+
+def to_keys(hand: Mapping[str, Any], seat_keys: Sequence[str]) -> dict:
+    """Replace seat numbers by player keys (for the archive and the API)."""
+
+    def convert(value: Any, path: str) -> Any:
+        try:
+            return seat_keys[int(value)]
+        except (ValueError, TypeError, IndexError):
+            raise RuleError(f"seat {value!r} is not at this table", path) from None
+
+    out = _convert(hand, convert)
+    return out

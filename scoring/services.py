@@ -1,0 +1,385 @@
+"""Result entry: hands, totals, submission, confirmation, and the per-seat summary rows.
+
+Every write locks the table's result, checks the version the writer last saw (a stale write raises
+``StaleWrite``, shown as 409), validates the whole game with the rule engine before saving anything, and
+records who changed what and why in the history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+
+from scoring import handshape
+from scoring.models import Hand, SeatSummary, TableResult
+from scoring.rules.base import GameResult, RuleError
+from scoring.rules.base import TableResult as EngineTableResult
+from tournaments.models import Registration, Role, Table
+
+
+class StaleWrite(Exception):
+    """The table changed since the writer loaded it."""
+
+    def __init__(self, current_version: int):
+        super().__init__(f"the table is at version {current_version}; reload it and try again")
+        self.current_version = current_version
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is writing: a user with a role in the tournament, or the table's private link."""
+
+    user: Any = None
+    role: str = ""  # director, referee, scorer, or "table" for the private table link
+    table_id: int | None = None  # the table a private link opens
+
+    @property
+    def is_referee(self) -> bool:
+        return self.role in (Role.DIRECTOR, Role.REFEREE)
+
+    @property
+    def db_user(self):
+        return self.user if self.user is not None and self.user.is_authenticated else None
+
+
+def actor_for(*, user, table: Table, table_key: str | None = None) -> Actor:
+    """The actor writing to ``table``: a role in its tournament, or its own private link."""
+    from tournaments.permissions import user_roles
+
+    roles = user_roles(user, table.session.tournament)
+    for role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER):
+        if role in roles:
+            return Actor(user=user, role=role)
+    if table_key is not None and table_key == table.private_key:
+        return Actor(user=user, role="table", table_id=table.pk)
+    raise PermissionDenied("You cannot enter results at this table.")
+
+
+# -- reading a table ---------------------------------------------------------------------------
+
+
+def table_registrations(table: Table) -> list[Registration]:
+    """The four registrations in seat order E, S, W, N; a table without four seats is refused."""
+    seats = sorted(table.seats.all(), key=lambda s: s.position)
+    if [s.position for s in seats] != [0, 1, 2, 3]:
+        raise RuleError(f"table {table.number} is not seated with four players", "table")
+    return [s.registration for s in seats]
+
+
+def result_game(result: TableResult, hands: Sequence[Hand] | None = None) -> GameResult | None:
+    """The engine's game for a stored result (None when nothing is entered yet)."""
+    rules = result.table.session.tournament.get_rules()
+    if result.mode == TableResult.Mode.TOTALS:
+        if result.scores is None:
+            return None
+        return rules.game_from_totals(result.scores, imbalance_reason=result.imbalance_reason)
+    if hands is None:
+        hands = list(result.hands.order_by("number"))
+    return rules.play_game([h.data for h in hands])
+
+
+# -- guards ------------------------------------------------------------------------------------
+
+
+def _lock(table: Table) -> TableResult:
+    TableResult.objects.get_or_create(table=table)
+    return (
+        TableResult.objects.select_for_update().select_related("table__session__tournament").get(table=table)
+    )
+
+
+def _guard(result: TableResult, actor: Actor, expected_version: int | None, reason: str = "") -> None:
+    if actor.role == "table" and actor.table_id != result.table_id:
+        raise PermissionDenied("This link opens another table.")
+    if expected_version is not None and expected_version != result.version:
+        raise StaleWrite(result.version)
+    if result.is_confirmed:
+        if not actor.is_referee:
+            raise RuleError("this table is confirmed; a referee must reopen it", "status")
+        if not reason.strip():
+            raise RuleError("changing a confirmed result needs a reason", "reason")
+
+
+def _save(result: TableResult, actor: Actor, reason: str, **changes) -> TableResult:
+    for name, value in changes.items():
+        setattr(result, name, value)
+    result.version += 1
+    result._change_reason = reason or ""
+    result._history_user = actor.db_user
+    result.save()
+    if result.is_confirmed:
+        summaries_write(result=result)
+    return result
+
+
+def _with_hands_path(exc: RuleError) -> RuleError:
+    return exc if exc.path.startswith("hands") else exc.within("hands")
+
+
+def _validate_hands(result: TableResult, hands: list[Mapping[str, Any]]) -> None:
+    rules = result.table.session.tournament.get_rules()
+    try:
+        rules.play_game(hands)
+    except RuleError as exc:
+        raise _with_hands_path(exc) from exc
+
+
+# -- hands ---------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def hand_add(
+    *, table: Table, hand: Mapping[str, Any], actor: Actor, expected_version: int | None
+) -> TableResult:
+    result = _lock(table)
+    _guard(result, actor, expected_version, reason="hand added")
+    if result.mode == TableResult.Mode.TOTALS and result.scores is not None:
+        raise RuleError("this table is entered as game totals; clear the totals to enter hands", "mode")
+    data = handshape.clean(hand)
+    existing = list(result.hands.order_by("number"))
+    _validate_hands(result, [h.data for h in existing] + [data])
+    new = Hand(result=result, number=len(existing) + 1, data=data, created_by=actor.db_user)
+    new._history_user = actor.db_user
+    new.save()
+    return _save(result, actor, f"hand {new.number} added", mode=TableResult.Mode.HANDS)
+
+
+@transaction.atomic
+def hand_replace(
+    *,
+    table: Table,
+    number: int,
+    hand: Mapping[str, Any],
+    actor: Actor,
+    expected_version: int | None,
+    reason: str,
+) -> TableResult:
+    """Correct hand ``number``; the whole game is replayed before anything is saved."""
+    result = _lock(table)
+    _guard(result, actor, expected_version, reason=reason)
+    if not reason.strip():
+        raise RuleError("editing a hand needs a reason", "reason")
+    hands = list(result.hands.order_by("number"))
+    if not 1 <= number <= len(hands):
+        raise RuleError(f"there is no hand {number} at this table", "number")
+    data = handshape.clean(hand)
+    _validate_hands(result, [data if h.number == number else h.data for h in hands])
+    target = hands[number - 1]
+    target.data = data
+    target._change_reason = reason
+    target._history_user = actor.db_user
+    target.save()
+    return _save(result, actor, f"hand {number} changed: {reason}")
+
+
+@transaction.atomic
+def hand_remove_last(
+    *, table: Table, actor: Actor, expected_version: int | None, reason: str = ""
+) -> TableResult:
+    """Undo the last hand."""
+    result = _lock(table)
+    _guard(result, actor, expected_version, reason=reason)
+    last = result.hands.order_by("-number").first()
+    if last is None:
+        raise RuleError("there is no hand to undo", "hands")
+    last._change_reason = reason or "last hand undone"
+    last._history_user = actor.db_user
+    last.delete()
+    return _save(result, actor, f"hand {last.number} undone" + (f": {reason}" if reason else ""))
+
+
+# -- totals --------------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def totals_set(
+    *,
+    table: Table,
+    scores: Sequence[Any],
+    actor: Actor,
+    expected_version: int | None,
+    imbalance_reason: str = "",
+    reason: str = "",
+) -> TableResult:
+    """The four totals of the table's score sheet (seat order E, S, W, N)."""
+    result = _lock(table)
+    _guard(result, actor, expected_version, reason=reason)
+    if result.hands.exists():
+        raise RuleError("this table already has hands; undo them to enter game totals", "mode")
+    imbalance_reason = (imbalance_reason or "").strip()
+    if imbalance_reason and not actor.is_referee:
+        raise PermissionDenied("Only a referee can accept totals that do not balance.")
+    rules = table.session.tournament.get_rules()
+    try:
+        rules.game_from_totals(list(scores), imbalance_reason=imbalance_reason)
+    except RuleError as exc:
+        raise exc if exc.path.startswith("scores") else exc.within("scores") from exc
+    return _save(
+        result,
+        actor,
+        reason or "totals entered",
+        mode=TableResult.Mode.TOTALS,
+        scores=[handshape.json_number(s) for s in scores],
+        imbalance_reason=imbalance_reason,
+    )
+
+
+# -- submission and confirmation -----------------------------------------------------------------
+
+
+def _require_complete(result: TableResult) -> GameResult:
+    if result.mode == TableResult.Mode.HANDS and not result.hands.exists():
+        raise RuleError("no hands entered yet", "hands")
+    game = result_game(result)
+    if game is None:
+        raise RuleError("no totals entered yet", "scores")
+    return game
+
+
+@transaction.atomic
+def result_submit(*, table: Table, actor: Actor, expected_version: int | None) -> TableResult:
+    result = _lock(table)
+    _guard(result, actor, expected_version)
+    _require_complete(result)
+    result.submitted_by = actor.db_user
+    result.submitted_at = timezone.now()
+    return _save(result, actor, "submitted", status=TableResult.Status.SUBMITTED)
+
+
+@transaction.atomic
+def result_confirm(*, table: Table, actor: Actor, expected_version: int | None) -> TableResult:
+    """A referee confirms the table: its summary rows are written and standings recomputed."""
+    result = _lock(table)
+    if not actor.is_referee:
+        raise PermissionDenied("Only a referee or a director confirms a table.")
+    _guard(result, actor, expected_version, reason="confirm")
+    if result.is_confirmed:
+        raise RuleError("this table is already confirmed", "status")
+    _require_complete(result)
+    result.confirmed_by = actor.db_user
+    result.confirmed_at = timezone.now()
+    return _save(result, actor, "confirmed", status=TableResult.Status.CONFIRMED)
+
+
+@transaction.atomic
+def result_confirm_by_player(*, table: Table, player_key: str, expected_version: int | None) -> TableResult:
+    """With the tournament setting ``players_confirm``, the four players confirm together, each with
+    their private link; the table is confirmed when the fourth does."""
+    result = _lock(table)
+    tournament = table.session.tournament
+    if not tournament.settings.get("players_confirm"):
+        raise PermissionDenied("In this tournament a referee confirms the tables.")
+    registrations = table_registrations(table)
+    seat_players = {r.player.private_key: r.key for r in registrations}
+    if player_key not in seat_players:
+        raise PermissionDenied("Only the four players of the table can confirm it.")
+    if expected_version is not None and expected_version != result.version:
+        raise StaleWrite(result.version)
+    if result.status != TableResult.Status.SUBMITTED:
+        raise RuleError("the table must be submitted before the players confirm it", "status")
+    confirmed = sorted(set(result.player_confirmations) | {seat_players[player_key]})
+    changes: dict[str, Any] = {"player_confirmations": confirmed}
+    if len(confirmed) == 4:
+        changes.update(status=TableResult.Status.CONFIRMED, confirmed_at=timezone.now())
+    return _save(result, Actor(role="player"), f"confirmed by {seat_players[player_key]}", **changes)
+
+
+@transaction.atomic
+def result_reopen(
+    *, table: Table, actor: Actor, reason: str, expected_version: int | None = None
+) -> TableResult:
+    """A referee takes a confirmed table back to submitted: it stops counting until confirmed again."""
+    result = _lock(table)
+    if not actor.is_referee:
+        raise PermissionDenied("Only a referee or a director reopens a table.")
+    if expected_version is not None and expected_version != result.version:
+        raise StaleWrite(result.version)
+    if not reason.strip():
+        raise RuleError("reopening a table needs a reason", "reason")
+    if not result.is_confirmed:
+        raise RuleError("this table is not confirmed", "status")
+    SeatSummary.objects.filter(table=table).delete()
+    _touch_standings(table)
+    return _save(
+        result,
+        actor,
+        f"reopened: {reason}",
+        status=TableResult.Status.SUBMITTED,
+        confirmed_at=None,
+        confirmed_by=None,
+        player_confirmations=[],
+    )
+
+
+# -- summary rows -----------------------------------------------------------------------------------
+
+
+def table_outcome(
+    result: TableResult,
+) -> tuple[GameResult, EngineTableResult, list[Registration], frozenset[int]]:
+    """The engine's session result for a table, with the penalties that belong to it applied.
+
+    Returns the game, the table result, the registration credited with each seat (a substitute when
+    the seated player was replaced), and the seats that get no table points (MERS §4).
+    """
+    from penalties.services import table_penalty_effects
+
+    table = result.table
+    rules = table.session.tournament.get_rules()
+    game = _require_complete(result)
+    effects = table_penalty_effects(table=table, registrations=table_registrations(table), rules=rules)
+    outcome = rules.table_result(
+        game,
+        transfers=effects.transfers,
+        deductions=effects.deductions,
+        chombos=effects.chombos,
+        excluded=effects.excluded,
+    )
+    return game, outcome, effects.credited, effects.excluded
+
+
+def summaries_write(*, result: TableResult) -> list[SeatSummary]:
+    """(Re)write the summary rows of a confirmed table and queue the standings recompute."""
+    table = result.table
+    _, outcome, credited, excluded = table_outcome(result)
+    SeatSummary.objects.filter(table=table).delete()
+    rows = [
+        SeatSummary(
+            tournament_id=table.session.tournament_id,
+            session_id=table.session_id,
+            table=table,
+            position=position,
+            registration=credited[position],
+            game_score=seat.game_score,
+            table_points=seat.table_points,
+            uma=seat.uma,
+            transfers=seat.transfers,
+            chombo=seat.chombo,
+            penalties=seat.penalties,
+            final=seat.final,
+            excluded=position in excluded,
+            result_version=result.version,
+        )
+        for position, seat in enumerate(outcome.seats)
+    ]
+    SeatSummary.objects.bulk_create(rows)
+    _touch_standings(table)
+    return rows
+
+
+def summaries_refresh(*, table: Table) -> None:
+    """Rewrite a confirmed table's rows after a penalty that touches it changed."""
+    result = TableResult.objects.filter(table=table, status=TableResult.Status.CONFIRMED).first()
+    if result is not None:
+        summaries_write(result=result)
+
+
+def _touch_standings(table: Table) -> None:
+    from rankings.services import standings_touch
+
+    standings_touch(tournament_id=table.session.tournament_id)
