@@ -1,0 +1,296 @@
+"""Helpers shared by the rule engines: input checks, ranking with ties, dealer rotation.
+
+Pure Python, no Django import. Every check raises :class:`RuleError` with a path relative to
+the value it looks at; callers prefix the path with :meth:`RuleError.within`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .base import SEATS, WINDS, EngineError, GameResult, Number, RuleError, SeatResult, TableResult
+
+# -- numbers ---------------------------------------------------------------------------------
+
+
+def exact(value: Number) -> Number:
+    """``value`` as an ``int`` when it is whole, else as a ``Fraction``."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value.numerator)
+    return value
+
+
+def exact_all(values: Iterable[Number]) -> tuple[Number, ...]:
+    return tuple(exact(v) for v in values)
+
+
+def whole(value: Any, what: str, path: str = "", *, minimum: int | None = None) -> int:
+    """A whole number (``bool`` is not one), at least ``minimum`` when given."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{what} must be a whole number, not {value!r}", path)
+    if minimum is not None and value < minimum:
+        raise RuleError(f"{what} must be at least {minimum}, not {value}", path)
+    return value
+
+
+def number(value: Any, what: str, path: str = "") -> Number:
+    """An exact number: ``int``, ``Fraction``, or a finite ``float`` read as its decimal text."""
+    if isinstance(value, bool):
+        raise RuleError(f"{what} must be a number, not {value!r}", path)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Fraction):
+        return exact(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise RuleError(f"{what} must be a finite number, not {value!r}", path)
+        return exact(Fraction(repr(value)))
+    raise RuleError(f"{what} must be a number, not {value!r}", path)
+
+
+def fmt(value: Number) -> str:
+    """A point value for messages: ``12``, ``-3/2``."""
+    return str(exact(value))
+
+
+def signed(value: Number) -> str:
+    value = exact(value)
+    return f"+{value}" if value > 0 else str(value)
+
+
+# -- seats and hands ------------------------------------------------------------------------
+
+
+def seat(value: Any, what: str, path: str = "") -> int:
+    """A seat number 0..3."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{what} must be a seat number 0 to 3, not {value!r}", path)
+    if not 0 <= value < SEATS:
+        raise RuleError(f"seat {value} is not at this table (seats are 0 to 3)", path)
+    return value
+
+
+def seat_key(key: Any, path: str) -> int:
+    """A seat given as a mapping key: ``2`` or ``"2"``."""
+    if isinstance(key, str) and key.strip().lstrip("-").isdigit():
+        key = int(key.strip())
+    return seat(key, "a seat", path)
+
+
+def field(hand: Mapping[str, Any], key: str, what: str = "") -> Any:
+    """``hand[key]``, or a RuleError naming the missing key."""
+    if key not in hand:
+        raise RuleError(f"{what or key} is missing", key)
+    return hand[key]
+
+
+def hand_mapping(hand: Any) -> Mapping[str, Any]:
+    if not isinstance(hand, Mapping):
+        raise RuleError(f"a hand must be an object with a 'result', not {hand!r}")
+    return hand
+
+
+def hand_result(hand: Mapping[str, Any], allowed: Sequence[str], rules_name: str) -> str:
+    result = field(hand, "result")
+    if not isinstance(result, str) or result not in allowed:
+        raise RuleError(
+            f"result {result!r} is not one of the {rules_name} results ({', '.join(allowed)})", "result"
+        )
+    return result
+
+
+def hand_list(hands: Any) -> Sequence[Any]:
+    if isinstance(hands, (str, bytes, Mapping)) or not isinstance(hands, Sequence):
+        raise RuleError(f"hands must be a list of hands, not {type(hands).__name__}", "hands")
+    return hands
+
+
+def four(values: Any, what: str, path: str) -> Sequence[Any]:
+    """A list of exactly four values."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Sequence):
+        raise RuleError(f"{what} must be a list of 4 values, not {values!r}", path)
+    if len(values) != SEATS:
+        raise RuleError(f"{what} must list 4 values, one per seat, not {len(values)}", path)
+    return values
+
+
+# -- ranking ---------------------------------------------------------------------------------
+
+
+def places(values: Sequence[Number]) -> tuple[int, ...]:
+    """The place (1 = best) of each value, highest first; tied values share the best place of their group.
+
+    ``places([60, 60, -20, -100]) == (1, 1, 3, 4)``.
+    """
+    return tuple(1 + sum(1 for other in values if other > value) for value in values)
+
+
+def share_by_rank(values: Sequence[Number], points: Sequence[Number]) -> tuple[Fraction, ...]:
+    """Give ``points[k]`` to the (k+1)-th best value; tied values share the points of the places they occupy.
+
+    ``share_by_rank([50, -10, -10, -30], [4, 2, 1, 0]) == (4, 3/2, 3/2, 0)``. The result does not depend
+    on the order in which tied values are listed, and always sums to ``sum(points[:len(values)])``.
+    """
+    if len(points) < len(values):
+        raise EngineError(f"{len(values)} values to rank but only {len(points)} places of points")
+    result = []
+    for value in values:
+        better = sum(1 for other in values if other > value)
+        tied = sum(1 for other in values if other == value)
+        occupied = points[better : better + tied]
+        result.append(Fraction(sum(Fraction(p) for p in occupied), tied))
+    return tuple(result)
+
+
+# -- dealer and rounds ----------------------------------------------------------------------
+
+
+@dataclass
+class DealerRotation:
+    """Dealer and prevailing wind through a game of ``rounds`` rounds.
+
+    Seat 0 deals the first hand. When the deal passes it goes to the next seat (East to South,
+    that is seat ``d`` to ``d + 1``); a round ends when the deal has passed four times and seat 0
+    deals again; the game is over after the last round.
+    """
+
+    rounds: int = 4
+    dealer: int = 0
+    round_index: int = 0
+    passes: int = 0
+
+    @property
+    def over(self) -> bool:
+        return self.round_index >= self.rounds
+
+    @property
+    def round_wind(self) -> str | None:
+        return None if self.over else WINDS[self.round_index]
+
+    def advance(self, *, keep: bool) -> None:
+        if self.over:
+            raise EngineError("the game is already over")
+        if keep:
+            return
+        self.dealer = (self.dealer + 1) % SEATS
+        self.passes += 1
+        if self.passes == SEATS:
+            self.passes = 0
+            self.round_index += 1
+
+    def next_dealer(self) -> int | None:
+        return None if self.over else self.dealer
+
+
+def dealer_of_hand(game: GameResult, index: int) -> int:
+    """The seat that was East for hand ``index`` (0-based) of a game replayed with ``play_game``."""
+    if index < 0 or index > len(game.steps):
+        raise RuleError(f"hand {index + 1} is not in this game", "hand")
+    if index == 0:
+        return 0
+    dealer = game.steps[index - 1].dealer
+    if dealer is None:
+        raise RuleError(f"hand {index + 1} comes after the end of the game", "hand")
+    return dealer
+
+
+def round_name(wind: str) -> str:
+    return {"E": "East", "S": "South", "W": "West", "N": "North"}[wind]
+
+
+# -- games from totals and table results ---------------------------------------------------
+
+
+def game_from_totals(
+    scores: Any, *, imbalance_reason: Any, rules_name: str, whole_numbers: bool = False
+) -> GameResult:
+    """Four game totals that must sum to 0 unless a referee's ``imbalance_reason`` is given."""
+    values = four(scores, "scores", "scores")
+    if whole_numbers:
+        checked = tuple(whole(v, f"the score of seat {i}", f"scores[{i}]") for i, v in enumerate(values))
+    else:
+        checked = tuple(number(v, f"the score of seat {i}", f"scores[{i}]") for i, v in enumerate(values))
+    if imbalance_reason is None:
+        imbalance_reason = ""
+    if not isinstance(imbalance_reason, str):
+        raise RuleError(f"the imbalance reason must be text, not {imbalance_reason!r}", "imbalance_reason")
+    reason = imbalance_reason.strip()
+    total = exact(sum(checked, Fraction(0)))
+    if total != 0 and not reason:
+        raise RuleError(
+            f"{rules_name} totals sum to {fmt(total)}, not 0 (a referee may accept the sheet "
+            "by stating the reason for the imbalance)",
+            "scores",
+        )
+    return GameResult(scores=checked, imbalance_reason=reason)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class TableInputs:
+    transfers: tuple[Number, ...]
+    deductions: tuple[Number, ...]
+    excluded: frozenset[int]
+
+
+def table_inputs(
+    game: GameResult,
+    transfers: Sequence[Number],
+    deductions: Sequence[Number],
+    chombos: Sequence[int],
+    excluded: Iterable[int],
+    rules_name: str,
+) -> TableInputs:
+    """Check the arguments of ``table_result`` common to the rulesets without chombo."""
+    if not isinstance(game, GameResult) or len(game.scores) != SEATS:
+        raise EngineError("table_result needs the GameResult of a four-seat game")
+    checked_transfers = tuple(
+        number(v, f"the transfer of seat {i}", f"transfers[{i}]")
+        for i, v in enumerate(four(transfers, "transfers", "transfers"))
+    )
+    if sum(checked_transfers) != 0:
+        raise EngineError(f"in-game transfers must sum to 0, not {fmt(sum(checked_transfers))}")
+    checked_deductions = []
+    for i, v in enumerate(four(deductions, "deductions", "deductions")):
+        d = number(v, f"the penalty of seat {i}", f"deductions[{i}]")
+        if d > 0:
+            raise RuleError(
+                f"penalty {signed(d)} of seat {i} is positive; penalties can only lower a score",
+                f"deductions[{i}]",
+            )
+        checked_deductions.append(d)
+    for i, c in enumerate(four(chombos, "chombos", "chombos")):
+        if c:
+            raise RuleError(f"the {rules_name} rules have no chombo", f"chombos[{i}]")
+    if any(game.chombos):
+        raise RuleError(f"the {rules_name} rules have no chombo", "chombos")
+    excluded_seats = frozenset(seat(s, "an excluded seat", "excluded") for s in excluded)
+    return TableInputs(checked_transfers, tuple(checked_deductions), excluded_seats)
+
+
+def points_table_result(game: GameResult, inputs: TableInputs) -> TableResult:
+    """Session result for rulesets without table points: game points + transfers + penalties."""
+    seats = []
+    for i in range(SEATS):
+        score = game.scores[i]
+        transfer = inputs.transfers[i]
+        penalty = inputs.deductions[i]
+        seats.append(
+            SeatResult(
+                game_score=score,
+                table_points=None,
+                uma=None,
+                transfers=transfer,
+                chombo=0,
+                penalties=penalty,
+                final=exact(Fraction(score) + Fraction(transfer) + Fraction(penalty)),
+            )
+        )
+    return TableResult(seats=tuple(seats))  # type: ignore[arg-type]
+
+
+def running(scores: Sequence[Number], deltas: Sequence[Number]) -> tuple[Number, ...]:
+    return exact_all(Fraction(a) + Fraction(b) for a, b in zip(scores, deltas, strict=True))

@@ -1,0 +1,257 @@
+"""Salamanca "Mayón" rules, version 5.4 (9 November 2019).
+
+Hands (art. 27–28): the winner's fan give x points (a table, up to 12 fan). Self-drawn: each loser
+pays x, the winner gains 3x. On a discard: the discarder pays x and the two others x/2, the winner
+gains 2x. The dealer pays and receives like anyone else.
+
+Game (art. 4–8): rounds East, South, West, North. The dealer keeps the deal after a win of his
+own or a hand without winner; otherwise the deal passes to the next seat. A round ends when its
+first dealer deals again; the game ends after the North round.
+
+Liability (art. 35–37): a hand may list ``liable`` players, each with a share of the winner's
+total: ``all`` (art. 35, 37: the discarder pays for everyone), ``half`` (art. 36: one player
+exposed to the big hand) or ``third`` (art. 36: two exposures). What the shares leave is paid in the
+usual proportions of the hand (discarder x, others x/2; or x each when self-drawn).
+
+Penalties: a false declaration after tiles were seen (art. 33) pays each other player the points
+of 4 fan. Optional pot (art. 39, off by default): 20 points per hand that does not pass the deal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from . import common
+from .base import SEATS, WINDS, Config, Four, GameResult, HandStep, Number, RuleError, Ruleset, TableResult
+
+RULES_NAME = "Salamanca"
+
+SHARES = {"all": Fraction(1), "half": Fraction(1, 2), "third": Fraction(1, 3)}
+# how many entries of one kind a hand may carry (art. 35: one sole payer; art. 36: halves when one
+# player was exposed, thirds when two were; the last half or third may be the discarder's)
+SHARE_COUNTS = {"all": (1,), "half": (1, 2), "third": (2, 3)}
+# the penalty has one amount whatever the kind of false declaration recorded
+FALSE_HU_VARIANTS = ("", "false_declaration", "below_minimum", "invalid_hand")
+
+
+@dataclass(frozen=True)
+class SalamancaConfig(Config):
+    # art. 27: points x by fan (index = fan); more fan than listed score the last value
+    fan_points: tuple[int, ...] = (2, 4, 8, 16, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+    min_fan: int = 0  # art. 27–28 pay from 0 fan on a discard
+    min_fan_self_drawn: int = 1  # art. 32: a self-drawn win always holds the fan of "cerrar robando"
+    rounds: int = 4  # art. 4: East, South, West, North
+    false_declaration_fan: int = 4  # art. 33: the offender pays each other player the points of 4 fan
+    pot: bool = False  # art. 39 (experimental, by agreement)
+    pot_points: int = 20  # art. 39: per contribution
+
+    def __post_init__(self) -> None:
+        if not self.fan_points or any(p <= 0 for p in self.fan_points):
+            raise RuleError("rule 'fan_points' must list positive points from 0 fan up", "rules.fan_points")
+        if list(self.fan_points) != sorted(self.fan_points):
+            raise RuleError("rule 'fan_points' must not decrease as the fan grow", "rules.fan_points")
+        for name in ("min_fan", "min_fan_self_drawn", "false_declaration_fan", "pot_points"):
+            if getattr(self, name) < 0:
+                raise RuleError(f"rule '{name}' cannot be negative", f"rules.{name}")
+        if not 1 <= self.rounds <= 4:
+            raise RuleError("rule 'rounds' must be 1 to 4", "rules.rounds")
+
+
+@dataclass(frozen=True)
+class Liability:
+    player: int
+    share: str
+
+
+class SalamancaRuleset(Ruleset):
+    family = "salamanca"
+    config: SalamancaConfig
+
+    def points(self, fan: int) -> int:
+        """Art. 27: the points x of ``fan`` fan."""
+        table = self.config.fan_points
+        return table[min(fan, len(table) - 1)]
+
+    # -- one hand -------------------------------------------------------------------------
+    def _liabilities(self, raw: Any, winner: int, discarder: int | None) -> tuple[Liability, ...]:
+        if raw is None:
+            return ()
+        if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
+            raise RuleError(f"liable must be a list of {{player, share}}, not {raw!r}", "liable")
+        entries = []
+        for i, item in enumerate(raw):
+            path = f"liable[{i}]"
+            if not isinstance(item, Mapping):
+                raise RuleError(f"a liable entry must be an object with player and share, not {item!r}", path)
+            try:
+                player = common.seat(common.field(item, "player"), "the liable player", "player")
+                share = common.field(item, "share")
+                if not isinstance(share, str) or share not in SHARES:
+                    raise RuleError(
+                        f"share {share!r} is not one of {', '.join(SHARES)} (art. 35–37)", "share"
+                    )
+            except RuleError as exc:
+                raise exc.within(path) from None
+            if player == winner:
+                raise RuleError("the winner cannot be liable for his own hand", f"{path}.player")
+            entries.append(Liability(player, share))
+        if not entries:
+            return ()
+        kinds = {e.share for e in entries}
+        if len(kinds) > 1:
+            raise RuleError(
+                f"liable shares mix {' and '.join(sorted(kinds))}; the payment is split into either halves "
+                "(one exposure) or thirds (two exposures), or one player pays all (art. 35–36)",
+                "liable",
+            )
+        kind = entries[0].share
+        if len(entries) not in SHARE_COUNTS[kind]:
+            allowed = " or ".join(str(n) for n in SHARE_COUNTS[kind])
+            raise RuleError(
+                f"{len(entries)} liable entries of '{kind}' do not fit art. 35–36 ({allowed} expected)",
+                "liable",
+            )
+        if sum(SHARES[e.share] for e in entries) == 1 and (
+            discarder is None or entries[-1].player != discarder
+        ):
+            raise RuleError(
+                "liable shares cover the whole payment, which only happens when the last of them is the player "
+                "whose discard completed the hand (art. 35–37)",
+                "liable",
+            )
+        return tuple(entries)
+
+    def hand_deltas(self, hand: Any, dealer: int = 0) -> tuple[Four, int | None, str]:
+        """The point changes of one hand (pot aside), its winner (None for a draw) and a note.
+
+        The dealer pays and receives like anyone else; the argument is there for a common signature.
+        Error paths are relative to the hand.
+        """
+        hand = common.hand_mapping(hand)
+        result = common.hand_result(hand, ("win", "draw"), RULES_NAME)
+        if result == "draw":
+            return (0, 0, 0, 0), None, "no winner"
+        cfg = self.config
+        winner = common.seat(common.field(hand, "winner"), "the winner", "winner")
+        discarder = common.field(hand, "discarder", "discarder (null for a self-drawn win)")
+        if discarder is not None:
+            discarder = common.seat(discarder, "the discarder", "discarder")
+            if discarder == winner:
+                raise RuleError("the discarder cannot be the winner", "discarder")
+        fan = common.whole(common.field(hand, "fan"), "fan", "fan")
+        if fan < cfg.min_fan:
+            raise RuleError(f"fan {fan} is below the Salamanca minimum of {cfg.min_fan}", "fan")
+        if discarder is None and fan < cfg.min_fan_self_drawn:
+            raise RuleError(
+                f"fan {fan} is too few for a self-drawn win, which scores at least {cfg.min_fan_self_drawn} "
+                "(art. 32: cerrar robando)",
+                "fan",
+            )
+        liable = self._liabilities(hand.get("liable"), winner, discarder)
+        x = Fraction(self.points(fan))
+        usual = [Fraction(0)] * SEATS
+        for s in range(SEATS):
+            if s != winner:
+                usual[s] = x if discarder is None or s == discarder else x / 2
+        total = sum(usual)
+        covered = sum((SHARES[e.share] for e in liable), Fraction(0))
+        pays = [u * (1 - covered) for u in usual]
+        for e in liable:
+            pays[e.player] += total * SHARES[e.share]
+        deltas = [-p for p in pays]
+        deltas[winner] = total
+        how = "self-drawn" if discarder is None else f"on seat {discarder}'s discard"
+        note = f"seat {winner} wins {how}, {fan} fan ({common.fmt(x)} points)"
+        if liable:
+            note += "; liable: " + ", ".join(f"seat {e.player} {e.share}" for e in liable)
+        return common.exact_all(deltas), winner, note  # type: ignore[return-value]
+
+    # -- the game ---------------------------------------------------------------------------
+    def play_game(self, hands: Sequence[Mapping[str, Any]]) -> GameResult:
+        cfg = self.config
+        hands = common.hand_list(hands)
+        rotation = common.DealerRotation(rounds=cfg.rounds)
+        scores: tuple[Number, ...] = (0, 0, 0, 0)
+        pot = [0] * SEATS  # each seat's contributions to the pot (art. 39)
+        steps = []
+        for i, hand in enumerate(hands):
+            if rotation.over:
+                raise RuleError(
+                    f"the game ended after the {common.round_name(WINDS[cfg.rounds - 1])} round (art. 8); "
+                    f"hand {i + 1} is one too many",
+                    f"hands[{i}]",
+                )
+            dealer = rotation.dealer
+            try:
+                deltas, winner, note = self.hand_deltas(hand, dealer)
+            except RuleError as exc:
+                raise exc.within(f"hands[{i}]") from None
+            keep = winner is None or winner == dealer
+            deltas = list(deltas)
+            if cfg.pot:
+                if winner is None:
+                    for s in range(SEATS):
+                        if s != dealer:
+                            deltas[s] -= cfg.pot_points
+                            pot[s] += cfg.pot_points
+                elif keep:
+                    deltas[dealer] -= cfg.pot_points
+                    pot[dealer] += cfg.pot_points
+                elif any(pot):
+                    note += f"; takes the pot of {sum(pot)}"
+                    deltas[winner] += sum(pot)
+                    pot = [0] * SEATS
+            rotation.advance(keep=keep)
+            scores = common.running(scores, deltas)
+            steps.append(
+                HandStep(
+                    deltas=common.exact_all(deltas),  # type: ignore[arg-type]
+                    scores=scores,  # type: ignore[arg-type]
+                    dealer=rotation.next_dealer(),
+                    round_wind=rotation.round_wind,
+                    sticks=sum(pot) // cfg.pot_points if cfg.pot and cfg.pot_points else 0,
+                    note=note,
+                )
+            )
+        if any(pot):
+            # a game cut short (by time) with a pot on the table: each seat takes back what it put in
+            scores = common.running(scores, pot)
+        return GameResult(scores=scores, steps=tuple(steps))  # type: ignore[arg-type]
+
+    def game_from_totals(self, scores: Sequence[Any], *, imbalance_reason: str = "") -> GameResult:
+        return common.game_from_totals(scores, imbalance_reason=imbalance_reason, rules_name=RULES_NAME)
+
+    def table_result(
+        self,
+        game: GameResult,
+        *,
+        transfers: Sequence[Number] = (0, 0, 0, 0),
+        deductions: Sequence[Number] = (0, 0, 0, 0),
+        chombos: Sequence[int] = (0, 0, 0, 0),
+        excluded: frozenset[int] = frozenset(),
+    ) -> TableResult:
+        """Game points + transfers + penalties; there are no table points, so ``excluded`` changes nothing."""
+        inputs = common.table_inputs(game, transfers, deductions, chombos, excluded, RULES_NAME)
+        return common.points_table_result(game, inputs)
+
+    # -- penalties ------------------------------------------------------------------------
+    def false_hu(self, seat: int, variant: str = "") -> Four:
+        """Art. 33: after other players' tiles were seen, the offender pays each of them the points of 4 fan."""
+        offender = common.seat(seat, "the offender", "player")
+        if variant is None:
+            variant = ""
+        if not isinstance(variant, str) or variant not in FALSE_HU_VARIANTS:
+            raise RuleError(
+                f"false declaration variant {variant!r} is not one of {', '.join(repr(v) for v in FALSE_HU_VARIANTS)}",
+                "variant",
+            )
+        each = self.points(self.config.false_declaration_fan)
+        return tuple(-each * (SEATS - 1) if s == offender else each for s in range(SEATS))  # type: ignore[return-value]
+
+
+PRESETS: dict[str, Ruleset] = {"salamanca": SalamancaRuleset("salamanca", SalamancaConfig())}
+
+__all__ = ["PRESETS", "SHARES", "Liability", "SalamancaConfig", "SalamancaRuleset"]
