@@ -16,6 +16,9 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("config.api_urls")),
+    path("", include("scoring.urls")),
+    path("", include("penalties.urls")),
+    path("", include("rankings.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:
