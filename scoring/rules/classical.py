@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from . import common
-from .base import SEATS, WINDS, Config, Four, GameResult, HandStep, Number, RuleError, Ruleset, TableResult
+from .base import SEATS, WINDS, Config, Four, GameResult, HandStep, Number, RuleError, Ruleset
 from .common import dealer_of_hand
 
 RULES_NAME = "classical"
@@ -52,9 +52,10 @@ class ClassicalConfig(Config):
             raise RuleError("rule 'rounds' must be 1 to 4", "rules.rounds")
 
 
-class ClassicalRuleset(Ruleset):
+class ClassicalRuleset(common.GamePointsRuleset):
     family = "classical"
     config: ClassicalConfig
+    rules_name = "Classical"
 
     def _values(self, raw: Any, needed: Sequence[int]) -> dict[int, int]:
         if not isinstance(raw, Mapping):
@@ -150,22 +151,6 @@ class ClassicalRuleset(Ruleset):
                 )
             )
         return GameResult(scores=scores, steps=tuple(steps))  # type: ignore[arg-type]
-
-    def game_from_totals(self, scores: Sequence[Any], *, imbalance_reason: str = "") -> GameResult:
-        return common.game_from_totals(scores, imbalance_reason=imbalance_reason, rules_name="Classical")
-
-    def table_result(
-        self,
-        game: GameResult,
-        *,
-        transfers: Sequence[Number] = (0, 0, 0, 0),
-        deductions: Sequence[Number] = (0, 0, 0, 0),
-        chombos: Sequence[int] = (0, 0, 0, 0),
-        excluded: frozenset[int] = frozenset(),
-    ) -> TableResult:
-        """Game points + transfers + penalties; there are no table points, so ``excluded`` changes nothing."""
-        inputs = common.table_inputs(game, transfers, deductions, chombos, excluded, RULES_NAME)
-        return common.points_table_result(game, inputs)
 
     def false_hu(self, seat: int, variant: str = "", *, dealer: int = 0) -> Four:
         """§71: a false mah jong pays East the limit and the two others half of it; East pays each the limit.

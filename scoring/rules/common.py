@@ -10,9 +10,9 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
-from .base import SEATS, WINDS, EngineError, GameResult, Number, RuleError, SeatResult, TableResult
+from .base import SEATS, WINDS, EngineError, GameResult, Number, RuleError, Ruleset, SeatResult, TableResult
 
 # -- numbers ---------------------------------------------------------------------------------
 
@@ -294,3 +294,36 @@ def points_table_result(game: GameResult, inputs: TableInputs) -> TableResult:
 
 def running(scores: Sequence[Number], deltas: Sequence[Number]) -> tuple[Number, ...]:
     return exact_all(Fraction(a) + Fraction(b) for a, b in zip(scores, deltas, strict=True))
+
+
+def win_parties(hand: Mapping[str, Any]) -> tuple[int, int | None]:
+    """The winner's seat and the discarder's (None for a self-drawn win) of a ``win`` hand."""
+    winner = seat(field(hand, "winner"), "the winner", "winner")
+    discarder = field(hand, "discarder", "discarder (null for a self-drawn win)")
+    if discarder is not None:
+        discarder = seat(discarder, "the discarder", "discarder")
+        if discarder == winner:
+            raise RuleError("the discarder cannot be the winner", "discarder")
+    return winner, discarder
+
+
+class GamePointsRuleset(Ruleset):
+    """A ruleset whose session value is the game points: no table points and no chombo."""
+
+    rules_name: ClassVar[str] = ""
+
+    def game_from_totals(self, scores: Sequence[Any], *, imbalance_reason: str = "") -> GameResult:
+        return game_from_totals(scores, imbalance_reason=imbalance_reason, rules_name=self.rules_name)
+
+    def table_result(
+        self,
+        game: GameResult,
+        *,
+        transfers: Sequence[Number] = (0, 0, 0, 0),
+        deductions: Sequence[Number] = (0, 0, 0, 0),
+        chombos: Sequence[int] = (0, 0, 0, 0),
+        excluded: frozenset[int] = frozenset(),
+    ) -> TableResult:
+        """Game points + transfers + penalties; there are no table points, so ``excluded`` changes nothing."""
+        inputs = table_inputs(game, transfers, deductions, chombos, excluded, self.rules_name)
+        return points_table_result(game, inputs)

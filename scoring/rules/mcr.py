@@ -172,12 +172,7 @@ class MCRRuleset(Ruleset):
         if result == "draw":
             return (0, 0, 0, 0), None, "exhaustive draw"
         cfg = self.config
-        winner = common.seat(common.field(hand, "winner"), "the winner", "winner")
-        discarder = common.field(hand, "discarder", "discarder (null for a self-drawn win)")
-        if discarder is not None:
-            discarder = common.seat(discarder, "the discarder", "discarder")
-            if discarder == winner:
-                raise RuleError("the discarder cannot be the winner", "discarder")
+        winner, discarder = common.win_parties(hand)
         fan = common.whole(common.field(hand, "fan"), "fan", "fan")
         if fan < cfg.min_fan:
             raise RuleError(

@@ -25,7 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from . import common
-from .base import SEATS, WINDS, Config, Four, GameResult, HandStep, Number, RuleError, Ruleset, TableResult
+from .base import SEATS, WINDS, Config, Four, GameResult, HandStep, Number, RuleError, Ruleset
 
 RULES_NAME = "Salamanca"
 
@@ -66,9 +66,10 @@ class Liability:
     share: str
 
 
-class SalamancaRuleset(Ruleset):
+class SalamancaRuleset(common.GamePointsRuleset):
     family = "salamanca"
     config: SalamancaConfig
+    rules_name = RULES_NAME
 
     def points(self, fan: int) -> int:
         """Art. 27: the points x of ``fan`` fan."""
@@ -135,12 +136,7 @@ class SalamancaRuleset(Ruleset):
         if result == "draw":
             return (0, 0, 0, 0), None, "no winner"
         cfg = self.config
-        winner = common.seat(common.field(hand, "winner"), "the winner", "winner")
-        discarder = common.field(hand, "discarder", "discarder (null for a self-drawn win)")
-        if discarder is not None:
-            discarder = common.seat(discarder, "the discarder", "discarder")
-            if discarder == winner:
-                raise RuleError("the discarder cannot be the winner", "discarder")
+        winner, discarder = common.win_parties(hand)
         fan = common.whole(common.field(hand, "fan"), "fan", "fan")
         if fan < cfg.min_fan:
             raise RuleError(f"fan {fan} is below the Salamanca minimum of {cfg.min_fan}", "fan")
@@ -220,22 +216,6 @@ class SalamancaRuleset(Ruleset):
             # a game cut short (by time) with a pot on the table: each seat takes back what it put in
             scores = common.running(scores, pot)
         return GameResult(scores=scores, steps=tuple(steps))  # type: ignore[arg-type]
-
-    def game_from_totals(self, scores: Sequence[Any], *, imbalance_reason: str = "") -> GameResult:
-        return common.game_from_totals(scores, imbalance_reason=imbalance_reason, rules_name=RULES_NAME)
-
-    def table_result(
-        self,
-        game: GameResult,
-        *,
-        transfers: Sequence[Number] = (0, 0, 0, 0),
-        deductions: Sequence[Number] = (0, 0, 0, 0),
-        chombos: Sequence[int] = (0, 0, 0, 0),
-        excluded: frozenset[int] = frozenset(),
-    ) -> TableResult:
-        """Game points + transfers + penalties; there are no table points, so ``excluded`` changes nothing."""
-        inputs = common.table_inputs(game, transfers, deductions, chombos, excluded, RULES_NAME)
-        return common.points_table_result(game, inputs)
 
     # -- penalties ------------------------------------------------------------------------
     def false_hu(self, seat: int, variant: str = "") -> Four:
