@@ -1,8 +1,19 @@
-"""Standings snapshots: computed in the background, never replacing a newer one with an older one."""
+"""Standings snapshots: computed in the background, never replacing a newer one with an older one.
 
+Also the export jobs and the stored EMA results and ranking.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
 from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Tournament
+from scoring.fields import FractionField
+from tournaments.models import Player, Registration, Tournament
 
 
 class StandingsState(models.Model):
@@ -33,3 +44,169 @@ class StandingsState(models.Model):
     @property
     def delayed(self) -> bool:
         return not self.is_fresh and self.queue_failed_at is not None
+
+
+# -- exports ----------------------------------------------------------------------------------------
+
+
+def export_upload_to(instance: ExportJob, filename: str) -> str:
+    """exports/<tournament slug or "ranking">/<job id>-<random>/<file name>, under MEDIA_ROOT.
+
+    Downloads go through a view that checks the director role; the random part keeps the path
+    unguessable wherever MEDIA_ROOT is served as static files.
+    """
+    folder = instance.tournament.slug if instance.tournament_id else "ranking"
+    return f"exports/{folder}/{instance.pk}-{secrets.token_urlsafe(12)}/{filename}"
+
+
+class ExportJob(models.Model):
+    """One run of an exporter, made in the background; the file is kept for later downloads."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Ready")
+        FAILED = "failed", _("Failed")
+
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="export_jobs"
+    )
+    exporter = models.CharField(_("exporter"), max_length=40)
+    format = models.CharField(_("format"), max_length=8)
+    params = models.JSONField(default=dict, blank=True)  # e.g. {"family": "mcr"} for the EMA ranking
+    language = models.CharField(max_length=10, blank=True)  # language of the headers and labels
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(_("progress"), default=0)
+    file = models.FileField(_("file"), upload_to=export_upload_to, max_length=255, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100), name="export_progress_at_most_100"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.exporter}.{self.format} ({self.get_status_display()})"
+
+    @property
+    def pending(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+    @property
+    def ready(self) -> bool:
+        return self.status == self.Status.DONE and bool(self.file)
+
+    @property
+    def filename(self) -> str:
+        return self.file.name.rsplit("/", 1)[-1] if self.file else ""
+
+    @property
+    def exporter_name(self) -> str:
+        from rankings.exporters import UnknownExporter, exporter_get
+
+        try:
+            return str(exporter_get(self.exporter).name)
+        except UnknownExporter:
+            return self.exporter
+
+
+# -- EMA ranking ------------------------------------------------------------------------------------
+
+
+class EmaTournament(models.Model):
+    """A tournament as the EMA ranking counts it: its stored results and its MERS weight.
+
+    A row exists for every tournament that was finished at some time. ``input_version`` grows when
+    the tournament or its results change; the results are stored again when ``computed_version`` is
+    behind. ``counted`` is true while the tournament is finished and has ranked players.
+    """
+
+    tournament = models.OneToOneField(Tournament, on_delete=models.CASCADE, related_name="ema_state")
+    input_version = models.PositiveBigIntegerField(default=1)
+    computed_version = models.PositiveBigIntegerField(default=0)
+    family = models.CharField(max_length=20, blank=True)  # the ruleset family: mcr, riichi, …
+    players = models.PositiveIntegerField(default=0)  # N: ranked players, with or without EMA numbers
+    countries = models.PositiveSmallIntegerField(default=0)
+    weight = FractionField(null=True, blank=True)  # the MERS weight
+    ended_on = models.DateField(null=True, blank=True)  # last day of the tournament
+    counted = models.BooleanField(default=False)
+    computed_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return f"EMA results of {self.tournament}"
+
+
+class TournamentResult(models.Model):
+    """A player's place and EMA base rank in a finished tournament (substitutes have none)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="ema_results")
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="ema_results")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ema_results")
+    place = models.PositiveIntegerField(_("place"))
+    base_rank = models.PositiveSmallIntegerField(_("base rank"))
+    table_points = FractionField(_("table points"), null=True, blank=True)
+    score = FractionField(_("score"))
+
+    class Meta:
+        ordering = ["tournament", "place", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "registration"], name="ema_result_once"),
+            models.CheckConstraint(condition=Q(base_rank__lte=1000), name="ema_base_rank_at_most_1000"),
+            models.CheckConstraint(condition=Q(place__gte=1), name="ema_place_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} #{self.place} ({self.base_rank}) @ {self.tournament}"
+
+
+class EmaRankingState(models.Model):
+    """The one row that versions the stored EMA ranking (pk 1); its row lock serialises recomputes."""
+
+    input_version = models.PositiveBigIntegerField(default=1)
+    computed_version = models.PositiveBigIntegerField(default=0)
+    computed_on = models.DateField(null=True, blank=True)  # the ranking date of the stored entries
+    computed_at = models.DateTimeField(null=True, blank=True)
+    queued_at = models.DateTimeField(null=True, blank=True)
+    queue_error = models.TextField(blank=True)
+    queue_failed_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"EMA ranking (v{self.computed_version}/{self.input_version}, {self.computed_on})"
+
+
+class EmaRankingEntry(models.Model):
+    """A player's EMA ranking in one ruleset family, as stored by the last recompute."""
+
+    class Family(models.TextChoices):
+        MCR = "mcr", "MCR"
+        RIICHI = "riichi", "Riichi"
+
+    family = models.CharField(max_length=10, choices=Family.choices)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ema_ranking")
+    ema_id = models.CharField(_("EMA number"), max_length=8)
+    position = models.PositiveIntegerField(_("position"))
+    ranking = FractionField(_("ranking"))
+    part_a = FractionField(_("Part A"))
+    part_b = FractionField(_("Part B"))
+    results = models.PositiveSmallIntegerField(_("results"))  # real results that still count
+    details = models.JSONField(default=list)  # every result with its weight and ageing, padding included
+    on = models.DateField(_("ranking date"))
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["family", "position", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["family", "player"], name="ema_ranking_once"),
+        ]
+        indexes = [models.Index(fields=["family", "position"], name="ema_ranking_position")]
+
+    def __str__(self) -> str:
+        return f"{self.get_family_display()} #{self.position} {self.player}"
