@@ -22,6 +22,12 @@ def skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Accounts are made by the dozen in tests: hash their passwords cheaply (never in production)."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture
 def make_user(db):
     def make(username: str, **extra):

@@ -1,4 +1,11 @@
-"""The demo tournament that `make run` shows: a realistic MCR weekend with 40 players."""
+"""The demo tournament that `make run` shows: a realistic MCR weekend with 40 players.
+
+Sessions 1 and 2 are seated and published. Session 1 is finished: three tables entered hand by hand, the
+others as game totals, all confirmed. Session 2 is being played: some tables confirmed, one submitted and
+waiting for a referee, some still playing, two not started, and a late player replaced by a substitute.
+Penalties of several kinds are recorded through the same services the pages use, so the standings are
+computed as they would be on the day.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +13,12 @@ import datetime as dt
 import random
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
 from tournaments import services
-from tournaments.models import Player, Role, Tournament
+from tournaments.models import Player, Registration, Role, Session, Tournament
 
 DEMO_SLUG = "demo-open-2026"
 DEMO_PASSWORD = "mahjong-demo"
@@ -103,11 +111,12 @@ def demo_exists() -> bool:
     return Tournament.objects.filter(slug=DEMO_SLUG).exists()
 
 
-def _user(username: str, *, superuser: bool = False):
+def _user(username: str, *, superuser: bool = False, password_hash: str | None = None):
     User = get_user_model()
     user, created = User.objects.get_or_create(username=username)
     if created or not user.has_usable_password():
-        user.set_password(DEMO_PASSWORD)
+        # one hash for every demo account: hashing is slow on purpose, and the demo should start quickly
+        user.password = password_hash or make_password(DEMO_PASSWORD)
     user.is_staff = superuser or user.is_staff
     user.is_superuser = superuser or user.is_superuser
     user.save()
@@ -116,11 +125,14 @@ def _user(username: str, *, superuser: bool = False):
 
 @transaction.atomic
 def load_demo(*, seed: int = 2026) -> Tournament:
-    """Create the demo tournament, its players and accounts (admin, director, referee)."""
+    """Create the demo tournament, its players and accounts (admin, director, referee, scorer), seat
+    sessions 1 and 2 and enter their results and penalties."""
     rng = random.Random(seed)
-    admin = _user("admin", superuser=True)
-    director = _user("director")
-    referee = _user("referee")
+    password_hash = make_password(DEMO_PASSWORD)
+    admin = _user("admin", superuser=True, password_hash=password_hash)
+    director = _user("director", password_hash=password_hash)
+    referee = _user("referee", password_hash=password_hash)
+    scorer = _user("scorer", password_hash=password_hash)
     today = timezone.localdate()
     tournament = services.tournament_create(
         name="Demo Open 2026",
@@ -135,6 +147,7 @@ def load_demo(*, seed: int = 2026) -> Tournament:
     )
     services.role_grant(tournament=tournament, user=admin, role=Role.DIRECTOR)
     services.role_grant(tournament=tournament, user=referee, role=Role.REFEREE)
+    services.role_grant(tournament=tournament, user=scorer, role=Role.SCORER)
     start = timezone.make_aware(dt.datetime.combine(today, dt.time(10, 0)))
     for number, offset in enumerate((0, 4, 24, 28), start=1):
         services.session_create(
@@ -158,4 +171,126 @@ def load_demo(*, seed: int = 2026) -> Tournament:
         services.registration_create(
             tournament=tournament, player=player, key=f"s{index}", is_substitute=True
         )
+    _play_demo(tournament, referee=referee, director=director, seed=seed)
     return tournament
+
+
+# -- sessions 1 and 2: seating, results and penalties ---------------------------------------------------
+
+
+def _seat_demo(tournament: Tournament, rng: random.Random) -> None:
+    """Ten tables of four. Session 1 takes the players in a shuffled order, four by four (rows of a 10 × 4
+    grid); session 2 takes column c from row t + c, so nobody meets a session 1 opponent again, and each
+    player sits at another wind."""
+    regular = list(Registration.objects.filter(tournament=tournament, is_substitute=False).order_by("id"))
+    rng.shuffle(regular)
+    rows = [regular[r * 4 : r * 4 + 4] for r in range(len(regular) // 4)]
+    n = len(rows)
+    second = [[rows[(t + c) % n][(c + 1) % 4] for c in range(4)] for t in range(n)]
+    for number, tables in ((1, rows), (2, second)):
+        session = tournament.sessions.get(number=number)
+        services.session_seat(session=session, tables=tables)
+        session.seating_published = True
+        session.status = Session.Status.PLAYING
+        session.save(update_fields=["seating_published", "status"])
+
+
+FANS = (8, 8, 8, 8, 9, 9, 10, 10, 11, 12, 12, 13, 14, 16, 18, 24, 26, 32, 40, 64, 88)
+
+
+def _random_hand(rng: random.Random) -> dict:
+    if rng.random() < 0.12:
+        return {"result": "draw"}
+    winner = rng.randrange(4)
+    discarder = None if rng.random() < 0.3 else rng.choice([s for s in range(4) if s != winner])
+    return {"result": "win", "winner": winner, "discarder": discarder, "fan": rng.choice(FANS)}
+
+
+def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:
+    from penalties.services import penalty_record
+    from scoring import services as scoring
+    from scoring.services import Actor
+
+    rng = random.Random(seed + 1)
+    ref = Actor(user=referee, role=Role.REFEREE)
+    boss = Actor(user=director, role=Role.DIRECTOR)
+    rules = tournament.get_rules()
+    _seat_demo(tournament, rng)
+    s1, s2 = tournament.sessions.get(number=1), tournament.sessions.get(number=2)
+    tables1 = {t.number: t for t in s1.tables.all()}
+    tables2 = {t.number: t for t in s2.tables.all()}
+
+    def seated(table, position: int) -> Registration:
+        return table.seats.get(position=position).registration
+
+    def hands(table, count: int) -> None:
+        for _ in range(count):
+            scoring.hand_add(table=table, hand=_random_hand(rng), actor=ref, expected_version=None)
+
+    def totals(table) -> None:
+        game = rules.play_game([_random_hand(rng) for _ in range(16)])
+        scoring.totals_set(table=table, scores=list(game.scores), actor=ref, expected_version=None)
+
+    def finish(table, *, confirm: bool = True) -> None:
+        scoring.result_submit(table=table, actor=ref, expected_version=None)
+        if confirm:
+            scoring.result_confirm(table=table, actor=boss, expected_version=None)
+
+    # session 1: penalties as the day went, then every table entered and confirmed
+    penalty_record(
+        tournament=tournament, registration=seated(tables1[2], 1), kind="late_arrival", actor=ref,
+        session=s1, table=tables1[2], minutes_late=7,
+    )  # fmt: skip
+    offender = seated(tables1[3], 2)
+    for reason in ("took a tile out of turn", "touched the wall before the discard was called"):
+        penalty_record(
+            tournament=tournament, registration=offender, kind="foul", actor=ref, session=s1,
+            table=tables1[3], reason=reason,
+        )  # fmt: skip
+    for number, table in tables1.items():
+        if number <= 3:
+            hands(table, 16)
+        else:
+            totals(table)
+    penalty_record(
+        tournament=tournament, registration=seated(tables1[1], 3), kind="false_hu", actor=ref, session=s1,
+        table=tables1[1], hand_number=5, variant="below_minimum",
+    )  # fmt: skip
+    for table in tables1.values():
+        finish(table)
+    s1.status = Session.Status.FINISHED
+    s1.save(update_fields=["status"])
+
+    # session 2: a late player replaced from the start by a substitute, a referee decision, a restarted
+    # foul count; tables in every state
+    late = seated(tables2[5], 0)
+    penalty_record(
+        tournament=tournament, registration=late, kind="late_arrival", actor=ref, session=s2,
+        table=tables2[5], minutes_late=18,
+    )  # fmt: skip
+    penalty_record(
+        tournament=tournament, registration=late, kind="replaced", actor=ref, session=s2, table=tables2[5],
+        substitute=Registration.objects.get(tournament=tournament, key="s1"), reason="late_arrival",
+    )  # fmt: skip
+    penalty_record(
+        tournament=tournament, registration=offender, kind="foul", actor=ref, session=s2,
+        reason="discarded before drawing",
+    )  # fmt: skip
+    penalty_record(
+        tournament=tournament, registration=seated(tables2[2], 1), kind="referee", actor=boss, session=s2,
+        table=tables2[2], points=-15, reason="deliberate slow play after a warning",
+    )  # fmt: skip
+    for number in (1, 2):
+        hands(tables2[number], 16)
+        finish(tables2[number])
+    hands(tables2[3], 7)  # still playing
+    penalty_record(
+        tournament=tournament, registration=seated(tables2[3], 2), kind="forgot_winning_tile", actor=ref,
+        session=s2, table=tables2[3], hand_number=4,
+    )  # fmt: skip
+    for number in (4, 5, 6):
+        totals(tables2[number])
+        finish(tables2[number])
+    totals(tables2[7])
+    finish(tables2[7], confirm=False)  # submitted, waiting for a referee
+    hands(tables2[8], 3)  # still playing; tables 9 and 10 have not started

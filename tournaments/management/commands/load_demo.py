@@ -17,12 +17,9 @@ class Command(BaseCommand):
             tournament = load_demo()
             self.stdout.write(self.style.SUCCESS(f"Created the demo tournament '{tournament.name}'."))
         self.stdout.write(
-            "\n  Demo:     http://127.0.0.1:8000/t/" + DEMO_SLUG + "/"
-            "\n  Admin:    http://127.0.0.1:8000/admin/   user admin     password "
-            + DEMO_PASSWORD
-            + "\n  Director: user director  password "
-            + DEMO_PASSWORD
-            + "\n  Referee:  user referee   password "
-            + DEMO_PASSWORD
-            + "\n"
+            f"\n  Demo:     http://127.0.0.1:8000/t/{DEMO_SLUG}/"
+            f"\n  Admin:    http://127.0.0.1:8000/admin/   user admin     password {DEMO_PASSWORD}"
+            f"\n  Director: user director  password {DEMO_PASSWORD}"
+            f"\n  Referee:  user referee   password {DEMO_PASSWORD}"
+            f"\n  Scorer:   user scorer    password {DEMO_PASSWORD}\n"
         )

@@ -1,0 +1,310 @@
+"""Forms of the penalty pages: one form whose fields follow the kind of penalty, plus cancel, appeal and the
+list filter. Amounts are never typed except for referee decisions and table point deductions: the service
+computes them from the ruleset."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from penalties.models import Kind, Scope
+from scoring.rules.base import RuleError, Ruleset
+from tournaments.models import Registration, Session, Table
+
+#: the order kinds are offered in
+KIND_ORDER = (
+    Kind.LATE_ARRIVAL,
+    Kind.FOUL,
+    Kind.FALSE_HU,
+    Kind.DEAD_HAND,
+    Kind.FORGOT_WINNING_TILE,
+    Kind.CHOMBO,
+    Kind.REFEREE,
+    Kind.TABLE_POINTS,
+    Kind.REPLACED,
+    Kind.DISQUALIFIED,
+)
+HAND_KINDS = (Kind.FALSE_HU, Kind.FORGOT_WINNING_TILE, Kind.DEAD_HAND)
+SUBSTITUTION_REASON_CHOICES = (
+    ("late_arrival", _("Late arrival (past the limit)")),
+    ("illness", _("Illness")),
+    ("disqualified", _("Disqualified for the session")),
+)
+
+
+def _supported(rules: Ruleset, kind: str) -> bool:
+    probes = {
+        Kind.LATE_ARRIVAL: lambda: rules.late_arrival(0),
+        Kind.FOUL: lambda: rules.foul(1),
+        Kind.FALSE_HU: lambda: rules.false_hu(0, "below_minimum" if rules.family == "mcr" else ""),
+        Kind.FORGOT_WINNING_TILE: lambda: rules.forgot_winning_tile(),
+        Kind.CHOMBO: lambda: rules.chombo_points(),
+    }
+    if kind == Kind.TABLE_POINTS:
+        return rules.family == "mcr"
+    probe = probes.get(kind)
+    if probe is None:
+        return True
+    try:
+        probe()
+    except RuleError:
+        return False
+    return True
+
+
+def penalty_kinds(rules: Ruleset) -> list[tuple[str, str]]:
+    """The kinds of penalty the ruleset has an amount (or a meaning) for, in the order they are offered."""
+    return [(str(k.value), str(k.label)) for k in KIND_ORDER if _supported(rules, k)]
+
+
+def late_arrival_help(rules: Ruleset) -> str:
+    """The ruleset's late arrival scale, for the referee who types the minutes."""
+    config = rules.config
+    if rules.family != "mcr":
+        return str(_("Whole minutes on the referee's clock."))
+    return str(
+        _(
+            "Whole minutes on the referee's clock. Under %(short)s minutes: −%(short_points)s; up to "
+            "%(grace)s minutes: −%(long_points)s; later: out of the session, a substitute takes the seat."
+        )
+        % {
+            "short": config.late_short_minutes,
+            "short_points": config.late_short_penalty,
+            "grace": config.late_grace_minutes,
+            "long_points": config.late_long_penalty,
+        }
+    )
+
+
+def parse_points(text: str) -> Fraction:
+    text = (text or "").strip().replace("\u2212", "-").replace(",", ".").replace(" ", "")
+    return Fraction(text)
+
+
+def registration_label(registration: Registration, wind: str = "") -> str:
+    name = f"{registration.player.full_name} ({registration.key})"
+    return f"{wind} · {name}" if wind else name
+
+
+class PenaltyForm(forms.Form):
+    """The fields of one kind of penalty. ``players`` are the registrations it may concern (the four of a
+    table, or the one of a player page); ``sessions`` is given when the session is chosen on the form."""
+
+    path_fields = {
+        "player": "player",
+        "by": "substitute",
+        "minutes_late": "minutes_late",
+        "variant": "variant",
+        "scope": "scope",
+        "session": "session",
+        "during": "during",
+        "hand_number": "hand_number",
+    }
+
+    def __init__(
+        self,
+        *args,
+        kind: str,
+        rules: Ruleset,
+        players: Sequence[tuple[Registration, str]],
+        sessions: Sequence[Session] | None = None,
+        substitutes: Sequence[Registration] = (),
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        self.kind = kind
+        self.rules = rules
+        self.players = {str(r.key): r for r, _ in players}
+        self.sessions = {str(s.number): s for s in sessions or ()}
+        self.substitutes = {str(r.key): r for r in substitutes}
+        f = self.fields
+        f["kind"] = forms.CharField(widget=forms.HiddenInput, initial=kind)
+        self.only = players[0][0] if len(players) == 1 else None
+        if self.only is None:
+            f["player"] = forms.ChoiceField(
+                label=_("Player"),
+                choices=[("", "—"), *[(r.key, registration_label(r, wind)) for r, wind in players]],
+            )
+        if sessions is not None:
+            f["session"] = forms.ChoiceField(
+                label=_("Session"),
+                choices=[("", "—"), *[(str(s.number), str(s.number)) for s in sessions]],
+                required=kind != Kind.DISQUALIFIED,
+            )
+        if kind in HAND_KINDS:
+            f["hand_number"] = forms.IntegerField(
+                label=_("Hand number"),
+                min_value=1,
+                max_value=99,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+            )
+        if kind == Kind.LATE_ARRIVAL:
+            f["minutes_late"] = forms.IntegerField(
+                label=_("Minutes late"),
+                min_value=0,
+                max_value=600,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                help_text=late_arrival_help(rules),
+            )
+        if kind == Kind.FALSE_HU and rules.family == "mcr":
+            below, invalid = rules.false_hu(0, "below_minimum")[1], rules.false_hu(0, "invalid_hand")[1]
+            f["variant"] = forms.ChoiceField(
+                label=_("What was shown"),
+                widget=forms.RadioSelect,
+                choices=[
+                    (
+                        "below_minimum",
+                        _("Four sets and a pair, under %(fan)s fan: pays %(each)s to each other player")
+                        % {"fan": rules.config.min_fan, "each": below},
+                    ),
+                    (
+                        "invalid_hand",
+                        _("An invalid hand (wrong set or tile count): pays %(each)s to each other player")
+                        % {"each": invalid},
+                    ),
+                ],
+            )
+        if kind == Kind.FOUL:
+            f["persists"] = forms.BooleanField(
+                label=_("Obstruction or time-wasting (the count carries on to the next sessions)"),
+                required=False,
+            )
+        if kind == Kind.REFEREE:
+            low, high = rules.referee_bounds()
+            f["points"] = forms.CharField(
+                label=_("Points (0 or negative)"),
+                max_length=20,
+                help_text=_("Between %(low)s and %(high)s.") % {"low": low, "high": high},
+                widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+            )
+        if kind == Kind.TABLE_POINTS:
+            f["table_points"] = forms.CharField(
+                label=_("Table points to deduct (negative)"),
+                max_length=20,
+                widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+            )
+        if kind == Kind.DISQUALIFIED:
+            f["scope"] = forms.ChoiceField(
+                label=_("Disqualified from"),
+                choices=Scope.choices,
+                widget=forms.RadioSelect,
+                initial=Scope.SESSION,
+            )
+        if kind == Kind.REPLACED:
+            f["substitute"] = forms.ChoiceField(
+                label=_("Replaced by"),
+                choices=[
+                    ("", "—"),
+                    *[
+                        (
+                            r.key,
+                            registration_label(r) + (" · " + str(_("substitute")) if r.is_substitute else ""),
+                        )
+                        for r in substitutes
+                    ],
+                ],
+            )
+            f["reason"] = forms.ChoiceField(
+                label=_("Why"), choices=SUBSTITUTION_REASON_CHOICES, widget=forms.RadioSelect
+            )
+            f["during"] = forms.BooleanField(
+                label=_("During the session (illness: the substitute gets no table points)"), required=False
+            )
+        else:
+            needs_reason = kind in (Kind.REFEREE, Kind.DISQUALIFIED, Kind.TABLE_POINTS)
+            f["reason"] = forms.CharField(
+                label=_("Reason") if needs_reason else _("Reason (optional)"),
+                required=needs_reason,
+                max_length=500,
+                widget=forms.TextInput(attrs={"autocomplete": "off"}),
+            )
+
+    # -- errors from the service ------------------------------------------------------------------------
+    def add_rule_error(self, exc: RuleError) -> None:
+        path = exc.path or ""
+        name = self.path_fields.get(path)
+        if path == "points":
+            name = "points" if "points" in self.fields else "table_points"
+        if path == "reason":
+            name = "reason"
+        self.add_error(name if name in self.fields else None, exc.message)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("player") and cleaned["player"] not in self.players:
+            self.add_error("player", _("Choose a player of this table."))
+        if "session" in self.fields:
+            scope = cleaned.get("scope")
+            if not cleaned.get("session") and scope != Scope.TOURNAMENT:
+                self.add_error("session", _("Choose the session."))
+        if cleaned.get("substitute") and cleaned["substitute"] not in self.substitutes:
+            self.add_error("substitute", _("Choose a registered substitute."))
+        for name in ("points", "table_points"):
+            if cleaned.get(name):
+                try:
+                    cleaned[name] = parse_points(cleaned[name])
+                except (ValueError, ZeroDivisionError):
+                    self.add_error(name, _("Enter a number, such as -15."))
+        return cleaned
+
+    # -- the service's arguments ------------------------------------------------------------------------
+    @property
+    def registration(self) -> Registration:
+        return self.only or self.players[self.cleaned_data["player"]]
+
+    def chosen_session(self, fixed: Session | None) -> Session | None:
+        if self.cleaned_data.get("scope") == Scope.TOURNAMENT:
+            return None
+        if fixed is not None:
+            return fixed
+        return self.sessions.get(self.cleaned_data.get("session") or "")
+
+    def service_kwargs(self, *, session: Session | None, table: Table | None) -> dict[str, Any]:
+        c = self.cleaned_data
+        return {
+            "registration": self.registration,
+            "kind": self.kind,
+            "session": session,
+            "table": table,
+            "hand_number": c.get("hand_number"),
+            "variant": c.get("variant", ""),
+            "minutes_late": c.get("minutes_late"),
+            "persists": bool(c.get("persists")),
+            "scope": c.get("scope", ""),
+            "substitute": self.substitutes.get(c.get("substitute") or ""),
+            "during": bool(c.get("during")),
+            "reason": c.get("reason", ""),
+            "points": c.get("points"),
+            "table_points": c.get("table_points"),
+        }
+
+
+class CancelForm(forms.Form):
+    reason = forms.CharField(label=_("Reason for cancelling"), max_length=500)
+
+
+class AppealForm(forms.Form):
+    appeal = forms.CharField(label=_("Appeal"), max_length=2000, widget=forms.Textarea(attrs={"rows": 2}))
+    decision = forms.CharField(
+        label=_("Decision (when heard)"),
+        max_length=2000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+class PenaltyFilterForm(forms.Form):
+    session = forms.ChoiceField(label=_("Session"), required=False)
+    kind = forms.ChoiceField(label=_("Kind"), required=False)
+
+    def __init__(self, *args, sessions: Sequence[Session], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["session"].choices = [
+            ("", _("All sessions")),
+            *[(str(s.number), str(s.number)) for s in sessions],
+        ]
+        self.fields["kind"].choices = [("", _("All kinds")), *Kind.choices]

@@ -1,0 +1,570 @@
+"""Forms of the result-entry pages: one hand form per ruleset family, totals, and the small action forms.
+
+Forms check the shape of what was typed (numbers, required choices); the rules themselves (minimum fan,
+fu that exist for a han, liability shares, the end of the game) are checked by the rule engine through the
+services, whose ``RuleError`` is shown next to the field its path names (:meth:`EntryForm.add_rule_error`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules.base import RuleError
+from scoring.rules.riichi import FU_VALUES, valid_fu
+
+INDEX = re.compile(r"\[(\d+)\]")
+
+
+class EntryForm(forms.Form):
+    """Every write form carries the table version it was rendered with (optimistic concurrency)."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+    #: rule error paths (after the hand's own prefix) → form field
+    path_fields: dict[str, str] = {}
+
+    def field_for_path(self, path: str) -> str | None:
+        """The field a RuleError path names: its last part without indices, or an explicit mapping."""
+        path = re.sub(r"^hands\[\d+\]\.?", "", path or "")
+        if path in self.path_fields:
+            return self.path_fields[path]
+        # try the path with its indices (winners[1].han), then without them (fan, scores)
+        last = path.split(".")[-1]
+        if last in self.path_fields:
+            return self.path_fields[last]
+        bare = INDEX.sub("", last)
+        if bare in self.path_fields:
+            return self.path_fields[bare]
+        if bare in self.fields:
+            return bare
+        return None
+
+    def add_rule_error(self, exc: RuleError) -> None:
+        name = self.field_for_path(exc.path)
+        self.add_error(name if name in self.fields else None, exc.message)
+
+
+class SeatChoiceMixin:
+    """Player choices by seat: ``E · Ana G.``."""
+
+    def seat_choices(self, seats: Sequence[str], blank: str | None = None) -> list[tuple[str, str]]:
+        letters = ("E", "S", "W", "N")
+        choices = [(str(i), f"{letters[i]} · {name}") for i, name in enumerate(seats)]
+        return ([("", blank)] if blank is not None else []) + choices
+
+
+def _seat(value: Any) -> int | None:
+    return None if value in (None, "") else int(value)
+
+
+# -- hand forms ---------------------------------------------------------------------------------------
+
+
+class HandForm(SeatChoiceMixin, EntryForm):
+    """Base of the family hand forms: ``hand()`` gives the hand in the archive's shape with seats."""
+
+    family = ""
+    results: Sequence[tuple[str, Any]] = ()
+
+    def __init__(self, *args, seats: Sequence[str], rules=None, reason_required: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = list(seats)
+        self.rules = rules
+        self.fields["result"] = forms.ChoiceField(
+            label=_("Result"), choices=self.results, widget=forms.RadioSelect, initial=self.results[0][0]
+        )
+        self.order_fields(["result"])
+        if reason_required:
+            self.fields["reason"] = forms.CharField(
+                label=_("Reason for the change"),
+                max_length=500,
+                widget=forms.TextInput(attrs={"autocomplete": "off"}),
+            )
+
+    def require(self, cleaned: dict, *names: str) -> None:
+        for name in names:
+            if cleaned.get(name) in (None, "", []):
+                self.add_error(name, _("This field is required for this result."))
+
+    def hand(self) -> dict:
+        raise NotImplementedError
+
+    @classmethod
+    def initial_from(cls, data: Mapping[str, Any]) -> dict:
+        raise NotImplementedError
+
+
+class MCRHandForm(HandForm):
+    family = "mcr"
+    results = (("win", _("Win")), ("draw", _("Draw (no winner)")))
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, seats=seats, **kwargs)
+        self.fields["winner"] = forms.ChoiceField(
+            label=_("Winner"), choices=self.seat_choices(seats, "—"), required=False
+        )
+        self.fields["discarder"] = forms.ChoiceField(
+            label=_("Discarder"),
+            choices=[("", "—"), ("self", _("Self-drawn")), *self.seat_choices(seats)],
+            required=False,
+        )
+        self.fields["fan"] = forms.IntegerField(
+            label=_("Fan (without flowers)") if self.family == "mcr" else _("Fan"),
+            min_value=0,
+            max_value=1000,
+            required=False,
+            widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
+        )
+        self.order_fields(["result", "winner", "discarder", "fan"])
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("result") == "win":
+            self.require(cleaned, "winner", "discarder", "fan")
+        return cleaned
+
+    def hand(self) -> dict:
+        c = self.cleaned_data
+        if c["result"] == "draw":
+            return {"result": "draw"}
+        discarder = None if c["discarder"] == "self" else int(c["discarder"])
+        return {"result": "win", "winner": int(c["winner"]), "discarder": discarder, "fan": c["fan"]}
+
+    @classmethod
+    def initial_from(cls, data):
+        if data.get("result") != "win":
+            return {"result": "draw"}
+        discarder = data.get("discarder")
+        return {
+            "result": "win",
+            "winner": str(data.get("winner")),
+            "discarder": "self" if discarder is None else str(discarder),
+            "fan": data.get("fan"),
+        }
+
+
+SHARE_CHOICES = (("", "—"), ("all", _("all")), ("half", _("half")), ("third", _("a third")))
+
+
+class SalamancaHandForm(MCRHandForm):
+    family = "salamanca"
+    results = (("win", _("Win")), ("draw", _("No winner")))
+    liable_slots = 3
+    path_fields = {
+        "liable": "liable1",
+        "liable[0].player": "liable1",
+        "liable[0].share": "share1",
+        "liable[1].player": "liable2",
+        "liable[1].share": "share2",
+        "liable[2].player": "liable3",
+        "liable[2].share": "share3",
+        "liable[0]": "liable1",
+        "liable[1]": "liable2",
+        "liable[2]": "liable3",
+    }
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, seats=seats, **kwargs)
+        for n in range(1, self.liable_slots + 1):
+            self.fields[f"liable{n}"] = forms.ChoiceField(
+                label=_("Liable player %(n)s") % {"n": n},
+                choices=self.seat_choices(seats, "—"),
+                required=False,
+            )
+            self.fields[f"share{n}"] = forms.ChoiceField(
+                label=_("Share %(n)s") % {"n": n}, choices=SHARE_CHOICES, required=False
+            )
+
+    def liable_pairs(self):
+        return [(self[f"liable{n}"], self[f"share{n}"]) for n in range(1, self.liable_slots + 1)]
+
+    def liability_open(self) -> bool:
+        return any(
+            self[name].value() or self[name].errors
+            for n in range(1, self.liable_slots + 1)
+            for name in (f"liable{n}", f"share{n}")
+        )
+
+    def clean(self):
+        cleaned = super().clean()
+        for n in range(1, self.liable_slots + 1):
+            player, share = cleaned.get(f"liable{n}"), cleaned.get(f"share{n}")
+            if bool(player) != bool(share) and cleaned.get("result") == "win":
+                self.add_error(
+                    f"share{n}" if player else f"liable{n}", _("Give both the player and the share.")
+                )
+        return cleaned
+
+    def hand(self) -> dict:
+        hand = super().hand()
+        if hand["result"] != "win":
+            return hand
+        liable = [
+            {"player": int(self.cleaned_data[f"liable{n}"]), "share": self.cleaned_data[f"share{n}"]}
+            for n in range(1, self.liable_slots + 1)
+            if self.cleaned_data.get(f"liable{n}") and self.cleaned_data.get(f"share{n}")
+        ]
+        if liable:
+            hand["liable"] = liable
+        return hand
+
+    @classmethod
+    def initial_from(cls, data):
+        initial = super().initial_from(data)
+        for n, item in enumerate(data.get("liable") or [], start=1):
+            initial[f"liable{n}"] = str(item.get("player"))
+            initial[f"share{n}"] = item.get("share")
+        return initial
+
+
+HAN_CHOICES = [
+    ("", "—"),
+    *[(str(h), str(h)) for h in range(1, 5)],
+    ("5", _("5 · mangan")),
+    ("6", _("6 · haneman")),
+    ("7", _("7 · haneman")),
+    ("8", _("8 · baiman")),
+    ("9", _("9 · baiman")),
+    ("10", _("10 · baiman")),
+    ("11", _("11 · sanbaiman")),
+    ("12", _("12 · sanbaiman")),
+    ("13", _("13+ · yakuman")),
+]
+FU_CHOICES = [("", "—"), *[(str(f), str(f)) for f in FU_VALUES]]
+WINNER_BLOCKS = ("", "2", "3")
+
+
+def fu_options(han: Any, win: str) -> list[int] | None:
+    """The fu a hand of ``han`` won by ``win`` can have; ``[]`` from 5 han up (fu not asked);
+    ``None`` when the han is not known yet (every fu value is offered)."""
+    try:
+        han = int(han)
+    except (TypeError, ValueError):
+        return None
+    if han < 1:
+        return None
+    return valid_fu(han, "tsumo" if win == "tsumo" else "ron")
+
+
+class RiichiHandForm(HandForm):
+    family = "riichi"
+    results = (("ron", _("Ron")), ("tsumo", _("Tsumo")), ("draw", _("Draw")), ("chombo", _("Chombo")))
+    path_fields = {
+        "loser": "loser",
+        "winner": "winner",
+        "han": "han",
+        "fu": "fu",
+        "yakuman": "han",
+        "riichi": "riichi",
+        "tenpai": "tenpai",
+        "player": "offender",
+    }
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, seats=seats, **kwargs)
+        f = self.fields
+        f["riichi"] = forms.MultipleChoiceField(
+            label=_("Riichi declared this hand"),
+            choices=self.seat_choices(seats),
+            widget=forms.CheckboxSelectMultiple,
+            required=False,
+        )
+        f["loser"] = forms.ChoiceField(
+            label=_("Discarder"), choices=self.seat_choices(seats, "—"), required=False
+        )
+        for block in WINNER_BLOCKS:
+            n = block or "1"
+            f[f"winner{block}"] = forms.ChoiceField(
+                label=_("Winner") if not block else _("Winner %(n)s") % {"n": n},
+                choices=self.seat_choices(seats, "—"),
+                required=False,
+            )
+            f[f"han{block}"] = forms.ChoiceField(label=_("Han"), choices=HAN_CHOICES, required=False)
+            f[f"fu{block}"] = forms.ChoiceField(label=_("Fu"), choices=FU_CHOICES, required=False)
+        f["tenpai"] = forms.MultipleChoiceField(
+            label=_("Tenpai at the draw"),
+            choices=self.seat_choices(seats),
+            widget=forms.CheckboxSelectMultiple,
+            required=False,
+        )
+        f["offender"] = forms.ChoiceField(
+            label=_("Player who made the chombo"), choices=self.seat_choices(seats, "—"), required=False
+        )
+        self._winner_blocks: list[str] = []
+
+    # the value the page shows in a fu select, and the options it offers
+    def result_value(self) -> str:
+        value = self["result"].value()
+        return value if value in dict(self.results) else "ron"
+
+    def fu_block(self, block: str) -> dict:
+        han = self[f"han{block}"].value()
+        win = "ron" if block else self.result_value()
+        options = fu_options(han, win)
+        return {
+            "block": block,
+            "name": f"fu{block}",
+            "field": self[f"fu{block}"],
+            "selected": str(self[f"fu{block}"].value() or ""),
+            "options": FU_VALUES if options is None else options,
+            "needed": options != [],
+        }
+
+    def more_winners_open(self) -> bool:
+        return any(
+            self[f"{name}{b}"].value() or self[f"{name}{b}"].errors
+            for b in ("2", "3")
+            for name in ("winner", "han", "fu")
+        )
+
+    def winner_blocks(self) -> list[dict]:
+        return [
+            {
+                "block": block,
+                "winner": self[f"winner{block}"],
+                "han": self[f"han{block}"],
+                "fu": self.fu_block(block),
+            }
+            for block in WINNER_BLOCKS
+        ]
+
+    def field_for_path(self, path: str) -> str | None:
+        path = re.sub(r"^hands\[\d+\]\.?", "", path or "")
+        match = re.match(r"^winners\[(\d+)\](?:\.(\w+))?", path)
+        if match:
+            index = int(match.group(1))
+            block = self._winner_blocks[index] if index < len(self._winner_blocks) else ""
+            name = {"player": "winner", "han": "han", "fu": "fu", "yakuman": "han"}.get(
+                match.group(2) or "", "winner"
+            )
+            return f"{name}{block}"
+        if path == "winners":
+            return "winner"
+        return super().field_for_path(path)
+
+    def clean(self):
+        cleaned = super().clean()
+        result = cleaned.get("result")
+        if result == "ron":
+            self.require(cleaned, "loser", "winner", "han")
+            for block in WINNER_BLOCKS[1:]:
+                if cleaned.get(f"winner{block}"):
+                    self.require(cleaned, f"han{block}")
+        elif result == "tsumo":
+            self.require(cleaned, "winner", "han")
+        elif result == "chombo":
+            self.require(cleaned, "offender")
+        blocks = WINNER_BLOCKS if result == "ron" else ("",) if result == "tsumo" else ()
+        for block in blocks:
+            han = cleaned.get(f"han{block}")
+            if cleaned.get(f"winner{block}") and han and int(han) < 5 and not cleaned.get(f"fu{block}"):
+                self.add_error(f"fu{block}", _("Give the fu (needed below 5 han)."))
+        return cleaned
+
+    def _win(self, block: str) -> dict:
+        c = self.cleaned_data
+        han = int(c[f"han{block}"])
+        win: dict[str, Any] = {"han": han}
+        if han < 5 and c.get(f"fu{block}"):
+            win["fu"] = int(c[f"fu{block}"])
+        return win
+
+    def hand(self) -> dict:
+        c = self.cleaned_data
+        result = c["result"]
+        riichi = sorted(int(s) for s in c.get("riichi") or [])
+        if result == "chombo":
+            return {"result": "chombo", "player": int(c["offender"])}
+        if result == "draw":
+            return {
+                "result": "draw",
+                "tenpai": sorted(int(s) for s in c.get("tenpai") or []),
+                "riichi": riichi,
+            }
+        if result == "tsumo":
+            return {"result": "tsumo", "winner": int(c["winner"]), **self._win(""), "riichi": riichi}
+        winners = []
+        self._winner_blocks = []
+        for block in WINNER_BLOCKS:
+            if c.get(f"winner{block}"):
+                winners.append({"player": int(c[f"winner{block}"]), **self._win(block)})
+                self._winner_blocks.append(block)
+        return {"result": "ron", "loser": int(c["loser"]), "winners": winners, "riichi": riichi}
+
+    @classmethod
+    def initial_from(cls, data):
+        result = data.get("result")
+        initial: dict[str, Any] = {"result": result, "riichi": [str(s) for s in data.get("riichi") or []]}
+        if result == "chombo":
+            initial["offender"] = str(data.get("player"))
+        elif result == "draw":
+            initial["tenpai"] = [str(s) for s in data.get("tenpai") or []]
+        elif result == "tsumo":
+            initial.update(winner=str(data.get("winner")), han=str(min(int(data.get("han", 1)), 13)))
+            if data.get("fu") is not None:
+                initial["fu"] = str(data["fu"])
+        elif result == "ron":
+            initial["loser"] = str(data.get("loser"))
+            for block, win in zip(WINNER_BLOCKS, data.get("winners") or [], strict=False):
+                initial[f"winner{block}"] = str(win.get("player"))
+                initial[f"han{block}"] = str(min(int(win.get("han", 1)), 13))
+                if win.get("fu") is not None:
+                    initial[f"fu{block}"] = str(win["fu"])
+        return initial
+
+
+class ClassicalHandForm(HandForm):
+    family = "classical"
+    results = (("win", _("Mah jong")), ("draw", _("Drawn hand")))
+    path_fields = {"values": "value0", "winner": "winner", "limit_hand": "limit_hand"}
+
+    def __init__(self, *args, seats, **kwargs):
+        super().__init__(*args, seats=seats, **kwargs)
+        self.fields["winner"] = forms.ChoiceField(
+            label=_("Winner"), choices=self.seat_choices(seats, "—"), required=False
+        )
+        for i, name in enumerate(seats):
+            self.fields[f"value{i}"] = forms.IntegerField(
+                label=_("%(wind)s · %(name)s: hand value") % {"wind": "ESWN"[i], "name": name},
+                min_value=0,
+                required=False,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),
+            )
+        self.fields["limit_hand"] = forms.BooleanField(label=_("Limit hand (§85)"), required=False)
+
+    def value_fields(self):
+        return [self[f"value{i}"] for i in range(4)]
+
+    def field_for_path(self, path: str) -> str | None:
+        path = re.sub(r"^hands\[\d+\]\.?", "", path or "")
+        match = re.match(r"^values\.(\d)$", path)
+        if match:
+            return f"value{match.group(1)}"
+        return super().field_for_path(path)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("result") == "win":
+            self.require(cleaned, "winner")
+            winner = cleaned.get("winner")
+            for i in range(4):
+                if cleaned.get(f"value{i}") is None and not (cleaned.get("limit_hand") and str(i) == winner):
+                    self.add_error(f"value{i}", _("Give every player's hand value (0 for none)."))
+        return cleaned
+
+    def hand(self) -> dict:
+        c = self.cleaned_data
+        values = {str(i): c[f"value{i}"] for i in range(4) if c.get(f"value{i}") is not None}
+        if c["result"] == "draw":
+            return {"result": "draw", "values": values} if len(values) == 4 else {"result": "draw"}
+        hand = {"result": "win", "winner": int(c["winner"]), "values": values}
+        if c.get("limit_hand"):
+            hand["limit_hand"] = True
+        return hand
+
+    @classmethod
+    def initial_from(cls, data):
+        initial: dict[str, Any] = {"result": data.get("result"), "limit_hand": bool(data.get("limit_hand"))}
+        if data.get("winner") is not None:
+            initial["winner"] = str(data["winner"])
+        for key, value in (data.get("values") or {}).items():
+            initial[f"value{key}"] = value
+        return initial
+
+
+HAND_FORMS: dict[str, type[HandForm]] = {
+    "mcr": MCRHandForm,
+    "riichi": RiichiHandForm,
+    "salamanca": SalamancaHandForm,
+    "classical": ClassicalHandForm,
+}
+
+
+def hand_form_class(family: str) -> type[HandForm]:
+    return HAND_FORMS[family]
+
+
+# -- totals and actions -----------------------------------------------------------------------------
+
+
+def parse_number(text: str) -> int | Fraction:
+    """A score as typed: ``-16``, ``+32``, ``21.5``, ``64/3``; the typographic minus is accepted."""
+    text = (text or "").strip().replace("\u2212", "-").replace(",", ".").replace(" ", "")
+    if text.startswith("+"):
+        text = text[1:]
+    value = Fraction(text)
+    return int(value) if value.denominator == 1 else value
+
+
+class TotalsForm(SeatChoiceMixin, EntryForm):
+    """The four totals of the paper score sheet, E S W N; a referee may accept an imbalance with a reason."""
+
+    def __init__(self, *args, seats: Sequence[str], referee: bool, reason_required: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        for i, name in enumerate(seats):
+            self.fields[f"score{i}"] = forms.CharField(
+                label=f"{'ESWN'[i]} · {name}",
+                max_length=20,
+                widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
+            )
+        if referee:
+            self.fields["imbalance_reason"] = forms.CharField(
+                label=_("Imbalance reason (referee)"),
+                required=False,
+                max_length=500,
+                help_text=_("Only when the sheet already includes deductions made at the table."),
+            )
+        if reason_required:
+            self.fields["reason"] = forms.CharField(label=_("Reason for the change"), max_length=500)
+
+    def field_for_path(self, path: str) -> str | None:
+        match = re.match(r"^scores\[(\d)\]", path or "")
+        if match:
+            return f"score{match.group(1)}"
+        if path == "imbalance_reason" and "imbalance_reason" in self.fields:
+            return "imbalance_reason"
+        if path == "scores":
+            return None
+        return super().field_for_path(path)
+
+    def clean(self):
+        cleaned = super().clean()
+        for i in range(4):
+            text = cleaned.get(f"score{i}")
+            if text is None:
+                continue
+            try:
+                cleaned[f"score{i}"] = parse_number(text)
+            except (ValueError, ZeroDivisionError):
+                self.add_error(f"score{i}", _("Enter a number, such as -16 or 32."))
+        return cleaned
+
+    def scores(self) -> list:
+        return [self.cleaned_data[f"score{i}"] for i in range(4)]
+
+    def score_fields(self):
+        return [self[f"score{i}"] for i in range(4)]
+
+
+class ActionForm(EntryForm):
+    """Submit, confirm: just the version."""
+
+
+class UndoForm(EntryForm):
+    reason = forms.CharField(label=_("Reason (optional)"), required=False, max_length=500)
+
+
+class ReasonForm(EntryForm):
+    """Reopen a confirmed table: a referee's reason is required."""
+
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+
+
+class PlayerConfirmForm(EntryForm):
+    pass

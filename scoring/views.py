@@ -1,0 +1,517 @@
+"""Result-entry pages: the table page (by role or by the table's private link), hand corrections, the
+players' confirmation, and the referees' view of a session.
+
+Each write form posts the table version it was rendered with and one ``action``; the view validates the
+form, calls one service and redirects. A rule the engine refuses comes back as the form with the message
+next to its field (400); a write based on an old version shows the current table again (409); nothing is
+saved in either case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from penalties.forms import penalty_kinds
+from scoring import forms as entry
+from scoring import selectors, services
+from scoring.models import TableResult
+from scoring.rules.base import RuleError
+from scoring.services import Actor, StaleWrite, actor_for
+from tournaments.models import Role, Table
+from tournaments.permissions import can_referee, can_score, user_roles
+
+# -- who is at the page ----------------------------------------------------------------------------------
+
+
+def _role_actor(request: HttpRequest, table: Table) -> Actor:
+    """A logged-in scorer, referee or director of the table's tournament (403 for anyone else)."""
+    return actor_for(user=request.user, table=table)
+
+
+def _table_urls(table: Table, link_key: str | None) -> dict[str, str]:
+    session = table.session
+    slug = session.tournament.slug
+    if link_key:
+        return {
+            "page": reverse("table-link", args=[link_key]),
+            "edit": reverse("table-link-hand", args=[link_key, 0]).removesuffix("0/"),
+        }
+    return {
+        "page": reverse("table-page", args=[slug, session.number, table.number]),
+        "edit": reverse("table-hand", args=[slug, session.number, table.number, 0]).removesuffix("0/"),
+    }
+
+
+# -- the table page ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Refused:
+    """A form the service or the form itself refused: shown again with ``status``."""
+
+    slot: str
+    form: Any
+    status: int
+    stale_version: int | None = None
+
+
+class TablePage:
+    """The state of one table and the forms its visitor may use."""
+
+    def __init__(self, request: HttpRequest, table: Table, actor: Actor, link_key: str | None):
+        self.request = request
+        self.table = table
+        self.actor = actor
+        self.link_key = link_key
+        self.state = selectors.table_state(table=table)
+        self.urls = _table_urls(table, link_key)
+
+    # -- what this visitor may do ---------------------------------------------------------------------
+    @property
+    def is_referee(self) -> bool:
+        return self.actor.is_referee
+
+    @property
+    def read_only(self) -> bool:
+        return self.state.confirmed and not self.is_referee
+
+    @property
+    def can_edit(self) -> bool:
+        return self.can("edit")
+
+    def can(self, slot: str) -> bool:
+        s = self.state
+        if s.replay_error and slot not in ("undo", "reopen"):
+            return False
+        totals_entered = s.mode == TableResult.Mode.TOTALS and s.totals is not None
+        if slot == "hand":
+            return not s.confirmed and not totals_entered and not s.game_over
+        if slot == "totals":
+            if s.hands:
+                return False
+            return not s.confirmed or (self.is_referee and totals_entered)
+        if slot == "undo":
+            return not s.confirmed and bool(s.hands)
+        if slot == "edit":
+            return bool(s.hands) and (not s.confirmed or self.is_referee)
+        if slot == "submit":
+            return s.status == TableResult.Status.DRAFT and s.has_entries
+        if slot == "confirm":
+            return self.is_referee and not s.confirmed and s.has_entries
+        if slot == "reopen":
+            return self.is_referee and s.confirmed
+        return False
+
+    # -- forms ----------------------------------------------------------------------------------------
+    def build(self, slot: str, data=None):
+        s = self.state
+        initial = {"version": s.version}
+        names = s.seat_names
+        if slot == "hand":
+            return entry.hand_form_class(s.family)(data, initial=initial, seats=names, rules=s.rules)
+        if slot == "totals":
+            if data is None and s.totals is not None and s.result is not None:
+                initial.update({f"score{i}": str(v) for i, v in enumerate(s.result.scores)})
+                initial["imbalance_reason"] = s.result.imbalance_reason
+            return entry.TotalsForm(
+                data, initial=initial, seats=names, referee=self.is_referee, reason_required=s.confirmed
+            )
+        if slot == "undo":
+            return entry.UndoForm(data, initial=initial)
+        if slot in ("submit", "confirm", "player_confirm"):
+            return entry.ActionForm(data, initial=initial)
+        if slot == "reopen":
+            return entry.ReasonForm(data, initial=initial)
+        raise ValueError(slot)
+
+    def forms(self, refused: Refused | None = None) -> dict[str, Any]:
+        out = {}
+        for slot in ("hand", "totals", "undo", "submit", "confirm", "reopen"):
+            if refused is not None and refused.slot == slot and self.can(slot):
+                out[slot] = refused.form
+            elif self.can(slot):
+                out[slot] = self.build(slot)
+        return out
+
+    # -- rendering -------------------------------------------------------------------------------------
+    def render(self, refused: Refused | None = None) -> HttpResponse:
+        s = self.state
+        forms = self.forms(refused)
+        page_errors: list[str] = []
+        if refused is not None and refused.status == 400 and not self.can(refused.slot):
+            page_errors = [str(e) for errors in refused.form.errors.values() for e in errors]
+        tournament = s.tournament
+        show_penalties = self.is_referee or self.actor.role == Role.SCORER
+        context = {
+            "tournament": tournament,
+            "state": s,
+            "page": self,
+            "forms": forms,
+            "refused": refused,
+            "page_errors": page_errors,
+            "urls": self.urls,
+            "via_link": self.link_key is not None and self.actor.role == "table",
+            "fu_url": reverse("riichi-fu-options"),
+            "penalties": selectors.penalty_rows(
+                penalties=selectors.table_penalties(table=self.table), rules=s.rules
+            )
+            if show_penalties
+            else [],
+            "penalty_kinds": penalty_kinds(s.rules) if self.is_referee else [],
+            "history": selectors.table_history(table=self.table) if self.is_referee else None,
+            "session_url": reverse("session-tables", args=[tournament.slug, s.session.number])
+            if self.actor.role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER)
+            else "",
+            "players_confirm": bool(tournament.settings.get("players_confirm")),
+        }
+        status = refused.status if refused is not None else 200
+        return render(self.request, "scoring/table.html", context, status=status)
+
+
+def _write(
+    page: TablePage,
+    slot: str,
+    form,
+    call: Callable[[int], TableResult],
+    success: Callable[[TableResult], str],
+) -> Refused | HttpResponse:
+    """Validate ``form``, call the service with the version it carries, and redirect on success."""
+    if not form.is_valid():
+        return Refused(slot, form, 400)
+    try:
+        result = call(form.cleaned_data["version"])
+    except StaleWrite as exc:
+        data = page.request.POST.copy()
+        data["version"] = str(exc.current_version)
+        page.state = selectors.table_state(table=page.table)
+        return Refused(slot, page.build(slot, data), 409, stale_version=exc.current_version)
+    except RuleError as exc:
+        form.add_rule_error(exc)
+        return Refused(slot, form, 400)
+    messages.success(page.request, success(result))
+    return redirect(page.urls["page"] + "#" + slot)
+
+
+def _post(page: TablePage) -> HttpResponse:
+    request, table, actor = page.request, page.table, page.actor
+    action = request.POST.get("action", "")
+    outcome: Refused | HttpResponse
+    if action == "hand":
+        form = page.build("hand", request.POST)
+        outcome = _write(
+            page,
+            "hand",
+            form,
+            lambda v: services.hand_add(table=table, hand=form.hand(), actor=actor, expected_version=v),
+            lambda r: _("Hand %(n)s saved.") % {"n": r.hands.count()},
+        )
+    elif action == "undo":
+        form = page.build("undo", request.POST)
+        outcome = _write(
+            page,
+            "undo",
+            form,
+            lambda v: services.hand_remove_last(
+                table=table, actor=actor, expected_version=v, reason=form.cleaned_data.get("reason", "")
+            ),
+            lambda r: _("The last hand was undone."),
+        )
+    elif action == "totals":
+        form = page.build("totals", request.POST)
+        outcome = _write(
+            page,
+            "totals",
+            form,
+            lambda v: services.totals_set(
+                table=table,
+                scores=form.scores(),
+                actor=actor,
+                expected_version=v,
+                imbalance_reason=form.cleaned_data.get("imbalance_reason", ""),
+                reason=form.cleaned_data.get("reason", ""),
+            ),
+            lambda r: _("Game totals saved."),
+        )
+    elif action == "submit":
+        form = page.build("submit", request.POST)
+        outcome = _write(
+            page,
+            "submit",
+            form,
+            lambda v: services.result_submit(table=table, actor=actor, expected_version=v),
+            lambda r: _("Result submitted. A referee will confirm it."),
+        )
+    elif action == "confirm":
+        form = page.build("confirm", request.POST)
+        outcome = _write(
+            page,
+            "confirm",
+            form,
+            lambda v: services.result_confirm(table=table, actor=actor, expected_version=v),
+            lambda r: _("Table %(n)s confirmed.") % {"n": table.number},
+        )
+    elif action == "reopen":
+        form = page.build("reopen", request.POST)
+        outcome = _write(
+            page,
+            "reopen",
+            form,
+            lambda v: services.result_reopen(
+                table=table, actor=actor, reason=form.cleaned_data["reason"], expected_version=v
+            ),
+            lambda r: (
+                _("Table %(n)s reopened: it no longer counts until it is confirmed again.")
+                % {"n": table.number}
+            ),
+        )
+    else:
+        form = entry.ActionForm(request.POST)
+        form.is_valid()
+        form.add_error(None, _("Unknown action."))
+        outcome = Refused("unknown", form, 400)
+    if isinstance(outcome, Refused):
+        return page.render(outcome)
+    return outcome
+
+
+def _table_view(request: HttpRequest, table: Table, actor: Actor, link_key: str | None) -> HttpResponse:
+    page = TablePage(request, table, actor, link_key)
+    if request.method == "POST":
+        return _post(page)
+    return page.render()
+
+
+def table_page(request: HttpRequest, slug: str, session: int, number: int) -> HttpResponse:
+    """The table page for the scorers, referees and directors of the tournament."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
+    return _table_view(request, table, _role_actor(request, table), None)
+
+
+def table_link(request: HttpRequest, key: str) -> HttpResponse:
+    """The table page reached by the table's private link, without an account."""
+    table = selectors.table_for_key(key=key)
+    return _table_view(request, table, actor_for(user=request.user, table=table, table_key=key), key)
+
+
+# -- correcting a hand ------------------------------------------------------------------------------------
+
+
+def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str | None, number: int):
+    page = TablePage(request, table, actor, link_key)
+    state = page.state
+    rows = {h.number: h for h in state.hands}
+    if number not in rows:
+        return render(
+            request,
+            "scoring/hand_edit.html",
+            {
+                "tournament": state.tournament,
+                "state": state,
+                "page": page,
+                "missing": number,
+                "urls": page.urls,
+            },
+            status=404,
+        )
+    if not page.can("edit"):
+        raise PermissionDenied(_("This table is confirmed; a referee must reopen it."))
+    form_class = entry.hand_form_class(state.family)
+    status = 200
+    stale = None
+    if request.method == "POST":
+        form = form_class(request.POST, seats=state.seat_names, rules=state.rules, reason_required=True)
+        if form.is_valid():
+            try:
+                services.hand_replace(
+                    table=table,
+                    number=number,
+                    hand=form.hand(),
+                    actor=actor,
+                    expected_version=form.cleaned_data["version"],
+                    reason=form.cleaned_data["reason"],
+                )
+            except StaleWrite as exc:
+                data = request.POST.copy()
+                data["version"] = str(exc.current_version)
+                page.state = state = selectors.table_state(table=table)
+                rows = {h.number: h for h in state.hands}
+                form = form_class(data, seats=state.seat_names, rules=state.rules, reason_required=True)
+                status, stale = 409, exc.current_version
+            except RuleError as exc:
+                form.add_rule_error(exc)
+                status = 400
+            else:
+                messages.success(request, _("Hand %(n)s corrected.") % {"n": number})
+                return redirect(page.urls["page"] + "#hands")
+        else:
+            status = 400
+    else:
+        initial = form_class.initial_from(rows[number].data)
+        initial["version"] = state.version
+        form = form_class(initial=initial, seats=state.seat_names, rules=state.rules, reason_required=True)
+    context = {
+        "tournament": state.tournament,
+        "state": state,
+        "page": page,
+        "row": rows.get(number),
+        "number": number,
+        "form": form,
+        "stale_version": stale,
+        "urls": page.urls,
+        "fu_url": reverse("riichi-fu-options"),
+    }
+    return render(request, "scoring/hand_edit.html", context, status=status)
+
+
+def hand_edit(request: HttpRequest, slug: str, session: int, number: int, hand: int) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
+    return _hand_edit(request, table, _role_actor(request, table), None, hand)
+
+
+def hand_edit_link(request: HttpRequest, key: str, hand: int) -> HttpResponse:
+    table = selectors.table_for_key(key=key)
+    return _hand_edit(request, table, actor_for(user=request.user, table=table, table_key=key), key, hand)
+
+
+# -- the players confirm ---------------------------------------------------------------------------------
+
+
+def player_confirm(request: HttpRequest, key: str, player_key: str) -> HttpResponse:
+    """A player confirms the table's result with their own private link (tournament setting
+    ``players_confirm``); the table is confirmed when all four have."""
+    table = selectors.table_for_key(key=key)
+    tournament = table.session.tournament
+    if not tournament.settings.get("players_confirm"):
+        raise PermissionDenied(_("In this tournament a referee confirms the tables."))
+    state = selectors.table_state(table=table)
+    seat = next((s for s in state.seats if s.registration.player.private_key == player_key), None)
+    if seat is None:
+        raise PermissionDenied(_("Only the four players of the table can confirm it."))
+    form = entry.PlayerConfirmForm(initial={"version": state.version})
+    status, stale = 200, None
+    if request.method == "POST":
+        form = entry.PlayerConfirmForm(request.POST)
+        if form.is_valid():
+            try:
+                services.result_confirm_by_player(
+                    table=table, player_key=player_key, expected_version=form.cleaned_data["version"]
+                )
+            except StaleWrite as exc:
+                state = selectors.table_state(table=table)
+                form = entry.PlayerConfirmForm(initial={"version": exc.current_version})
+                status, stale = 409, exc.current_version
+            except RuleError as exc:
+                form.add_rule_error(exc)
+                status = 400
+            else:
+                messages.success(
+                    request, _("Thank you, %(name)s: your confirmation is recorded.") % {"name": seat.name}
+                )
+                return redirect(request.path)
+        else:
+            status = 400
+    context = {
+        "tournament": tournament,
+        "state": state,
+        "seat": seat,
+        "form": form,
+        "stale_version": stale,
+        "already": seat.registration.key in state.player_confirmations,
+    }
+    return render(request, "scoring/player_confirm.html", context, status=status)
+
+
+# -- the referees' view of a session ------------------------------------------------------------------------
+
+
+def session_tables(request: HttpRequest, slug: str, session: int) -> HttpResponse:
+    """Every table of a session with its status, for the referees (and scorers, who cannot confirm)."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    session_obj = selectors.session_for_page(slug=slug, session_number=session)
+    tournament = session_obj.tournament
+    if not can_score(request.user, tournament):
+        raise PermissionDenied(_("You need a role in this tournament."))
+    referee = can_referee(request.user, tournament)
+    status = 200
+    errors: list[str] = []
+    stale = None
+    if request.method == "POST":
+        if not referee:
+            raise PermissionDenied(_("Only a referee or a director confirms a table."))
+        table_id = request.POST.get("table", "")
+        table = get_object_or_404(Table, session=session_obj, pk=int(table_id) if table_id.isdigit() else 0)
+        form = entry.ActionForm(request.POST)
+        if form.is_valid():
+            try:
+                services.result_confirm(
+                    table=table,
+                    actor=actor_for(user=request.user, table=table),
+                    expected_version=form.cleaned_data["version"],
+                )
+            except StaleWrite as exc:
+                status, stale = 409, (table.number, exc.current_version)
+            except RuleError as exc:
+                status = 400
+                errors.append(_("Table %(n)s: %(message)s") % {"n": table.number, "message": exc.message})
+            else:
+                messages.success(request, _("Table %(n)s confirmed.") % {"n": table.number})
+                return redirect(request.path)
+        else:
+            status = 400
+            errors.append(_("The form was incomplete; reload the page."))
+    rows = selectors.session_tables(session=session_obj)
+    counts = {
+        key: sum(1 for r in rows if r.status == key) for key in ("empty", "draft", "submitted", "confirmed")
+    }
+    context = {
+        "tournament": tournament,
+        "session": session_obj,
+        "rows": rows,
+        "counts": counts,
+        "referee": referee,
+        "director": Role.DIRECTOR in user_roles(request.user, tournament),
+        "errors": errors,
+        "stale": stale,
+    }
+    return render(request, "scoring/session_tables.html", context, status=status)
+
+
+# -- the fu that exist for a han (htmx) -------------------------------------------------------------------
+
+
+@require_GET
+def riichi_fu_options(request: HttpRequest) -> HttpResponse:
+    """The fu select of a riichi winner, re-rendered when the han or the kind of win changes."""
+    block = request.GET.get("block", "")
+    if block not in entry.WINNER_BLOCKS:
+        block = ""
+    win = "ron" if block else request.GET.get("result", "ron")
+    han = request.GET.get(f"han{block}")
+    options = entry.fu_options(han, win)
+    context = {
+        "fu": {
+            "block": block,
+            "name": f"fu{block}",
+            "selected": request.GET.get(f"fu{block}", ""),
+            "options": entry.FU_VALUES if options is None else options,
+            "needed": options != [],
+        },
+        "fu_url": reverse("riichi-fu-options"),
+    }
+    return render(request, "scoring/_fu_select.html", context)
