@@ -1,0 +1,171 @@
+"""Exporting a tournament as an archive document, always in the canonical form.
+
+The canonical form (the one the exporter writes; the importer accepts it and the variants listed in
+``rankings/archive/README.md``):
+
+- every field of ARCHIVE.md's example is written: a table always has ``hands`` (a list, empty unless the
+  table was entered hand by hand) and ``scores`` (null unless it was entered as game totals); a player
+  always has ``last_name``, ``ema_id`` (null without one), ``country``, ``club`` and ``substitute``;
+- optional fields are written only when they carry something: ``imbalance_reason`` when not empty,
+  a penalty's ``table``, ``hand``, ``reason`` and ``variant`` when given, ``persists`` and ``during``
+  when true, ``session`` except for a disqualification from the tournament;
+- fields the product adds to ARCHIVE.md are written only when they differ from their defaults:
+  ``tournament.is_public`` (false), ``tournament.qualifies_for_championship`` (true),
+  ``tournament.settings`` (not empty), ``players[].withdrawn_from``, ``sessions[].starts_at``;
+- players in registration order, sessions by number, tables by number, penalties in recorded order;
+  cancelled penalties are left out (they count for nothing);
+- numbers are integers when whole, else decimals.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.utils import timezone
+
+from penalties.models import Kind, Penalty, Scope
+from scoring import handshape
+from scoring.models import Hand, TableResult
+from tournaments.models import Registration, Seat, Session, Table, Tournament
+
+from .shape import FORMAT, VERSION, plain
+
+
+def archive_export(*, tournament: Tournament) -> dict[str, Any]:
+    """The archive document of ``tournament`` (see ARCHIVE.md), in the canonical form."""
+    registrations = list(
+        Registration.objects.filter(tournament=tournament).select_related("player").order_by("id")
+    )
+    key_of = {r.pk: r.key for r in registrations}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "tournament": _tournament(tournament),
+        "players": [_player(r) for r in registrations],
+        "sessions": _sessions(tournament, key_of),
+        "penalties": _penalties(tournament, key_of),
+    }
+
+
+def _tournament(t: Tournament) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "name": t.name,
+        "slug": t.slug,
+        "ruleset": t.ruleset,
+        "rules": t.rules or {},
+        "starts_on": t.starts_on.isoformat(),
+        "days": t.days,
+        "city": t.city,
+        "country": t.country,
+    }
+    if not t.is_public:
+        doc["is_public"] = False
+    if t.qualifies_for_championship:
+        doc["qualifies_for_championship"] = True
+    if t.settings:
+        doc["settings"] = t.settings
+    return doc
+
+
+def _player(r: Registration) -> dict[str, Any]:
+    p = r.player
+    doc: dict[str, Any] = {
+        "key": r.key,
+        "first_name": p.first_name,
+        "last_name": p.last_name,
+        "ema_id": p.ema_id or None,
+        "country": p.country,
+        "club": p.club,
+        "substitute": r.is_substitute,
+    }
+    if r.withdrawn_from is not None:
+        doc["withdrawn_from"] = r.withdrawn_from
+    return doc
+
+
+def _sessions(tournament: Tournament, key_of: dict[int, str]) -> list[dict[str, Any]]:
+    sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
+    tables_of: dict[int, list[Table]] = defaultdict(list)
+    for table in Table.objects.filter(session__tournament=tournament).order_by("session_id", "number"):
+        tables_of[table.session_id].append(table)
+    seats_of: dict[int, list[str]] = defaultdict(lambda: [""] * 4)
+    for table_id, position, registration_id in Seat.objects.filter(
+        session__tournament=tournament
+    ).values_list("table_id", "position", "registration_id"):
+        seats_of[table_id][position] = key_of[registration_id]
+    results = {r.table_id: r for r in TableResult.objects.filter(table__session__tournament=tournament)}
+    hands_of: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    hands = (
+        Hand.objects.filter(result__table__session__tournament=tournament)
+        .order_by("result_id", "number")
+        .values_list("result__table_id", "data")
+    )
+    for table_id, data in hands.iterator(chunk_size=2000):
+        hands_of[table_id].append(handshape.to_keys(data, seats_of[table_id]))
+
+    out = []
+    for session in sessions:
+        doc: dict[str, Any] = {"number": session.number}
+        if session.starts_at is not None:
+            doc["starts_at"] = timezone.localtime(session.starts_at).isoformat()
+        doc["tables"] = [
+            _table(table, seats_of[table.pk], results.get(table.pk), hands_of.get(table.pk, []))
+            for table in tables_of.get(session.pk, [])
+        ]
+        out.append(doc)
+    return out
+
+
+def _table(
+    table: Table, seats: list[str], result: TableResult | None, hands: list[dict[str, Any]]
+) -> dict[str, Any]:
+    scores = None
+    reason = ""
+    if result is not None and result.mode == TableResult.Mode.TOTALS and result.scores is not None:
+        scores = [plain(s) for s in result.scores]
+        reason = result.imbalance_reason
+        hands = []
+    doc: dict[str, Any] = {"number": table.number, "seats": seats, "hands": hands, "scores": scores}
+    if reason:
+        doc["imbalance_reason"] = reason
+    return doc
+
+
+def _penalties(tournament: Tournament, key_of: dict[int, str]) -> list[dict[str, Any]]:
+    penalties = (
+        Penalty.objects.filter(tournament=tournament, cancelled_at__isnull=True)
+        .select_related("session", "table")
+        .order_by("sequence")
+    )
+    return [_penalty(p, key_of) for p in penalties]
+
+
+def _penalty(p: Penalty, key_of: dict[int, str]) -> dict[str, Any]:
+    doc: dict[str, Any] = {"player": key_of[p.registration_id]}
+    if p.session is not None and not (p.kind == Kind.DISQUALIFIED and p.scope == Scope.TOURNAMENT):
+        doc["session"] = p.session.number
+    if p.table is not None:
+        doc["table"] = p.table.number
+    if p.hand_number is not None:
+        doc["hand"] = p.hand_number
+    doc["kind"] = p.kind
+    if p.kind == Kind.LATE_ARRIVAL:
+        doc["minutes_late"] = p.minutes_late
+    elif p.kind == Kind.FALSE_HU and p.variant:
+        doc["variant"] = p.variant
+    elif p.kind == Kind.FOUL and p.persists:
+        doc["persists"] = True
+    elif p.kind == Kind.REFEREE:
+        doc["points"] = plain(p.points)
+    elif p.kind == Kind.DISQUALIFIED:
+        doc["scope"] = p.scope
+    elif p.kind == Kind.REPLACED:
+        doc["by"] = key_of[p.substitute_id] if p.substitute_id else None
+        if p.during:
+            doc["during"] = True
+    elif p.kind == Kind.TABLE_POINTS:
+        doc["points"] = plain(p.table_points)
+    if p.reason:
+        doc["reason"] = p.reason
+    return doc

@@ -1,0 +1,614 @@
+"""Importing a tournament archive, validated as live entry is and written in one transaction.
+
+The document is read in its order of meaning: the tournament (ruleset and overrides through the registry),
+the players, then the sessions one at a time (seats, and each table's game replayed by the rule engine or
+its totals checked), then the penalties through the same service as live entry. The first fault stops the
+import with the JSON path of the faulty value and nothing is written.
+
+Played tables become confirmed results with their summary rows, so the standings follow at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from penalties.models import Penalty, Scope
+from penalties.services import penalty_record
+from rankings.engine.standings import check_tiebreaks
+from rankings.services import standings_touch
+from scoring import handshape
+from scoring.models import Hand, SeatSummary, TableResult
+from scoring.rules.base import GameResult, RuleError
+from scoring.rules.registry import get_ruleset
+from scoring.services import Actor
+from tournaments import services as tournament_services
+from tournaments.countries import is_country
+from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament
+
+from . import shape
+from .shape import join, show
+
+IMPORT_REASON = "imported from a tournament archive"
+HAND_BATCH = 500  # hands written (with their history rows) at a time
+_END = object()
+
+
+@dataclass
+class _PlannedTable:
+    number: int
+    seat_keys: tuple[str, ...]
+    hands: list[dict[str, Any]]
+    scores: list[Any] | None
+    imbalance_reason: str
+    game: GameResult | None  # the engine's game, None when not played
+
+    @property
+    def played(self) -> bool:
+        return self.game is not None
+
+
+def _validation_error(exc: ValidationError, path: str) -> RuleError:
+    """A model validation error as a RuleError naming the field."""
+    if hasattr(exc, "error_dict"):
+        name, errors = next(iter(exc.error_dict.items()))
+        messages = [str(m) for e in errors for m in e.messages]
+        return RuleError(messages[0] if messages else "invalid value", join(path, name))
+    return RuleError(str(exc.messages[0]) if exc.messages else "invalid value", path)
+
+
+def tournament_delete(tournament: Tournament) -> None:
+    """Delete a tournament and everything in it (its players stay: they are shared)."""
+    Penalty.objects.filter(tournament=tournament).delete()
+    SeatSummary.objects.filter(tournament=tournament).delete()
+    Seat.objects.filter(session__tournament=tournament).delete()
+    tournament.delete()
+
+
+class ArchiveImport:
+    """One import: call :meth:`run` once."""
+
+    def __init__(self, source, *, replace: bool = False, user=None):
+        self.source = source
+        self.replace = replace
+        self.user = user if user is not None and getattr(user, "is_authenticated", False) else None
+        self.actor = Actor(user=self.user, role=Role.DIRECTOR)
+        self.registrations: dict[str, int] = {}  # player key -> registration id
+        self.sessions: dict[int, Session] = {}
+        self.kept_roles: list[tuple[int, str]] = []
+        self.previous_players: dict[str, Player] = {}
+        self.now = timezone.now()
+
+    # -- the whole document ------------------------------------------------------------------------
+
+    def run(self) -> Tournament:
+        head = self.source.head
+        shape.fields(head, "", "the archive", shape.TOP_REQUIRED, shape.TOP_OPTIONAL)
+        if head["format"] != shape.FORMAT:
+            raise RuleError(f'format must be "{shape.FORMAT}", not {show(head["format"])}', "format")
+        if head["version"] != shape.VERSION or isinstance(head["version"], bool):
+            raise RuleError(
+                f"this is version {show(head['version'])} of the archive format; "
+                f"version {shape.VERSION} is the one known here",
+                "version",
+            )
+        with transaction.atomic():
+            self.tournament = self._tournament(head["tournament"])
+            self._players(head["players"])
+            sessions = self.source.sessions()
+            index = 0
+            while (raw := next(sessions, _END)) is not _END:
+                planned = self._session(index, raw)
+                del raw  # only the checked plan of the session stays in memory while it is written
+                self._write_session(*planned)
+                index += 1
+            self._penalties(head.get("penalties"))
+            self._statuses()
+        return self.tournament
+
+    # -- tournament ----------------------------------------------------------------------------------
+
+    def _tournament(self, doc: Any) -> Tournament:
+        path = "tournament"
+        t = shape.fields(doc, path, "the tournament", shape.TOURNAMENT_REQUIRED, shape.TOURNAMENT_OPTIONAL)
+        name = shape.text(t, "name", path, max_length=200, required=True)
+        slug = t["slug"]
+        if not isinstance(slug, str) or not shape.SLUG.match(slug) or len(slug) > 80:
+            raise RuleError(
+                f"slug must be 1 to 80 letters, digits, hyphens or underscores, not {show(slug)}",
+                join(path, "slug"),
+            )
+        rules = t.get("rules")
+        if rules is None:
+            rules = {}
+        try:
+            self.rules = get_ruleset(t["ruleset"], rules)
+        except RuleError as exc:
+            raise exc.within(path) from None
+        starts_on = shape.date(t, "starts_on", path)
+        days = shape.whole(t.get("days", 1), join(path, "days"), "days")
+        if days > 30:
+            raise RuleError(f"days must be at most 30, not {days}", join(path, "days"))
+        city = shape.text(t, "city", path, max_length=100)
+        country = self._country(t, path)
+        is_public = shape.flag(t, "is_public", path, default=True)
+        qualifies = shape.flag(t, "qualifies_for_championship", path)
+        settings = t.get("settings")
+        if settings is None:
+            settings = {}
+        if not isinstance(settings, Mapping):
+            raise RuleError(f"settings must be an object, not {show(settings)}", join(path, "settings"))
+        if "tiebreaks" in settings:
+            try:
+                check_tiebreaks(settings["tiebreaks"])
+            except RuleError as exc:
+                raise exc.within(join(path, "settings")) from None
+
+        existing = Tournament.objects.select_for_update().filter(slug=slug).first()
+        if existing is not None:
+            if not self.replace:
+                raise RuleError(
+                    f"a tournament with the slug '{slug}' already exists; import with replace to overwrite it",
+                    join(path, "slug"),
+                )
+            self.kept_roles = list(existing.roles.values_list("user_id", "role"))
+            self.previous_players = {r.key: r.player for r in existing.registrations.select_related("player")}
+            tournament_delete(existing)
+        try:
+            tournament = tournament_services.tournament_create(
+                name=name,
+                slug=slug,
+                ruleset=t["ruleset"],
+                rules=dict(rules),
+                starts_on=starts_on,
+                days=days,
+                city=city,
+                country=country,
+                is_public=is_public,
+                qualifies_for_championship=qualifies,
+                settings=dict(settings),
+                director=self.user,
+            )
+        except ValidationError as exc:
+            raise _validation_error(exc, path) from None
+        for user_id, role in self.kept_roles:
+            tournament.roles.get_or_create(user_id=user_id, role=role)
+        return tournament
+
+    @staticmethod
+    def _country(obj: Mapping[str, Any], path: str) -> str:
+        country = shape.text(obj, "country", path, max_length=3).upper()
+        if country and not is_country(country):
+            raise RuleError(
+                f"{country} is not an ISO 3166 three-letter country code (for example ESP, FRA, NLD)",
+                join(path, "country"),
+            )
+        return country
+
+    # -- players -------------------------------------------------------------------------------------
+
+    def _players(self, doc: Any) -> None:
+        if not isinstance(doc, list):
+            raise RuleError(f"players must be a list of players, not {show(doc)}", "players")
+        parsed = []
+        keys: dict[str, int] = {}
+        ema_ids: dict[str, int] = {}
+        for i, raw in enumerate(doc):
+            path = f"players[{i}]"
+            p = shape.fields(raw, path, "a player", shape.PLAYER_REQUIRED, shape.PLAYER_OPTIONAL)
+            key = p["key"]
+            if not isinstance(key, str) or not key or key != key.strip() or len(key) > 40:
+                raise RuleError(
+                    f"a player's key is 1 to 40 characters without surrounding spaces, not {show(key)}",
+                    join(path, "key"),
+                )
+            if key in keys:
+                raise RuleError(f"the key {key} is already used by players[{keys[key]}]", join(path, "key"))
+            keys[key] = i
+            ema_id = p.get("ema_id")
+            if ema_id in (None, ""):
+                ema_id = None
+            elif not isinstance(ema_id, str) or not shape.EMA_ID.match(ema_id):
+                raise RuleError(
+                    f"an EMA number is text of exactly 8 digits (leading zeros kept), not {show(ema_id)}",
+                    join(path, "ema_id"),
+                )
+            elif ema_id in ema_ids:
+                raise RuleError(
+                    f"EMA number {ema_id} is already given to players[{ema_ids[ema_id]}]",
+                    join(path, "ema_id"),
+                )
+            else:
+                ema_ids[ema_id] = i
+            withdrawn = p.get("withdrawn_from")
+            if withdrawn is not None:
+                withdrawn = shape.whole(withdrawn, join(path, "withdrawn_from"), "withdrawn_from")
+            parsed.append(
+                {
+                    "key": key,
+                    "first_name": shape.text(p, "first_name", path, max_length=100, required=True),
+                    "last_name": shape.text(p, "last_name", path, max_length=100),
+                    "ema_id": ema_id,
+                    "country": self._country(p, path),
+                    "club": shape.text(p, "club", path, max_length=150),
+                    "substitute": shape.flag(p, "substitute", path),
+                    "withdrawn_from": withdrawn,
+                }
+            )
+        known = {p.ema_id: p for p in Player.objects.filter(ema_id__in=list(ema_ids))}
+        chosen: list[Player] = []
+        new: list[Player] = []
+        for i, p in enumerate(parsed):
+            player = known.get(p["ema_id"]) if p["ema_id"] else self._previous(p)
+            if player is None:
+                player = Player(
+                    first_name=p["first_name"],
+                    last_name=p["last_name"],
+                    ema_id=p["ema_id"],
+                    country=p["country"],
+                    club=p["club"],
+                )
+                self._clean(player, f"players[{i}]")
+                new.append(player)
+            chosen.append(player)
+        Player.objects.bulk_create(new)
+        registrations = []
+        for i, (p, player) in enumerate(zip(parsed, chosen, strict=True)):
+            registration = Registration(
+                tournament=self.tournament,
+                player=player,
+                key=p["key"],
+                is_substitute=p["substitute"],
+                withdrawn_from=p["withdrawn_from"],
+            )
+            self._clean(registration, f"players[{i}]")
+            registrations.append(registration)
+        for registration in Registration.objects.bulk_create(registrations):
+            self.registrations[registration.key] = registration.pk
+
+    @staticmethod
+    def _clean(obj, path: str) -> None:
+        """The model's own field checks (uniqueness is settled above, in the whole archive)."""
+        try:
+            obj.full_clean(validate_unique=False, validate_constraints=False)
+        except ValidationError as exc:
+            raise _validation_error(exc, path) from None
+
+    def _previous(self, p: Mapping[str, Any]) -> Player | None:
+        """On replace, the same player of the replaced tournament (same key and name, no EMA number), so
+        that their private link stays the same."""
+        player = self.previous_players.get(p["key"])
+        if (
+            player is not None
+            and player.ema_id is None
+            and player.first_name == p["first_name"]
+            and player.last_name == p["last_name"]
+        ):
+            return player
+        return None
+
+    def _registration(self, key: Any, path: str) -> int:
+        """The registration id of a player key of the archive."""
+        if isinstance(key, str) and key in self.registrations:
+            return self.registrations[key]
+        raise RuleError(f"{show(key)} is not the key of a player of this archive", path)
+
+    # -- sessions ------------------------------------------------------------------------------------
+
+    def _session(self, index: int, doc: Any) -> tuple[int, dt.datetime | None, list[_PlannedTable], str]:
+        path = f"sessions[{index}]"
+        s = shape.fields(doc, path, "a session", shape.SESSION_REQUIRED, shape.SESSION_OPTIONAL)
+        number = shape.whole(s["number"], join(path, "number"), "number")
+        if number in self.sessions:
+            raise RuleError(f"session {number} is listed twice", join(path, "number"))
+        starts_at = self._datetime(s.get("starts_at"), join(path, "starts_at"))
+        tables = s.get("tables")
+        if tables is None:
+            tables = []
+        if not isinstance(tables, list):
+            raise RuleError(f"tables must be a list of tables, not {show(tables)}", join(path, "tables"))
+        planned: list[_PlannedTable] = []
+        numbers: dict[int, int] = {}
+        seated: dict[str, int] = {}
+        for j, raw in enumerate(tables):
+            planned.append(self._table(raw, f"{path}.tables[{j}]", numbers, seated))
+        return number, starts_at, planned, path
+
+    @staticmethod
+    def _datetime(value: Any, path: str) -> dt.datetime | None:
+        if value is None:
+            return None
+        try:
+            parsed = parse_datetime(value) if isinstance(value, str) else None
+        except ValueError:  # well formed but not a real date or time
+            parsed = None
+        if parsed is None:
+            raise RuleError(
+                f"starts_at must be a date and time written YYYY-MM-DDTHH:MM[:SS][+HH:MM], not {show(value)}",
+                path,
+            )
+        if timezone.is_naive(parsed):
+            parsed = timezone.make_aware(parsed)
+        return parsed
+
+    def _table(self, raw: Any, path: str, numbers: dict[int, int], seated: dict[str, int]) -> _PlannedTable:
+        t = shape.fields(raw, path, "a table", shape.TABLE_REQUIRED, shape.TABLE_OPTIONAL)
+        number = shape.whole(t["number"], join(path, "number"), "number")
+        if number in numbers:
+            raise RuleError(f"table {number} is listed twice in this session", join(path, "number"))
+        numbers[number] = number
+        seats = t["seats"]
+        if not isinstance(seats, list) or len(seats) != 4:
+            count = len(seats) if isinstance(seats, list) else show(seats)
+            raise RuleError(
+                f"seats lists the four players East, South, West, North, not {count}", join(path, "seats")
+            )
+        for k, key in enumerate(seats):
+            where = f"{path}.seats[{k}]"
+            self._registration(key, where)
+            if key in seats[:k]:
+                raise RuleError(f"{key} sits twice at table {number}", where)
+            if key in seated:
+                raise RuleError(f"{key} already sits at table {seated[key]} in this session", where)
+        for key in seats:
+            seated[key] = number
+        seat_keys = tuple(seats)
+
+        hands = t.get("hands")
+        if hands is None:
+            hands = []
+        if not isinstance(hands, list):
+            raise RuleError(f"hands must be a list of hands, not {show(hands)}", join(path, "hands"))
+        scores = t.get("scores")
+        reason = t.get("imbalance_reason")
+        if reason is None:
+            reason = ""
+        if not isinstance(reason, str):
+            raise RuleError(
+                f"imbalance_reason must be text, not {show(reason)}", join(path, "imbalance_reason")
+            )
+        reason = reason.strip()
+        if hands and scores is not None:
+            raise RuleError(
+                "a table has either hands (hand by hand) or scores (game totals), not both",
+                join(path, "scores"),
+            )
+        if reason and scores is None:
+            raise RuleError(
+                "imbalance_reason goes with the scores of a table entered as game totals",
+                join(path, "imbalance_reason"),
+            )
+        seat_hands: list[dict[str, Any]] = []
+        game = None
+        if hands:
+            seat_hands, game = self._hands(hands, seat_keys, number, path)
+        elif scores is not None:
+            try:
+                game = self.rules.game_from_totals(scores, imbalance_reason=reason)
+            except RuleError as exc:
+                inner = exc if exc.path.startswith(("scores", "imbalance_reason")) else exc.within("scores")
+                raise inner.within(path) from None
+            scores = list(scores)
+        if game is not None:
+            game = dataclasses.replace(game, steps=())  # the summary rows need the final scores only
+        return _PlannedTable(number, seat_keys, seat_hands, scores, reason, game)
+
+    def _hands(
+        self, hands: Sequence[Any], seat_keys: Sequence[str], table_number: int, path: str
+    ) -> tuple[list[dict[str, Any]], GameResult]:
+        converted: list[dict[str, Any]] = []
+        for h, hand in enumerate(hands):
+            try:
+                if not isinstance(hand, Mapping):
+                    raise RuleError(f"a hand must be an object, not {show(hand)}", "")
+                converted.append(
+                    handshape.clean(handshape.to_seats(hand, seat_keys, table_number=table_number))
+                )
+            except RuleError as exc:
+                self._play(converted, path)  # a fault in an earlier hand comes first
+                raise exc.within(f"{path}.hands[{h}]") from None
+        return converted, self._play(converted, path)
+
+    def _play(self, hands: list[dict[str, Any]], path: str) -> GameResult:
+        try:
+            return self.rules.play_game(hands)
+        except RuleError as exc:
+            inner = exc if exc.path.startswith("hands") else exc.within("hands")
+            raise inner.within(path) from None
+
+    def _write_session(
+        self, number: int, starts_at: dt.datetime | None, planned: list[_PlannedTable], path: str
+    ) -> None:
+        try:
+            session = tournament_services.session_create(
+                tournament=self.tournament, number=number, starts_at=starts_at
+            )
+        except ValidationError as exc:
+            raise _validation_error(exc, path) from None
+        self.sessions[number] = session
+        tables = Table.objects.bulk_create([Table(session=session, number=p.number) for p in planned])
+        Seat.objects.bulk_create(
+            Seat(table=table, session=session, position=position, registration_id=self.registrations[key])
+            for table, plan in zip(tables, planned, strict=True)
+            for position, key in enumerate(plan.seat_keys)
+        )
+        played = [(table, plan) for table, plan in zip(tables, planned, strict=True) if plan.played]
+        results = [
+            TableResult(
+                table=table,
+                mode=TableResult.Mode.HANDS if plan.hands else TableResult.Mode.TOTALS,
+                status=TableResult.Status.CONFIRMED,
+                scores=plan.scores,
+                imbalance_reason=plan.imbalance_reason,
+                submitted_by=self.user,
+                submitted_at=self.now,
+                confirmed_by=self.user,
+                confirmed_at=self.now,
+            )
+            for table, plan in played
+        ]
+        TableResult.objects.bulk_create(results)
+        TableResult.history.bulk_history_create(
+            results, default_user=self.user, default_change_reason=IMPORT_REASON, default_date=self.now
+        )
+        batch: list[Hand] = []
+        for result, (_, plan) in zip(results, played, strict=True):
+            for n, data in enumerate(plan.hands, start=1):
+                batch.append(Hand(result=result, number=n, data=data, created_by=self.user))
+                if len(batch) == HAND_BATCH:
+                    self._write_hands(batch)
+                    batch = []
+            plan.hands = []
+        self._write_hands(batch)
+        SeatSummary.objects.bulk_create(
+            [
+                row
+                for result, (table, plan) in zip(results, played, strict=True)
+                for row in self._summaries(result, table, plan)
+            ]
+        )
+        if played:
+            standings_touch(tournament_id=self.tournament.pk)
+
+        if planned and len(played) == len(planned):
+            session.status = Session.Status.FINISHED
+        elif played:
+            session.status = Session.Status.PLAYING
+        session.seating_published = bool(planned)
+        session.save(update_fields=["status", "seating_published"])
+
+    def _write_hands(self, hands: list[Hand]) -> None:
+        Hand.objects.bulk_create(hands)
+        Hand.history.bulk_history_create(
+            hands, default_user=self.user, default_change_reason=IMPORT_REASON, default_date=self.now
+        )
+
+    def _summaries(self, result: TableResult, table: Table, plan: _PlannedTable) -> list[SeatSummary]:
+        """The summary rows of a confirmed table, as ``scoring.services.summaries_write`` writes them for a
+        table without penalties (penalties come later and rewrite the rows of the tables they touch)."""
+        outcome = self.rules.table_result(plan.game)
+        return [
+            SeatSummary(
+                tournament_id=self.tournament.pk,
+                session_id=table.session_id,
+                table=table,
+                position=position,
+                registration_id=self.registrations[plan.seat_keys[position]],
+                game_score=seat.game_score,
+                table_points=seat.table_points,
+                uma=seat.uma,
+                transfers=seat.transfers,
+                chombo=seat.chombo,
+                penalties=seat.penalties,
+                final=seat.final,
+                excluded=False,
+                result_version=result.version,
+            )
+            for position, seat in enumerate(outcome.seats)
+        ]
+
+    # -- penalties -----------------------------------------------------------------------------------
+
+    def _penalties(self, doc: Any) -> None:
+        if doc is None:
+            return
+        if not isinstance(doc, list):
+            raise RuleError(f"penalties must be a list of penalties, not {show(doc)}", "penalties")
+        for i, raw in enumerate(doc):
+            self._penalty(raw, f"penalties[{i}]")
+
+    def _penalty(self, raw: Any, path: str) -> None:
+        if not isinstance(raw, Mapping):
+            raise RuleError(f"a penalty must be an object, not {show(raw)}", path)
+        kind = raw.get("kind")
+        if kind not in shape.PENALTY_EXTRA:
+            what = "needs 'kind'" if "kind" not in raw else f"kind {show(kind)} is unknown"
+            raise RuleError(f"a penalty {what} (kinds: {', '.join(shape.PENALTY_EXTRA)})", join(path, "kind"))
+        p = shape.fields(
+            raw,
+            path,
+            f"a {kind} penalty",
+            ("player", "kind"),
+            (*shape.PENALTY_COMMON[2:], *shape.PENALTY_EXTRA[kind]),
+        )
+        registration = Registration.objects.get(pk=self._registration(p["player"], join(path, "player")))
+        session_number = p.get("session")
+        session = None
+        if session_number is not None:
+            session_number = shape.whole(session_number, join(path, "session"), "session")
+            session = self.sessions.get(session_number)
+            if session is None:
+                raise RuleError(f"session {session_number} is not in the archive", join(path, "session"))
+        if kind == "disqualified" and p.get("scope") == Scope.TOURNAMENT and session is not None:
+            raise RuleError("a disqualification from the tournament names no session", join(path, "session"))
+        table = None
+        if p.get("table") is not None:
+            table_number = shape.whole(p["table"], join(path, "table"), "table")
+            if session is None:
+                raise RuleError("a penalty at a table needs its session", join(path, "session"))
+            table = Table.objects.filter(session=session, number=table_number).first()
+            if table is None:
+                raise RuleError(f"session {session_number} has no table {table_number}", join(path, "table"))
+        hand = p.get("hand")
+        if hand is not None:
+            hand = shape.whole(hand, join(path, "hand"), "hand")
+            played = table
+            if played is None and session is not None:
+                seat = Seat.objects.filter(session=session, registration=registration).select_related("table")
+                played = seat[0].table if seat else None
+            hands = Hand.objects.filter(result__table=played).count() if played is not None else 0
+            if hands and hand > hands:
+                raise RuleError(
+                    f"table {played.number} of session {session_number} has {hands} hands, not {hand}",
+                    join(path, "hand"),
+                )
+        substitute = None
+        if p.get("by") is not None:
+            substitute = Registration.objects.get(pk=self._registration(p["by"], join(path, "by")))
+        for name in ("variant", "scope", "reason"):
+            if p.get(name) is not None and not isinstance(p[name], str):
+                raise RuleError(f"{name} must be text, not {show(p[name])}", join(path, name))
+        points = p.get("points")
+        if points is not None:
+            shape.number(points, join(path, "points"))
+        try:
+            penalty_record(
+                tournament=self.tournament,
+                registration=registration,
+                kind=kind,
+                actor=self.actor,
+                session=session,
+                table=table,
+                hand_number=hand,
+                variant=p.get("variant") or "",
+                minutes_late=p.get("minutes_late"),
+                persists=shape.flag(p, "persists", path),
+                scope=p.get("scope") or "",
+                substitute=substitute,
+                during=shape.flag(p, "during", path),
+                reason=p.get("reason") or "",
+                points=points,
+            )
+        except RuleError as exc:
+            raise exc.within(path) from None
+
+    # -- statuses ------------------------------------------------------------------------------------
+
+    def _statuses(self) -> None:
+        statuses = [s.status for s in self.sessions.values()]
+        if statuses and all(s == Session.Status.FINISHED for s in statuses):
+            status = Tournament.Status.FINISHED
+        elif any(s != Session.Status.PLANNED for s in statuses):
+            status = Tournament.Status.RUNNING
+        else:
+            status = Tournament.Status.DRAFT
+        Tournament.objects.filter(pk=self.tournament.pk).update(status=status)
+        self.tournament.status = status

@@ -1,0 +1,159 @@
+"""The fields of the archive format and the checks of their values.
+
+Every object of the document has a fixed set of fields; an unknown field is refused with its path, so a
+misspelt key never loses data silently. Hands are the exception: their fields are the rule engine's
+business (the riichi engine refuses unknown ones; the others keep them).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from scoring.rules.base import RuleError
+
+FORMAT = "mahjong-tournament-archive"
+VERSION = 1
+
+TOP_REQUIRED = ("format", "version", "tournament", "players")
+TOP_OPTIONAL = ("sessions", "penalties")
+
+TOURNAMENT_REQUIRED = ("name", "slug", "ruleset", "starts_on")
+TOURNAMENT_OPTIONAL = (
+    "rules",
+    "days",
+    "city",
+    "country",
+    # written only when they differ from their defaults
+    "is_public",
+    "qualifies_for_championship",
+    "settings",
+)
+
+PLAYER_REQUIRED = ("key", "first_name")
+PLAYER_OPTIONAL = ("last_name", "ema_id", "country", "club", "substitute", "withdrawn_from")
+
+SESSION_REQUIRED = ("number",)
+SESSION_OPTIONAL = ("tables", "starts_at")
+
+TABLE_REQUIRED = ("number", "seats")
+TABLE_OPTIONAL = ("hands", "scores", "imbalance_reason")
+
+PENALTY_COMMON = ("player", "kind", "session", "table", "hand", "reason")
+PENALTY_EXTRA: dict[str, tuple[str, ...]] = {
+    "late_arrival": ("minutes_late",),
+    "false_hu": ("variant",),
+    "dead_hand": (),
+    "chombo": (),
+    "foul": ("persists",),
+    "forgot_winning_tile": (),
+    "referee": ("points",),
+    "disqualified": ("scope",),
+    "replaced": ("by", "during"),
+    "table_points": ("points",),
+}
+
+SLUG = re.compile(r"^[-a-zA-Z0-9_]+$")
+EMA_ID = re.compile(r"^[0-9]{8}$")
+
+
+def join(path: str, key: str | int) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def show(value: Any) -> str:
+    """A value as it appears in the document, shortened for a message."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
+
+
+def fields(
+    value: Any, path: str, what: str, required: Sequence[str], optional: Sequence[str] = ()
+) -> Mapping[str, Any]:
+    """``value`` as an object with exactly the known fields; the first unknown or missing one is refused."""
+    if not isinstance(value, Mapping):
+        raise RuleError(f"{what} must be an object, not {show(value)}", path)
+    known = (*required, *optional)
+    for key in value:
+        if key not in known:
+            raise RuleError(
+                f"unknown field '{key}' in {what} (known fields: {', '.join(known)})", join(path, str(key))
+            )
+    for key in required:
+        if key not in value:
+            raise RuleError(f"{what} needs '{key}'", join(path, key))
+    return value
+
+
+def text(obj: Mapping[str, Any], key: str, path: str, *, max_length: int, required: bool = False) -> str:
+    value = obj.get(key)
+    where = join(path, key)
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise RuleError(f"{key} must be text, not {show(value)}", where)
+    value = value.strip()
+    if required and not value:
+        raise RuleError(f"{key} cannot be empty", where)
+    if len(value) > max_length:
+        raise RuleError(f"{key} has {len(value)} characters; at most {max_length}", where)
+    return value
+
+
+def whole(value: Any, path: str, what: str, *, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError(f"{what} must be a whole number, not {show(value)}", path)
+    if value < minimum:
+        raise RuleError(f"{what} must be at least {minimum}, not {value}", path)
+    return value
+
+
+def flag(obj: Mapping[str, Any], key: str, path: str, default: bool = False) -> bool:
+    value = obj.get(key, default)
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise RuleError(f"{key} must be true or false, not {show(value)}", join(path, key))
+    return value
+
+
+def number(value: Any, path: str, what: str = "points") -> int | float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RuleError(f"{what} must be a number, not {show(value)}", path)
+    return value
+
+
+def date(obj: Mapping[str, Any], key: str, path: str) -> dt.date:
+    value = obj.get(key)
+    try:
+        if not isinstance(value, str) or len(value) != 10:
+            raise ValueError
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise RuleError(
+            f"{key} must be a date written YYYY-MM-DD, not {show(value)}", join(path, key)
+        ) from None
+
+
+def plain(value: Any) -> Any:
+    """A stored number as the archive writes it: int when whole, else a float (exact fractions such as
+    "43/2", stored by live entry, become 21.5)."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        try:
+            value = Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            return value
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else float(value)
+    return value

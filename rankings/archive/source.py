@@ -1,0 +1,161 @@
+"""Reading a tournament archive: an object already parsed, or JSON text read as a stream.
+
+A file is read in two passes with ijson so that a large tournament never sits in memory whole: the first
+pass keeps every top-level value except ``sessions`` (the tournament, the players, the penalties: small)
+and checks the whole file's syntax; the second yields the sessions one at a time. Without ijson the text
+is parsed at once.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from collections.abc import Iterator, Mapping
+from typing import IO, Any
+
+from scoring.rules.base import RuleError
+
+try:  # streaming parser; without it a document is parsed whole
+    import ijson
+except ImportError:  # pragma: no cover - exercised only where ijson is not installed
+    ijson = None
+
+_MISSING = object()
+_OPENERS = ("start_map", "start_array")
+_CLOSERS = ("end_map", "end_array")
+
+
+def not_json(exc: Exception) -> RuleError:
+    return RuleError(f"the file is not valid JSON ({exc})", "")
+
+
+class ObjectSource:
+    """A document already parsed (for example the body of an API request)."""
+
+    def __init__(self, document: Any):
+        if not isinstance(document, Mapping):
+            raise RuleError("an archive is a JSON object with format, version, tournament, players, …", "")
+        self.head = {key: value for key, value in document.items() if key != "sessions"}
+        self._sessions = document.get("sessions", _MISSING)
+
+    def sessions(self) -> Iterator[Any]:
+        if self._sessions is _MISSING or self._sessions is None:
+            return
+        if not isinstance(self._sessions, list):
+            raise RuleError("sessions must be a list of sessions", "sessions")
+        yield from self._sessions
+
+
+class StreamSource:
+    """JSON text in a seekable binary stream, read with ijson in two passes."""
+
+    def __init__(self, stream: IO[bytes]):
+        self._stream = stream
+        self._sessions_event = None
+        self.head = self._read_head()
+
+    def _read_head(self) -> dict[str, Any]:
+        head: dict[str, Any] = {}
+        events = ijson.parse(self._stream, use_float=True)
+        try:
+            first = next(events, None)
+            if first is None or first[1] != "start_map":
+                raise RuleError(
+                    "an archive is a JSON object with format, version, tournament, players, …", ""
+                )
+            for prefix, event, value in events:
+                if prefix == "" and event == "map_key":
+                    key = value
+                    _, event, value = next(events)
+                    if key == "sessions":
+                        self._sessions_event = event
+                        _skip(events, event)
+                    else:
+                        head[key] = _build(events, event, value)
+        except ijson.JSONError as exc:
+            raise not_json(exc) from None
+        return head
+
+    def sessions(self) -> Iterator[Any]:
+        if self._sessions_event in (None, "null"):
+            return
+        if self._sessions_event != "start_array":
+            raise RuleError("sessions must be a list of sessions", "sessions")
+        self._stream.seek(0)
+        try:
+            yield from ijson.items(self._stream, "sessions.item", use_float=True)
+        except ijson.JSONError as exc:  # the first pass read the same bytes; kept for safety
+            raise not_json(exc) from None
+
+
+def _skip(events, event: str) -> None:
+    depth = 1 if event in _OPENERS else 0
+    while depth:
+        _, event, _ = next(events)
+        if event in _OPENERS:
+            depth += 1
+        elif event in _CLOSERS:
+            depth -= 1
+
+
+def _build(events, event: str, value: Any) -> Any:
+    builder = ijson.ObjectBuilder()
+    builder.event(event, value)
+    depth = 1 if event in _OPENERS else 0
+    while depth:
+        _, event, value = next(events)
+        builder.event(event, value)
+        if event in _OPENERS:
+            depth += 1
+        elif event in _CLOSERS:
+            depth -= 1
+    return builder.value
+
+
+def open_source(document: Any) -> ObjectSource | StreamSource:
+    """The source of ``document``: a parsed object (mapping), JSON text (str or bytes), a path, or a
+    binary file object. A source passes through."""
+    if isinstance(document, (ObjectSource, StreamSource)):
+        return document
+    if isinstance(document, Mapping):
+        return ObjectSource(document)
+    if isinstance(document, str):
+        document = document.encode("utf-8")
+    if isinstance(document, (bytes, bytearray)):
+        return _from_stream(io.BytesIO(document))
+    if isinstance(document, os.PathLike):
+        if ijson is None:
+            with open(document, "rb") as stream:
+                return _from_stream(stream)
+        return _PathSource(document)
+    if hasattr(document, "read"):
+        return _from_stream(document)
+    raise RuleError("an archive is a JSON object with format, version, tournament, players, …", "")
+
+
+def _from_stream(stream) -> ObjectSource | StreamSource:
+    seekable = getattr(stream, "seekable", lambda: False)()
+    if ijson is None:
+        try:
+            return ObjectSource(json.load(stream))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise not_json(exc) from None
+    if not seekable:
+        stream = io.BytesIO(stream.read())
+    stream.seek(0)
+    return StreamSource(stream)
+
+
+class _PathSource(StreamSource):
+    """A file on disk, opened for each pass."""
+
+    def __init__(self, path: os.PathLike):
+        self._path = path
+        with open(path, "rb") as stream:
+            super().__init__(stream)
+
+    def sessions(self) -> Iterator[Any]:
+        with open(self._path, "rb") as stream:
+            self._stream = stream
+            yield from super().sessions()
