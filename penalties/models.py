@@ -33,6 +33,7 @@ class Scope(models.TextChoices):
 class Variant(models.TextChoices):
     BELOW_MINIMUM = "below_minimum", _("Four sets and a pair, under the minimum")
     INVALID_HAND = "invalid_hand", _("Invalid hand (wrong set or tile count)")
+    FALSE_DECLARATION = "false_declaration", _("False declaration after the tiles were seen")
 
 
 class Penalty(models.Model):
@@ -48,7 +49,7 @@ class Penalty(models.Model):
     )
     hand_number = models.PositiveSmallIntegerField(_("hand"), null=True, blank=True)
     kind = models.CharField(_("kind"), max_length=24, choices=Kind.choices)
-    variant = models.CharField(_("variant"), max_length=16, choices=Variant.choices, blank=True)
+    variant = models.CharField(_("variant"), max_length=24, choices=Variant.choices, blank=True)
     minutes_late = models.PositiveSmallIntegerField(_("minutes late"), null=True, blank=True)
     persists = models.BooleanField(
         _("obstruction or time-wasting"),
@@ -85,7 +86,7 @@ class Penalty(models.Model):
     appeal_decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         ordering = ["tournament", "sequence"]

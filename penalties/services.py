@@ -17,13 +17,14 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from penalties.models import Kind, Penalty, Scope
+from penalties.models import Kind, Penalty, Scope, Variant
 from scoring.rules.base import RuleError, Ruleset
 from scoring.services import Actor
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 
 OFFENDER_ONLY = (Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE)
 SUBSTITUTION_REASONS = ("late_arrival", "illness", "disqualified")
+SMALL_MAX = 32767  # the largest hand number or minutes late the columns hold
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,22 @@ class TableEffects:
 
 def _seat_of(registration: Registration, session: Session) -> Seat | None:
     return Seat.objects.filter(registration=registration, session=session).select_related("table").first()
+
+
+def _replacement_by(substitute: Registration, session: Session) -> Penalty | None:
+    """The active substitution in which ``substitute`` took a seat in ``session``."""
+    return (
+        Penalty.objects.filter(
+            substitute=substitute, session=session, kind=Kind.REPLACED, cancelled_at__isnull=True
+        )
+        .select_related("registration")
+        .first()
+    )
+
+
+def _small(value: Any, field: str, what: str) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value > SMALL_MAX):
+        raise RuleError(f"{what} must be a whole number up to {SMALL_MAX}, not {value!r}", field)
 
 
 def _need(value: Any, field: str, message: str) -> None:
@@ -83,6 +100,14 @@ def penalty_record(
         raise RuleError(f"unknown penalty kind {kind!r} (kinds: {', '.join(Kind.values)})", "kind")
     if session is not None and session.tournament_id != tournament.pk:
         raise RuleError("that session belongs to another tournament", "session")
+    if variant and variant not in Variant.values:
+        raise RuleError(f"unknown variant {variant!r} (variants: {', '.join(Variant.values)})", "variant")
+    if scope and scope not in Scope.values:
+        raise RuleError("a disqualification is for the session or for the tournament", "scope")
+    if hand_number is not None:
+        _small(hand_number, "hand", "the hand number")
+        if hand_number < 1:
+            raise RuleError(f"the hand number must be at least 1, not {hand_number}", "hand")
     rules = tournament.get_rules()
     reason = (reason or "").strip()
     penalty = Penalty(
@@ -104,18 +129,23 @@ def penalty_record(
     if kind != Kind.DISQUALIFIED or scope != Scope.TOURNAMENT:
         _need(session, "session", f"a {Kind(kind).label.lower()} penalty needs the session")
     if table is not None:
-        if table.session_id != (session.pk if session else None):
-            raise RuleError(f"table {table.number} is not in session {session.number}", "table")
-        if not table.seats.filter(registration=registration).exists():
+        if session is None or table.session_id != session.pk:
+            where = f"session {session.number}" if session is not None else "the penalty's session"
+            raise RuleError(f"table {table.number} is not in {where}", "table")
+        played = _table_of(registration, session)
+        if played is None or played.pk != table.pk:
             raise RuleError(f"{registration.key} is not seated at table {table.number}", "player")
 
     if kind == Kind.LATE_ARRIVAL:
         _need(minutes_late, "minutes_late", "a late arrival needs the minutes late")
         late = _rules_call(rules.late_arrival, minutes_late)
+        _small(minutes_late, "minutes_late", "minutes late")
         penalty.points = late.points
         penalty.disqualifies = late.disqualified
     elif kind == Kind.FALSE_HU:
         penalty.table = table or _table_of(registration, session)
+        if penalty.table is None:
+            raise RuleError(f"{registration.key} has no seat in session {session.number}", "player")
         if rules.family == "mcr" and variant not in ("below_minimum", "invalid_hand"):
             raise RuleError(
                 "a false Hu is either below_minimum (pays 10 to each) or invalid_hand (pays 20 to each), MERS 2.9.2",
@@ -132,6 +162,11 @@ def penalty_record(
             )
     elif kind == Kind.FOUL:
         _rules_call(rules.foul, 1)
+        earlier = Penalty.objects.filter(
+            registration=registration, kind=Kind.FOUL, cancelled_at__isnull=True
+        ).order_by("sequence")
+        fouls = [(f.session.number, f.persists) for f in earlier.select_related("session")]
+        penalty.points = _foul_amounts([*fouls, (session.number, bool(persists))], rules)[-1]
     elif kind == Kind.FORGOT_WINNING_TILE:
         penalty.points = _rules_call(rules.forgot_winning_tile)
     elif kind == Kind.REFEREE:
@@ -159,6 +194,12 @@ def penalty_record(
             raise RuleError("a player cannot replace themself", "by")
         if _seat_of(substitute, session) is not None:
             raise RuleError(f"{substitute.key} already plays in session {session.number}", "by")
+        already = _replacement_by(substitute, session)
+        if already is not None:
+            raise RuleError(
+                f"{substitute.key} already replaces {already.registration.key} in session {session.number}",
+                "by",
+            )
         if reason not in SUBSTITUTION_REASONS:
             raise RuleError(
                 f"the reason of a substitution is one of {', '.join(SUBSTITUTION_REASONS)}", "reason"
@@ -177,7 +218,11 @@ def penalty_record(
         _need(
             table_points if table_points is not None else points, "points", "give the table points to deduct"
         )
-        value = Fraction(str(table_points if table_points is not None else points))
+        raw = table_points if table_points is not None else points
+        try:
+            value = Fraction(str(raw))
+        except (ValueError, ZeroDivisionError):
+            raise RuleError(f"table points {raw!r} is not a number", "points") from None
         if value > 0:
             raise RuleError("a table points deduction is 0 or negative", "points")
         penalty.table_points = value
@@ -189,15 +234,19 @@ def penalty_record(
     penalty._change_reason = "recorded"
     penalty.save()
     if kind == Kind.FOUL:
-        fouls_recount(registration=registration, rules=rules)
+        fouls_recount(registration=registration, rules=rules, actor=actor)
     _after_change(penalty)
     return penalty
 
 
 def _table_of(registration: Registration, session: Session | None) -> Table | None:
+    """The table where ``registration`` sits in ``session``, or where it substitutes for a seated player."""
     if session is None:
         return None
     seat = _seat_of(registration, session)
+    if seat is None:
+        replacement = _replacement_by(registration, session)
+        seat = _seat_of(replacement.registration, session) if replacement is not None else None
     return seat.table if seat else None
 
 
@@ -217,7 +266,7 @@ def penalty_cancel(*, penalty: Penalty, actor: Actor, reason: str) -> Penalty:
     penalty._change_reason = f"cancelled: {reason.strip()}"
     penalty.save()
     if penalty.kind == Kind.FOUL:
-        fouls_recount(registration=penalty.registration, rules=penalty.tournament.get_rules())
+        fouls_recount(registration=penalty.registration, rules=penalty.tournament.get_rules(), actor=actor)
     _after_change(penalty)
     return penalty
 
@@ -241,33 +290,39 @@ def penalty_appeal(*, penalty: Penalty, actor: Actor, appeal: str, decision: str
     return penalty
 
 
-def fouls_recount(*, registration: Registration, rules: Ruleset) -> None:
-    """Re-derive the ladder step of every active foul of a player, in recorded order (MERS 3.1, 3.6)."""
+def _foul_amounts(fouls: Sequence[tuple[int, bool]], rules: Ruleset) -> list[int]:
+    """The ladder amount of each foul, given as (session number, persists) in recorded order."""
+    if hasattr(rules, "foul_charges"):
+        return [c.points for c in rules.foul_charges([{"session": s, "persists": p} for s, p in fouls])]
+    amounts, count, last, carries = [], 0, None, False
+    for number, persists in fouls:
+        if number != last and not carries:
+            count = 0
+        last = number
+        count += 1
+        amounts.append(_rules_call(rules.foul, count))
+        carries = carries or persists
+    return amounts
+
+
+def fouls_recount(*, registration: Registration, rules: Ruleset, actor: Actor | None = None) -> None:
+    """Re-derive the ladder step of every active foul of a player, in recorded order (MERS 3.1, 3.6).
+
+    A foul whose amount changes (an earlier one was cancelled, or one was recorded late for an earlier
+    session) is saved with its own history entry.
+    """
     fouls = list(
         Penalty.objects.filter(registration=registration, kind=Kind.FOUL, cancelled_at__isnull=True)
         .select_related("session")
         .order_by("sequence")
     )
-    if hasattr(rules, "foul_charges"):
-        charges = rules.foul_charges([{"session": f.session.number, "persists": f.persists} for f in fouls])
-        amounts = [c.points for c in charges]
-    else:
-        amounts, count, last, carries = [], 0, None, False
-        for f in fouls:
-            if f.session.number != last and not carries:
-                count = 0
-            last = f.session.number
-            count += 1
-            amounts.append(_rules_call(rules.foul, count))
-            carries = carries or f.persists
-    changed = []
+    amounts = _foul_amounts([(f.session.number, f.persists) for f in fouls], rules)
     for foul, amount in zip(fouls, amounts, strict=True):
         if foul.points != amount:
             foul.points = amount
-            changed.append(foul)
-    if changed:
-        Penalty.objects.bulk_update(changed, ["points"])
-        for foul in changed:
+            foul._history_user = actor.db_user if actor is not None else None
+            foul._change_reason = "foul ladder recounted"
+            foul.save(update_fields=["points"])
             _after_change(foul)
 
 
@@ -307,15 +362,21 @@ def table_penalty_effects(
     credited = list(registrations)
     mode = getattr(getattr(table, "result", None), "mode", "hands")
     penalties = active_penalties(session=table.session)
+    replaced: dict[int, int] = {}  # replaced registration -> the seat it left
     for p in penalties:  # substitutions first: later penalties may concern the substitute
         if p.kind == Kind.REPLACED and p.registration_id in seat_of:
             position = seat_of.pop(p.registration_id)  # the replaced player's own penalties stay off the seat
+            replaced[p.registration_id] = position
             credited[position] = p.substitute
             seat_of[p.substitute_id] = position
             if hasattr(rules, "substitution_exclusions"):
                 excluded |= rules.substitution_exclusions(position, p.reason, during=p.during)
     for p in penalties:
         position = seat_of.get(p.registration_id)
+        if p.kind == Kind.FALSE_HU and position is None:
+            # A false Hu is a payment made during the game: it stays with the seat, like the hands
+            # the replaced player played there (illness during the session).
+            position = replaced.get(p.registration_id)
         if position is None:
             continue
         if p.kind == Kind.FALSE_HU and p.table_id == table.pk:
@@ -334,3 +395,15 @@ def table_penalty_effects(
         excluded=frozenset(excluded),
         credited=credited,
     )
+
+
+def penalty_transfers(*, penalty: Penalty, rules: Ruleset) -> tuple[Fraction, Fraction] | None:
+    """What a false Hu moves at the table: what the offender pays in all and what each other player gets
+    (MCR 2.9.2: 30 and 10, or 60 and 20). None for the other kinds."""
+    if penalty.kind != Kind.FALSE_HU:
+        return None
+    try:
+        paid = rules.false_hu(0, penalty.variant)
+    except RuleError:
+        return None
+    return Fraction(paid[0]), Fraction(paid[1])

@@ -57,14 +57,26 @@ def _convert(hand: Mapping[str, Any], convert: Callable[[Any, str], Any]) -> dic
     return out
 
 
-def to_seats(hand: Mapping[str, Any], seat_keys: Sequence[str], *, table_number: int | None = None) -> dict:
-    """Replace player keys by seat numbers; a key not at the table is refused by name."""
+def to_seats(
+    hand: Mapping[str, Any],
+    seat_keys: Sequence[str],
+    *,
+    table_number: int | None = None,
+    aliases: Mapping[str, str] | None = None,
+) -> dict:
+    """Replace player keys by seat numbers; a key not at the table is refused by name.
+
+    ``aliases`` maps the key of a substitute to the key of the player whose seat they took.
+    """
     index = {key: seat for seat, key in enumerate(seat_keys)}
     where = f"table {table_number}" if table_number is not None else "this table"
 
     def convert(value: Any, path: str) -> Any:
-        if value in index:
-            return index[value]
+        if not isinstance(value, str):
+            raise RuleError(f"a player is given by their key (p1, p2, …), not {value!r}", path)
+        key = aliases.get(value, value) if aliases else value
+        if key in index:
+            return index[key]
         raise RuleError(f"{value} is not seated at {where}", path)
 
     return _convert(hand, convert)

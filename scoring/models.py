@@ -45,7 +45,10 @@ class TableResult(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
     player_confirmations = models.JSONField(default=list, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
-    history = HistoricalRecords(excluded_fields=["updated_at"])
+    # Reasons are free text written by referees: a text column, not the default 100 characters.
+    history = HistoricalRecords(
+        excluded_fields=["updated_at"], history_change_reason_field=models.TextField(null=True)
+    )
 
     class Meta:
         constraints = [
@@ -72,7 +75,7 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    history = HistoricalRecords()
+    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
 
     class Meta:
         ordering = ["result", "number"]

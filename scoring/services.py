@@ -7,6 +7,7 @@ records who changed what and why in the history.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,7 +56,7 @@ def actor_for(*, user, table: Table, table_key: str | None = None) -> Actor:
     for role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER):
         if role in roles:
             return Actor(user=user, role=role)
-    if table_key is not None and table_key == table.private_key:
+    if table_key and secrets.compare_digest(str(table_key).encode(), table.private_key.encode()):
         return Actor(user=user, role="table", table_id=table.pk)
     raise PermissionDenied("You cannot enter results at this table.")
 
@@ -134,19 +135,27 @@ def _validate_hands(result: TableResult, hands: list[Mapping[str, Any]]) -> None
 
 @transaction.atomic
 def hand_add(
-    *, table: Table, hand: Mapping[str, Any], actor: Actor, expected_version: int | None
+    *,
+    table: Table,
+    hand: Mapping[str, Any],
+    actor: Actor,
+    expected_version: int | None,
+    reason: str = "",
 ) -> TableResult:
+    """Add the next hand. On a confirmed table only a referee may, and only with a ``reason``."""
     result = _lock(table)
-    _guard(result, actor, expected_version, reason="hand added")
+    _guard(result, actor, expected_version, reason=reason)
     if result.mode == TableResult.Mode.TOTALS and result.scores is not None:
         raise RuleError("this table is entered as game totals; clear the totals to enter hands", "mode")
     data = handshape.clean(hand)
     existing = list(result.hands.order_by("number"))
     _validate_hands(result, [h.data for h in existing] + [data])
     new = Hand(result=result, number=len(existing) + 1, data=data, created_by=actor.db_user)
+    note = f"hand {new.number} added" + (f": {reason.strip()}" if reason.strip() else "")
     new._history_user = actor.db_user
+    new._change_reason = note
     new.save()
-    return _save(result, actor, f"hand {new.number} added", mode=TableResult.Mode.HANDS)
+    return _save(result, actor, note, mode=TableResult.Mode.HANDS)
 
 
 @transaction.atomic
@@ -244,7 +253,9 @@ def _require_complete(result: TableResult) -> GameResult:
 @transaction.atomic
 def result_submit(*, table: Table, actor: Actor, expected_version: int | None) -> TableResult:
     result = _lock(table)
-    _guard(result, actor, expected_version)
+    _guard(result, actor, expected_version, reason="submit")
+    if result.is_confirmed:
+        raise RuleError("this table is already confirmed", "status")
     _require_complete(result)
     result.submitted_by = actor.db_user
     result.submitted_at = timezone.now()

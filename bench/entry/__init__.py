@@ -1,0 +1,1 @@
+"""Result entry benchmark: ``python -m bench.entry`` (see README.md)."""

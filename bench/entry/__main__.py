@@ -1,0 +1,417 @@
+"""Result entry benchmark: ``python -m bench.entry [--seconds 60] [--scorers 100]`` (see README.md here).
+
+1. A PostgreSQL database (DATABASE_URL, default ``mahjong_bench_entry``), created and migrated if needed,
+   and a fresh MCR tournament of 400 players seated at 100 tables.
+2. A real server: gunicorn with a few workers, production settings (DEBUG off).
+3. 100 scorers (threads, standard library HTTP), each at its own table with the table's private key,
+   posting hands for N seconds; every write names the version the scorer last saw (read back from the
+   previous response) and a 409 is retried with the version it reports. A table holds 16 MCR hands: when
+   it is full the scorer submits it and goes on at the same table number of the next session (sessions
+   are seated as they are needed).
+4. Requests per second, latency percentiles, the 409 count, and a check that every acknowledged hand is
+   in the database exactly once, as it was sent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import http.client
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/mahjong_bench_entry"
+SECRET = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz-0123456789"
+PLAYERS_PER_TABLE = 4
+HANDS_PER_TABLE = 16  # MCR: a session has at most 16 hands
+
+
+# -- the database and the tournament -------------------------------------------------------------------------
+
+
+def create_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_django(database_url: str) -> None:
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["DEBUG"] = "1"  # the driver's own settings; the server runs with DEBUG off
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+class Seating:
+    """The tournament and its sessions, seated on demand: session s, table t seats p(4t+1)..p(4t+4)."""
+
+    def __init__(self, tables: int):
+        from tournaments import services
+        from tournaments.models import Player, Registration
+
+        self.tables = tables
+        slug = "bench-entry-" + dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+        self.tournament = services.tournament_create(
+            name="Entry benchmark", slug=slug, ruleset="mcr", starts_on=dt.date.today(), status="running"
+        )
+        players = Player.objects.bulk_create(
+            Player(first_name=f"Player{i}", last_name="Bench")
+            for i in range(1, tables * PLAYERS_PER_TABLE + 1)
+        )
+        self.registrations = Registration.objects.bulk_create(
+            Registration(tournament=self.tournament, player=p, key=f"p{i}")
+            for i, p in enumerate(players, start=1)
+        )
+        self.keys = [r.key for r in self.registrations]
+        self.sessions: dict[int, list[tuple[int, str]]] = {}  # session -> [(table id, table key)] by number
+        self.lock = threading.Lock()
+
+    def seat_keys(self, table_index: int) -> list[str]:
+        return self.keys[table_index * PLAYERS_PER_TABLE : (table_index + 1) * PLAYERS_PER_TABLE]
+
+    def table(self, session: int, table_index: int) -> tuple[int, str]:
+        with self.lock:
+            if session not in self.sessions:
+                self.sessions[session] = self._seat(session)
+        return self.sessions[session][table_index]
+
+    def _seat(self, number: int) -> list[tuple[int, str]]:
+        from django.db import transaction
+
+        from tournaments.models import Seat, Session, Table
+
+        with transaction.atomic():
+            session = Session.objects.create(tournament=self.tournament, number=number, status="playing")
+            tables = Table.objects.bulk_create(
+                Table(session=session, number=n) for n in range(1, self.tables + 1)
+            )
+            Seat.objects.bulk_create(
+                Seat(table=t, session=session, position=p, registration=self.registrations[i * 4 + p])
+                for i, t in enumerate(tables)
+                for p in range(PLAYERS_PER_TABLE)
+            )
+        return [(t.pk, t.private_key) for t in tables]
+
+
+# -- the server ----------------------------------------------------------------------------------------------
+
+
+def start_server(database_url: str, port: int, workers: int, threads: int) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url,
+        "DEBUG": "0",
+        "SECRET_KEY": SECRET,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "SECURE_SSL_REDIRECT": "false",
+        "LOG_LEVEL": "ERROR",  # 409s are expected here: no log line each
+        "AXES_ENABLED": "false",
+    }
+    env.pop("CELERY_BROKER_URL", None)
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    command = [str(gunicorn), "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
+    if threads > 1:
+        command += ["--worker-class", "gthread", "--threads", str(threads)]
+    command += ["--log-level", "warning", "--timeout", "60"]
+    server = subprocess.Popen(command, cwd=ROOT, env=env)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:  # never measure a server that is not ours
+            raise SystemExit(f"gunicorn exited with code {server.returncode}")
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status in (200, 503):
+                return server
+        except OSError:
+            time.sleep(0.2)
+    server.terminate()
+    raise SystemExit("the server did not start")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def stop_server(server: subprocess.Popen) -> None:
+    server.send_signal(signal.SIGTERM)
+    try:
+        server.wait(20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+
+
+# -- the scorers ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)  # seconds, every request
+    hand_latencies: list[float] = field(default_factory=list)  # seconds, hand posts that were answered
+    codes: Counter = field(default_factory=Counter)
+    acknowledged: list[tuple[int, int, dict]] = field(default_factory=list)  # (table id, number, hand)
+    writes: Counter = field(default_factory=Counter)  # table id -> acknowledged writes (hands and submits)
+    tables_filled: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def random_hand(rng: random.Random, keys: list[str]) -> dict:
+    if rng.random() < 0.1:
+        return {"result": "draw"}
+    winner = rng.randrange(4)
+    discarder = None if rng.random() < 0.3 else rng.choice([s for s in range(4) if s != winner])
+    return {
+        "result": "win",
+        "winner": keys[winner],
+        "discarder": None if discarder is None else keys[discarder],
+        "fan": rng.randint(8, 24),
+    }
+
+
+class Scorer(threading.Thread):
+    def __init__(self, number: int, seating: Seating, port: int, stop_at: float, tally: Tally, tally_lock):
+        super().__init__(name=f"scorer-{number}", daemon=True)
+        self.number = number
+        self.seating = seating
+        self.table_index = number % seating.tables
+        self.port = port
+        self.stop_at = stop_at
+        self.tally = tally
+        self.tally_lock = tally_lock
+        self.rng = random.Random(number)
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.local = Tally()
+
+    def request(self, method: str, path: str, key: str, body: dict) -> tuple[int, dict, float]:
+        data = json.dumps(body).encode()
+        headers = {"Content-Type": "application/json", "X-Table-Key": key, "Accept": "application/json"}
+        start = time.perf_counter()
+        for attempt in (1, 2):
+            try:
+                self.conn.request(method, path, body=data, headers=headers)
+                response = self.conn.getresponse()
+                payload = response.read()
+                break
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                self.conn.close()  # a closed keep-alive connection: reconnect once
+                if attempt == 2:
+                    raise
+        elapsed = time.perf_counter() - start
+        self.local.latencies.append(elapsed)
+        self.local.codes[response.status] += 1
+        try:
+            return response.status, json.loads(payload or b"{}"), elapsed
+        except ValueError:
+            return response.status, {"detail": payload[:200].decode(errors="replace")}, elapsed
+
+    def run(self) -> None:
+        from django.db import connections
+
+        try:
+            self.play()
+        except Exception as exc:  # reported, never hidden
+            self.local.errors.append(f"{self.name}: {type(exc).__name__}: {exc}")
+        finally:
+            connections.close_all()
+            with self.tally_lock:
+                for name in ("latencies", "hand_latencies", "acknowledged", "errors"):
+                    getattr(self.tally, name).extend(getattr(self.local, name))
+                self.tally.codes.update(self.local.codes)
+                self.tally.writes.update(self.local.writes)
+                self.tally.tables_filled += self.local.tables_filled
+
+    def play(self) -> None:
+        session, version = 1, 1
+        keys = self.seating.seat_keys(self.table_index)
+        table_id, key = self.seating.table(session, self.table_index)
+        hand = random_hand(self.rng, keys)
+        while time.monotonic() < self.stop_at:
+            path = f"/api/tables/{table_id}/result/hands/"
+            status, body, elapsed = self.request("POST", path, key, {**hand, "version": version})
+            full = False
+            if status == 201:
+                self.local.hand_latencies.append(elapsed)
+                number = len(body["hands"])
+                self.local.acknowledged.append((table_id, number, hand))
+                self.local.writes[table_id] += 1
+                version = body["version"]
+                hand = random_hand(self.rng, keys)
+                full = number >= HANDS_PER_TABLE
+            elif status == 409:
+                self.local.hand_latencies.append(elapsed)
+                version = body["current_version"]  # someone else wrote: retry on the version reported
+                full = len(body["result"]["hands"]) >= HANDS_PER_TABLE
+            elif status == 400 and "at most 16 hands" in body.get("detail", ""):
+                full = True  # another scorer sharing the table filled it
+            else:
+                raise RuntimeError(f"POST {path} answered {status}: {body}")
+            if full:
+                status, body, _ = self.request(
+                    "POST", f"/api/tables/{table_id}/result/submit/", key, {"version": version}
+                )
+                if status == 200:
+                    self.local.writes[table_id] += 1
+                    self.local.tables_filled += 1
+                elif status not in (400, 409):  # already submitted or moved on by a scorer sharing it
+                    raise RuntimeError(f"submit answered {status}: {body}")
+                session, version = session + 1, 1
+                table_id, key = self.seating.table(session, self.table_index)
+
+
+# -- the check -----------------------------------------------------------------------------------------------
+
+
+def verify(seating: Seating, tally: Tally) -> dict:
+    """Every acknowledged hand is stored exactly once, as sent; nothing else is stored."""
+    from scoring import handshape
+    from scoring.models import Hand, TableResult
+
+    stored = {
+        (table_id, number): data
+        for table_id, number, data in Hand.objects.filter(
+            result__table__session__tournament=seating.tournament
+        ).values_list("result__table_id", "number", "data")
+    }
+    table_index = {
+        table_id: index for tables in seating.sessions.values() for index, (table_id, _) in enumerate(tables)
+    }
+    seen = Counter((t, n) for t, n, _ in tally.acknowledged)
+    duplicated_acks = sum(1 for c in seen.values() if c > 1)
+    lost = mismatched = 0
+    for table_id, number, hand in tally.acknowledged:
+        data = stored.get((table_id, number))
+        if data is None:
+            lost += 1
+            continue
+        expected = handshape.to_seats(hand, seating.seat_keys(table_index[table_id]))
+        if data != expected:
+            mismatched += 1
+    versions = dict(
+        TableResult.objects.filter(table__session__tournament=seating.tournament).values_list(
+            "table_id", "version"
+        )
+    )
+    version_faults = sum(1 for t, v in versions.items() if v != 1 + tally.writes.get(t, 0))
+    return {
+        "acknowledged": len(tally.acknowledged),
+        "stored": len(stored),
+        "lost": lost,
+        "duplicated": duplicated_acks,
+        "changed": mismatched,
+        "stored_but_not_acknowledged": len(stored) - (len(seen) - lost),
+        "versions_off": version_faults,
+    }
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.entry", description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60, help="how long the scorers post (default 60)")
+    parser.add_argument("--scorers", type=int, default=100, help="concurrent scorers (default 100)")
+    parser.add_argument(
+        "--tables", type=int, default=None, help="tables per session (default: one per scorer; fewer: shared)"
+    )
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn worker processes (default 4)")
+    parser.add_argument(
+        "--threads", type=int, default=1, help="gunicorn threads per worker (1: sync workers)"
+    )
+    parser.add_argument("--port", type=int, default=0, help="server port (default: a free one)")
+    args = parser.parse_args(argv)
+    tables = args.tables or args.scorers
+
+    database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
+    if not database_url.startswith(("postgres://", "postgresql://")):
+        raise SystemExit("the entry benchmark needs PostgreSQL: set DATABASE_URL=postgres://…")
+    create_database(database_url)
+    setup_django(database_url)
+    seating = Seating(tables)
+    seating.table(1, 0)  # session 1 seated before the clock starts
+    print(
+        f"tournament {seating.tournament.slug}: {tables * PLAYERS_PER_TABLE} players, {tables} tables a session; "
+        f"{args.scorers} scorers for {args.seconds:g} s against gunicorn ({args.workers} workers × "
+        f"{args.threads} threads) on {urlsplit(database_url).path.lstrip('/')}",
+        flush=True,
+    )
+    port = args.port or free_port()
+    server = start_server(database_url, port, args.workers, args.threads)
+    tally, lock = Tally(), threading.Lock()
+    try:
+        started = time.monotonic()
+        scorers = [Scorer(i, seating, port, started + args.seconds, tally, lock) for i in range(args.scorers)]
+        for scorer in scorers:
+            scorer.start()
+        for scorer in scorers:
+            scorer.join()
+        elapsed = time.monotonic() - started
+    finally:
+        stop_server(server)
+
+    check = verify(seating, tally)
+    ms = [1000 * v for v in tally.latencies]
+    hand_ms = [1000 * v for v in tally.hand_latencies]
+    report = {
+        "seconds": round(elapsed, 1),
+        "requests": len(ms),
+        "requests_per_second": round(len(ms) / elapsed, 1),
+        "hands_per_second": round(check["acknowledged"] / elapsed, 1),
+        "latency_ms": {
+            "p50": round(percentile(ms, 50), 1),
+            "p95": round(percentile(ms, 95), 1),
+            "p99": round(percentile(ms, 99), 1),
+            "mean": round(statistics.fmean(ms), 1) if ms else None,
+            "max": round(max(ms), 1) if ms else None,
+        },
+        "hand_post_latency_ms": {
+            "p50": round(percentile(hand_ms, 50), 1),
+            "p95": round(percentile(hand_ms, 95), 1),
+            "p99": round(percentile(hand_ms, 99), 1),
+        },
+        "status_codes": dict(sorted(tally.codes.items())),
+        "conflicts_409": tally.codes.get(409, 0),
+        "tables_filled_and_submitted": tally.tables_filled,
+        "sessions_seated": len(seating.sessions),
+        "check": check,
+        "errors": tally.errors[:10],
+    }
+    print(json.dumps(report, indent=2))
+    ok = not tally.errors and all(check[k] == 0 for k in ("lost", "duplicated", "changed", "versions_off"))
+    ok = ok and check["stored_but_not_acknowledged"] == 0
+    print("every acknowledged hand is stored exactly once" if ok else "CHECK FAILED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
