@@ -18,7 +18,8 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from penalties.models import Kind, Penalty, Scope, Variant
-from scoring.rules.base import RuleError, Ruleset
+from scoring.rules.base import GameResult, RuleError, Ruleset
+from scoring.rules.common import dealer_of_hand
 from scoring.services import Actor
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 
@@ -351,9 +352,13 @@ def active_penalties(*, session: Session) -> list[Penalty]:
 
 
 def table_penalty_effects(
-    *, table: Table, registrations: Sequence[Registration], rules: Ruleset
+    *, table: Table, registrations: Sequence[Registration], rules: Ruleset, game: GameResult | None = None
 ) -> TableEffects:
-    """Transfers, offender-only deductions, chombos, exclusions and credited players of one table."""
+    """Transfers, offender-only deductions, chombos, exclusions and credited players of one table.
+
+    ``game`` (the table's replayed game) tells who was East at a false Hu's hand, which the classical
+    rules need (§71: East pays and receives double); without hands East is taken to be the first seat.
+    """
     seat_of = {r.pk: position for position, r in enumerate(registrations)}
     transfers = [Fraction(0)] * 4
     deductions = [Fraction(0)] * 4
@@ -380,7 +385,7 @@ def table_penalty_effects(
         if position is None:
             continue
         if p.kind == Kind.FALSE_HU and p.table_id == table.pk:
-            for seat, amount in enumerate(rules.false_hu(position, p.variant)):
+            for seat, amount in enumerate(_false_hu(rules, position, p, game)):
                 transfers[seat] += amount
         elif p.kind == Kind.CHOMBO and mode == "totals":
             chombos[position] += 1
@@ -395,6 +400,18 @@ def table_penalty_effects(
         excluded=frozenset(excluded),
         credited=credited,
     )
+
+
+def _false_hu(rules: Ruleset, position: int, penalty: Penalty, game: GameResult | None):
+    if rules.family != "classical":
+        return rules.false_hu(position, penalty.variant)
+    dealer = 0
+    if game is not None and game.steps and penalty.hand_number:
+        try:
+            dealer = dealer_of_hand(game, penalty.hand_number - 1)
+        except RuleError:
+            dealer = 0  # a hand number beyond the game: the entry forms refuse it; keep the table readable
+    return rules.false_hu(position, penalty.variant, dealer=dealer)
 
 
 def penalty_transfers(*, penalty: Penalty, rules: Ruleset) -> tuple[Fraction, Fraction] | None:

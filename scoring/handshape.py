@@ -26,6 +26,18 @@ def json_number(value: Any) -> Any:
     return int(number) if number.denominator == 1 else str(number)
 
 
+def exact_number(value: Any) -> Any:
+    """A stored or typed total as an exact number for the engines ("43/2" or "21.5" → 43/2); anything that
+    is not a number is handed on unchanged so that the engine names the fault."""
+    if isinstance(value, str):
+        try:
+            number = Fraction(value.strip())
+        except (ValueError, ZeroDivisionError):
+            return value
+        return int(number) if number.denominator == 1 else number
+    return value
+
+
 def clean(hand: Mapping[str, Any]) -> dict[str, Any]:
     """A plain JSON copy of a hand (refusing what JSON cannot hold)."""
     if not isinstance(hand, Mapping):

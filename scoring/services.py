@@ -78,7 +78,8 @@ def result_game(result: TableResult, hands: Sequence[Hand] | None = None) -> Gam
     if result.mode == TableResult.Mode.TOTALS:
         if result.scores is None:
             return None
-        return rules.game_from_totals(result.scores, imbalance_reason=result.imbalance_reason)
+        totals = [handshape.exact_number(v) for v in result.scores]
+        return rules.game_from_totals(totals, imbalance_reason=result.imbalance_reason)
     if hands is None:
         hands = list(result.hands.order_by("number"))
     return rules.play_game([h.data for h in hands])
@@ -225,7 +226,7 @@ def totals_set(
         raise PermissionDenied("Only a referee can accept totals that do not balance.")
     rules = table.session.tournament.get_rules()
     try:
-        rules.game_from_totals(list(scores), imbalance_reason=imbalance_reason)
+        rules.game_from_totals([handshape.exact_number(v) for v in scores], imbalance_reason=imbalance_reason)
     except RuleError as exc:
         raise exc if exc.path.startswith("scores") else exc.within("scores") from exc
     return _save(
@@ -235,6 +236,27 @@ def totals_set(
         mode=TableResult.Mode.TOTALS,
         scores=[handshape.json_number(s) for s in scores],
         imbalance_reason=imbalance_reason,
+    )
+
+
+@transaction.atomic
+def totals_clear(
+    *, table: Table, actor: Actor, expected_version: int | None, reason: str = ""
+) -> TableResult:
+    """Clear a draft table's totals so that it can be entered hand by hand instead."""
+    result = _lock(table)
+    _guard(result, actor, expected_version, reason=reason)
+    if result.is_confirmed:
+        raise RuleError("this table is confirmed; reopen it before clearing its totals", "status")
+    if result.mode != TableResult.Mode.TOTALS or result.scores is None:
+        raise RuleError("there are no game totals to clear", "scores")
+    return _save(
+        result,
+        actor,
+        reason or "totals cleared",
+        mode=TableResult.Mode.HANDS,
+        scores=None,
+        imbalance_reason="",
     )
 
 
@@ -343,7 +365,9 @@ def table_outcome(
     table = result.table
     rules = table.session.tournament.get_rules()
     game = _require_complete(result)
-    effects = table_penalty_effects(table=table, registrations=table_registrations(table), rules=rules)
+    effects = table_penalty_effects(
+        table=table, registrations=table_registrations(table), rules=rules, game=game
+    )
     outcome = rules.table_result(
         game,
         transfers=effects.transfers,

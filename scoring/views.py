@@ -101,6 +101,8 @@ class TablePage:
             if s.hands:
                 return False
             return not s.confirmed or (self.is_referee and totals_entered)
+        if slot == "clear_totals":
+            return not s.confirmed and totals_entered
         if slot == "undo":
             return not s.confirmed and bool(s.hands)
         if slot == "edit":
@@ -129,7 +131,7 @@ class TablePage:
             )
         if slot == "undo":
             return entry.UndoForm(data, initial=initial)
-        if slot in ("submit", "confirm", "player_confirm"):
+        if slot in ("submit", "confirm", "player_confirm", "clear_totals"):
             return entry.ActionForm(data, initial=initial)
         if slot == "reopen":
             return entry.ReasonForm(data, initial=initial)
@@ -137,7 +139,7 @@ class TablePage:
 
     def forms(self, refused: Refused | None = None) -> dict[str, Any]:
         out = {}
-        for slot in ("hand", "totals", "undo", "submit", "confirm", "reopen"):
+        for slot in ("hand", "totals", "clear_totals", "undo", "submit", "confirm", "reopen"):
             if refused is not None and refused.slot == slot and self.can(slot):
                 out[slot] = refused.form
             elif self.can(slot):
@@ -242,6 +244,15 @@ def _post(page: TablePage) -> HttpResponse:
                 reason=form.cleaned_data.get("reason", ""),
             ),
             lambda r: _("Game totals saved."),
+        )
+    elif action == "clear_totals":
+        form = page.build("clear_totals", request.POST)
+        outcome = _write(
+            page,
+            "clear_totals",
+            form,
+            lambda v: services.totals_clear(table=table, actor=actor, expected_version=v),
+            lambda r: _("The totals were cleared: enter the table hand by hand."),
         )
     elif action == "submit":
         form = page.build("submit", request.POST)

@@ -336,3 +336,40 @@ def test_only_referees_and_directors_record_penalties(tournament, tables, scorer
             tournament, Actor(role="table", table_id=tables[1][0].pk), "p1", "late_arrival", minutes_late=5
         )
     assert not Penalty.objects.exists()
+
+
+def test_a_classical_false_mah_jong_charges_the_east_of_that_hand(make_tournament, director):
+    """§71: East pays and receives double; after a non-East win the deal passes, so at hand 2 East is seat 1."""
+    from penalties.services import penalty_record
+    from scoring import services as S
+    from scoring.models import SeatSummary
+    from scoring.rules.registry import get_ruleset
+    from tournaments.models import Registration
+    from tournaments.services import session_seat
+
+    tournament = make_tournament(
+        slug="classic", ruleset="classical", director=director, players=4, sessions=1
+    )
+    regs = list(Registration.objects.filter(tournament=tournament).order_by("id"))
+    session = tournament.sessions.get(number=1)
+    (table,) = session_seat(session=session, tables=[regs])
+    actor = S.actor_for(user=director, table=table)
+    win = {"result": "win", "winner": 2, "values": {"0": 0, "1": 0, "2": 40, "3": 0}}
+    result = S.hand_add(table=table, hand=win, actor=actor, expected_version=None)
+    result = S.hand_add(table=table, hand=dict(win, winner=2), actor=actor, expected_version=result.version)
+    penalty_record(
+        tournament=tournament,
+        registration=regs[3],
+        kind="false_hu",
+        session=session,
+        table=table,
+        hand_number=2,
+        actor=actor,
+    )
+    S.result_confirm(table=table, actor=actor, expected_version=result.version)
+    transfers = list(
+        SeatSummary.objects.filter(table=table).order_by("position").values_list("transfers", flat=True)
+    )
+    expected = get_ruleset("classical").false_hu(3, "", dealer=1)
+    assert tuple(transfers) == tuple(expected)
+    assert expected != get_ruleset("classical").false_hu(3, "", dealer=0)  # East of the hand matters

@@ -275,3 +275,45 @@ def test_only_confirmed_results_count_in_the_standings(tournament, table, as_sco
     )
     assert all(row.sessions == 0 for row in standings_compute(tournament=tournament).rows)
     assert not SeatSummary.objects.filter(table=table).exists()
+
+
+def test_totals_can_be_cleared_to_enter_the_table_hand_by_hand(tournament, referee):
+    from scoring import services as S
+    from tournaments.models import Registration
+    from tournaments.services import session_seat
+
+    regs = list(Registration.objects.filter(tournament=tournament).order_by("id"))
+    table, _ = session_seat(session=tournament.sessions.get(number=1), tables=[regs[0:4], regs[4:8]])
+    actor = S.actor_for(user=referee, table=table)
+    result = S.totals_set(table=table, scores=[10, -10, 5, -5], actor=actor, expected_version=None)
+    with pytest.raises(RuleError, match="clear the totals"):
+        S.hand_add(table=table, hand={"result": "draw"}, actor=actor, expected_version=result.version)
+    result = S.totals_clear(table=table, actor=actor, expected_version=result.version)
+    assert (result.mode, result.scores) == ("hands", None)
+    result = S.hand_add(table=table, hand={"result": "draw"}, actor=actor, expected_version=result.version)
+    assert result.hands.count() == 1
+    with pytest.raises(RuleError, match="no game totals to clear"):
+        S.totals_clear(table=table, actor=actor, expected_version=result.version)
+
+
+def test_fractional_totals_are_kept_exact_and_confirm(make_tournament, director):
+    """A Salamanca sheet can carry a half point (liability in thirds): it is stored and confirmed exactly."""
+    from fractions import Fraction
+
+    from scoring import services as S
+    from scoring.models import SeatSummary
+    from tournaments.models import Registration
+    from tournaments.services import session_seat
+
+    tournament = make_tournament(slug="sala", ruleset="salamanca", director=director, players=4, sessions=1)
+    regs = list(Registration.objects.filter(tournament=tournament).order_by("id"))
+    (table,) = session_seat(session=tournament.sessions.get(number=1), tables=[regs])
+    actor = S.actor_for(user=director, table=table)
+    result = S.totals_set(
+        table=table, scores=["21.5", "-10.5", "-5", "-6"], actor=actor, expected_version=None
+    )
+    S.result_confirm(table=table, actor=actor, expected_version=result.version)
+    finals = list(
+        SeatSummary.objects.filter(table=table).order_by("position").values_list("final", flat=True)
+    )
+    assert finals == [Fraction(43, 2), Fraction(-21, 2), -5, -6]
