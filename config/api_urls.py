@@ -2,6 +2,10 @@
 
 from rest_framework.routers import DefaultRouter
 
+from penalties import api as penalties_api
+from rankings import api as rankings_api
+from rankings import archive_api, export_api
+from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 
 router = DefaultRouter()
@@ -11,5 +15,16 @@ router.register("registrations", tournaments_api.RegistrationViewSet, basename="
 router.register("sessions", tournaments_api.SessionViewSet, basename="session")
 router.register("tables", tournaments_api.TableViewSet, basename="table")
 router.register("seats", tournaments_api.SeatViewSet, basename="seat")
+router.register(r"tables/(?P<table_pk>[0-9]+)", scoring_api.TableResultViewSet, basename="table-result")
+router.register("penalties", penalties_api.PenaltyViewSet, basename="penalty")
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/standings", rankings_api.StandingsViewSet, basename="standings"
+)
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/exports",
+    export_api.ExportJobViewSet,
+    basename="tournament-export",
+)
+router.register("archives", archive_api.ArchiveViewSet, basename="archive")
 
 urlpatterns = router.urls

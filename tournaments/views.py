@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from rankings import selectors as rk
 from tournaments import selectors
 from tournaments.forms import PlayerImportForm
-from tournaments.models import Player, Tournament
-from tournaments.permissions import can_manage, user_roles
+from tournaments.models import Player, Registration, Session, Tournament
+from tournaments.permissions import can_manage, can_view, user_roles
 from tournaments.player_import import PlayerImportError, players_import_csv
 
 
@@ -21,9 +30,16 @@ def home(request):
 
 
 def tournament_home(request, slug: str):
+    """The tournament's front page: next session, find my seat, links to everything public."""
     tournament = selectors.tournament_get_visible(slug=slug, user=request.user)
+    published = rk.next_published_session(tournament=tournament)
+    query = request.GET.get("name", "").strip()[:100]
+    found = rk.seat_search(tournament=tournament, query=query, session=published) if query else []
+    search = {"tournament": tournament, "query": query, "found": found, "published": published}
+    if request.htmx and "name" in request.GET:
+        return render(request, "tournaments/_seat_search.html", search)
     context = {
-        "tournament": tournament,
+        **search,
         "sessions": selectors.session_list(tournament=tournament),
         "next_session": selectors.next_session(tournament=tournament),
         "player_count": tournament.registrations.filter(is_substitute=False).count(),
@@ -36,7 +52,13 @@ def tournament_players(request, slug: str):
     tournament = selectors.tournament_get_visible(slug=slug, user=request.user)
     registrations = selectors.registration_list(tournament=tournament)
     return render(
-        request, "tournaments/players.html", {"tournament": tournament, "registrations": registrations}
+        request,
+        "tournaments/players.html",
+        {
+            "tournament": tournament,
+            "registrations": registrations,
+            "roles": user_roles(request.user, tournament),
+        },
     )
 
 
@@ -74,15 +96,136 @@ def director_players(request, slug: str):
             "tournament": tournament,
             "form": form,
             "faults": faults,
+            "roles": user_roles(request.user, tournament),
             "registrations": selectors.registration_list(tournament=tournament),
         },
     )
 
 
+def _player_tournament_context(tournament: Tournament, registration: Registration) -> dict:
+    document = rk.standings_document_if_any(tournament=tournament)
+    published = rk.next_published_session(tournament=tournament)
+    next_seat = None
+    if published is not None:
+        next_seat = registration.seats.filter(session=published).select_related("table").first()
+    penalties = rk.player_penalties(registration=registration)
+    return {
+        "tournament": tournament,
+        "registration": registration,
+        "standing": rk.player_standing(document=document, key=registration.key),
+        "sessions": rk.player_sessions(registration=registration),
+        "published": published,
+        "next_seat": next_seat,
+        "other_penalties": [p for p in penalties if p.session is None],
+        "by_table_points": _by_table_points(tournament),
+    }
+
+
+def _by_table_points(tournament: Tournament) -> bool:
+    from rankings.views import _by_table_points as by_table_points
+
+    return by_table_points(tournament)
+
+
+def player_public(request, slug: str, key: str):
+    """A player's results in one tournament: every session, penalties with reasons, and the next seat."""
+    tournament = selectors.tournament_get_visible(slug=slug, user=request.user)
+    registration = get_object_or_404(
+        Registration.objects.select_related("player"), tournament=tournament, key=key
+    )
+    context = _player_tournament_context(tournament, registration)
+    context["roles"] = user_roles(request.user, tournament)
+    return render(request, "tournaments/player.html", context)
+
+
 def player_private(request, key: str):
-    """A player's own page, reached by the private link (no account needed)."""
+    """A player's own page, reached by the private link (no account needed): every tournament of theirs,
+    with the next seat, the standing and the results of each session."""
     player = get_object_or_404(Player, private_key=key)
-    registrations = player.registrations.select_related("tournament").order_by("-tournament__starts_on")
+    registrations = player.registrations.select_related("tournament", "player").order_by(
+        "-tournament__starts_on"
+    )
+    entries = [_player_tournament_context(r.tournament, r) for r in registrations]
+    return render(request, "tournaments/player_private.html", {"player": player, "entries": entries})
+
+
+def session_page(request, slug: str, number: int):
+    """Every table of a session with its status and, once confirmed, its results.
+
+    Cached under the standings' input version, which every confirmation or correction changes: results
+    show at once; a table that moves from playing to submitted shows within PUBLIC_PAGE_CACHE_SECONDS.
+    """
+    tournament, freshness = rk.tournament_with_freshness(slug=slug)
+    if not can_view(request.user, tournament):
+        raise Http404("No such tournament.")
+    session = get_object_or_404(Session, tournament=tournament, number=number)
+    version = freshness.input_version
+    key = (
+        f"session:{rk.page_stamp(tournament)}:{session.number}:{session.status}:{session.seating_published}:"
+        f"{version}:{get_language()}"
+    )
+    html = None
+    with contextlib.suppress(Exception):
+        html = cache.get(key)
+    if html is None:
+        tables = (
+            rk.session_tables(session=session)
+            if session.seating_published or session.status != "planned"
+            else []
+        )
+        html = render_to_string(
+            "tournaments/_session_tables.html",
+            {
+                "tournament": tournament,
+                "session": session,
+                "tables": tables,
+                "by_table_points": _by_table_points(tournament),
+            },
+        )
+        with contextlib.suppress(Exception):
+            cache.set(key, str(html), settings.PUBLIC_PAGE_CACHE_SECONDS)
+    sessions = (
+        Session.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True)
+    )
     return render(
-        request, "tournaments/player_private.html", {"player": player, "registrations": registrations}
+        request,
+        "tournaments/session.html",
+        {
+            "tournament": tournament,
+            "session": session,
+            "tables_html": mark_safe(html),  # rendered by our own template above
+            "numbers": list(sessions),
+            "roles": user_roles(request.user, tournament),
+        },
+    )
+
+
+@login_required
+def director_dashboard(request, slug: str):
+    """What a director watches during a session: tables still out, recent penalties, standings freshness."""
+    from rankings.views import TIEBREAK_LABELS, TiebreakForm
+
+    tournament = _director_tournament(request, slug)
+    _, freshness = rk.tournament_with_freshness(slug=slug)
+    session = rk.current_session(tournament=tournament)
+    tables = rk.session_tables(session=session) if session is not None else []
+    pending = [t for t in tables if t.status != "confirmed"]
+    return render(
+        request,
+        "tournaments/director_dashboard.html",
+        {
+            "tournament": tournament,
+            "roles": user_roles(request.user, tournament),
+            "session": session,
+            "table_count": len(tables),
+            "pending": pending,
+            "penalties": rk.recent_penalties(tournament=tournament),
+            "freshness": freshness,
+            "tiebreak_form": TiebreakForm.for_tournament(tournament),
+            "tiebreak_help": [(TIEBREAK_LABELS[k][0], TIEBREAK_LABELS[k][1]) for k in TIEBREAK_LABELS],
+            "tiebreak_order": [
+                TIEBREAK_LABELS.get(k, (k,))[0] for k in rk.tiebreak_order(tournament=tournament)
+            ],
+            "by_table_points": _by_table_points(tournament),
+        },
     )

@@ -1,0 +1,141 @@
+"""Headless Chromium on a 360 × 740 phone screen: the standings and a player page render without
+sideways scrolling, the search filters, a player marks themself, and the standings refresh by themselves
+when another table is confirmed. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from django.test import override_settings
+
+from rankings import services
+from tests.conftest import skip_or_fail
+from tests.rankings.test_standings_pages import confirm, seat
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+WAIT_SECONDS = 60
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--window-size=360,740",
+)
+
+
+@pytest.fixture
+def browser(tmp_path):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        skip_or_fail(
+            "chromium and chromedriver are needed for the browser tests (apt-get install chromium chromium-driver)"
+        )
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_page_load_timeout(30)
+    # A phone's viewport, whatever the smallest window the browser allows.
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True},
+    )
+    ARTIFACTS.mkdir(exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+def wait_for(condition, what: str):
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.25)
+    pytest.fail(f"waited {WAIT_SECONDS} s for {what}")
+
+
+def no_sideways_scroll(driver) -> bool:
+    return driver.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth "
+        "&& document.body.scrollWidth <= window.innerWidth;"
+    )
+
+
+def cell(driver, key: str, column: int) -> str:
+    return driver.execute_script(
+        "const r = document.querySelector(`#standings tr[data-player='${arguments[0]}']`);"
+        "return r ? r.cells[arguments[1]].textContent.trim() : null;",
+        key,
+        column,
+    )
+
+
+@override_settings(STANDINGS_POLL_SECONDS=2)
+def test_standings_and_player_page_on_a_phone(browser, live_server, make_tournament, director):
+    tournament = make_tournament(slug="phone-open", director=director, players=40, sessions=2)
+    keys = [f"p{i}" for i in range(1, 41)]
+    tables = seat(tournament, 1, [keys[i : i + 4] for i in range(0, 40, 4)])
+    for n, table in enumerate(tables):
+        confirm(table, [10 + n, 5, -5, -10 - n], director)
+    services.standings_refresh(tournament_id=tournament.pk)
+
+    browser.get(f"{live_server.url}/t/{tournament.slug}/standings/")
+    assert browser.execute_script("return window.innerWidth;") == 360
+    rows = browser.find_elements("css selector", "#standings tbody tr[data-player]")
+    assert len(rows) == 40
+    assert no_sideways_scroll(browser)
+    assert cell(browser, "p1", 3) == "10"  # p1 won table 1 by 10 points
+    browser.save_screenshot(str(ARTIFACTS / "standings-360.png"))
+
+    # The search filters as you type.
+    search = browser.find_element("id", "standings-search")
+    search.send_keys("Player7 ")
+    visible = browser.execute_script(
+        "return [...document.querySelectorAll('#standings tbody tr')].filter(r => !r.hidden).length;"
+    )
+    assert visible == 1
+    search.clear()
+    browser.execute_script("document.getElementById('standings-search').dispatchEvent(new Event('input'));")
+
+    # A player marks themself; the mark is kept for the next visit.
+    browser.find_element("css selector", "#standings tr[data-player='p1'] .me-toggle").click()
+    browser.refresh()
+    marked = browser.find_elements("css selector", "#standings tr.me")
+    assert [r.get_attribute("data-player") for r in marked] == ["p1"]
+
+    # Another table is confirmed while the page is open: the row changes without a reload.
+    token = browser.find_element("id", "standings-freshness").get_attribute("data-token")
+    browser.execute_script("window.scrollTo(0, 400); window.notReloaded = true;")
+    scrolled = browser.execute_script("return window.scrollY;")
+    later = seat(tournament, 2, [keys[i : i + 4] for i in range(0, 40, 4)])
+    confirm(later[0], [-30, 10, 10, 10], director)
+    services.standings_recompute(tournament_id=tournament.pk)  # what the worker does (see test_worker.py)
+    wait_for(lambda: cell(browser, "p1", 3) == "-20", "p1's new score on the open page")
+    assert browser.execute_script("return window.notReloaded === true;")
+    assert browser.execute_script("return window.scrollY;") == scrolled
+    assert browser.find_element("css selector", "#standings tr.me").get_attribute("data-player") == "p1"
+    freshness = browser.find_element("id", "standings-freshness")
+    assert "Last updated at" in freshness.text
+    assert freshness.get_attribute("data-token") != token  # the freshness line was swapped in too
+    browser.save_screenshot(str(ARTIFACTS / "standings-refreshed-360.png"))
+
+    browser.get(f"{live_server.url}/t/{tournament.slug}/p/p1/")
+    assert "Session 1 · table 1" in browser.page_source
+    assert "Your seat in session 2" in browser.page_source
+    assert no_sideways_scroll(browser)
+    browser.save_screenshot(str(ARTIFACTS / "player-360.png"))
