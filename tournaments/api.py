@@ -185,6 +185,11 @@ class TournamentViewSet(viewsets.ModelViewSet):
         data = serializer.validated_data
         serializer.instance = services.tournament_create(director=self.request.user, **data)
 
+    def perform_update(self, serializer):
+        serializer.instance = services.tournament_update(
+            tournament=serializer.instance, **serializer.validated_data
+        )
+
     @action(
         detail=True,
         methods=["post"],
@@ -254,6 +259,11 @@ class PlayerViewSet(viewsets.ModelViewSet):
             qs = qs.filter(Q(first_name__icontains=q) | Q(last_name__icontains=q) | Q(ema_id=q))
         return qs
 
+    def perform_update(self, serializer):
+        player = serializer.save()
+        for tournament_id in player.registrations.values_list("tournament_id", flat=True):
+            services.standings_changed(tournament_id=tournament_id)
+
 
 class RegistrationViewSet(TournamentScopedViewSet):
     serializer_class = RegistrationSerializer
@@ -266,6 +276,10 @@ class RegistrationViewSet(TournamentScopedViewSet):
         if slug := self.request.query_params.get("tournament_slug"):
             qs = qs.filter(tournament__slug=slug)
         return qs
+
+    def perform_update(self, serializer):
+        registration = serializer.save()
+        services.standings_changed(tournament_id=registration.tournament_id)
 
 
 class SessionViewSet(TournamentScopedViewSet):

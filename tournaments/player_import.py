@@ -16,7 +16,7 @@ from django.db import transaction
 
 from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Tournament
-from tournaments.services import next_registration_key
+from tournaments.services import next_registration_key, standings_changed
 
 COLUMNS = ("first_name", "last_name", "ema_id", "country", "club")
 REQUIRED = ("first_name",)
@@ -180,4 +180,6 @@ def players_import_csv(
         next_key += 1
         registered.add(player.pk)
         report.registrations.append(registration)
+    if report.registrations:
+        standings_changed(tournament_id=tournament.pk)
     return report

@@ -105,6 +105,7 @@ def registration_create(
     )
     registration.full_clean()
     registration.save()
+    standings_changed(tournament_id=tournament.pk)
     return registration
 
 
@@ -113,7 +114,26 @@ def registration_withdraw(*, registration: Registration, from_session: int) -> R
         raise ValidationError({"withdrawn_from": "The first session a player misses is 1 or later."})
     registration.withdrawn_from = from_session
     registration.save(update_fields=["withdrawn_from"])
+    standings_changed(tournament_id=registration.tournament_id)
     return registration
+
+
+def standings_changed(*, tournament_id: int) -> None:
+    """Players, their names or the ranking settings changed: the standings are computed again."""
+    from rankings.services import standings_touch
+
+    standings_touch(tournament_id=tournament_id)
+
+
+def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
+    """Change a tournament's fields; a change of ruleset, rules or settings recomputes the standings."""
+    for name, value in fields.items():
+        setattr(tournament, name, value)
+    tournament.full_clean()
+    tournament.save()
+    if {"ruleset", "rules", "settings"} & set(fields):
+        standings_changed(tournament_id=tournament.pk)
+    return tournament
 
 
 def session_create(*, tournament: Tournament, number: int | None = None, starts_at=None) -> Session:

@@ -125,3 +125,31 @@ def test_token_authentication_works(api, director, tournament):
     api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
     response = api.patch(f"/api/tournaments/{tournament.slug}/", {"city": "Ávila"}, format="json")
     assert response.status_code == 200
+
+
+def test_standings_follow_a_new_player_a_rename_and_the_tiebreak_order(
+    api_as, tournament, director, django_capture_on_commit_callbacks
+):
+    """Changes that are not results still reach the public standings without a manual recompute."""
+    from rankings.services import standings_current
+
+    client = api_as(director)
+    assert len(standings_current(tournament=tournament).document["standings"]) == 8
+    with django_capture_on_commit_callbacks(execute=True):
+        player = client.post("/api/players/", {"first_name": "Zoe", "country": "ESP"}, format="json").json()
+        client.post(
+            "/api/registrations/", {"tournament": tournament.pk, "player": player["id"]}, format="json"
+        )
+    assert len(standings_current(tournament=tournament).document["standings"]) == 9
+    with django_capture_on_commit_callbacks(execute=True):
+        client.patch(f"/api/players/{player['id']}/", {"last_name": "Zamora"}, format="json")
+    names = [row["name"] for row in standings_current(tournament=tournament).document["standings"]]
+    assert "Zoe Zamora" in names
+    before = standings_current(tournament=tournament).computed_version
+    with django_capture_on_commit_callbacks(execute=True):
+        client.patch(
+            f"/api/tournaments/{tournament.slug}/",
+            {"settings": {"tiebreaks": ["first_places"]}},
+            format="json",
+        )
+    assert standings_current(tournament=tournament).computed_version > before
