@@ -1,0 +1,1 @@
+"""Seating benchmark: ``python -m bench.seating`` (see README.md beside this file)."""

@@ -1,0 +1,236 @@
+"""Table numbers: give every table of a session a number so players rarely revisit a table.
+
+Tables holding a player with a fixed table keep that number. The others get the free numbers
+by an assignment per session (cost: how often its players already sat at that number), built
+greedily and improved by exchanging the numbers of two tables, then revisited session by
+session until no exchange helps.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+
+def hungarian(cost: list[list[int]]) -> list[int]:
+    """Minimum-cost perfect matching of a square matrix: ``result[row] = column``.
+
+    The classic O(n^3) method with row and column potentials and shortest augmenting paths.
+    """
+    size = len(cost)
+    inf = float("inf")
+    u = [0] * (size + 1)
+    v = [0] * (size + 1)
+    match = [0] * (size + 1)  # match[column] = row, 1-based; 0 = free
+    way = [0] * (size + 1)
+    for row in range(1, size + 1):
+        match[0] = row
+        col0 = 0
+        minv = [inf] * (size + 1)
+        used = [False] * (size + 1)
+        while True:
+            used[col0] = True
+            r = match[col0]
+            delta, col1 = inf, 0
+            cr = cost[r - 1]
+            ur = u[r]
+            for col in range(1, size + 1):
+                if not used[col]:
+                    cur = cr[col - 1] - ur - v[col]
+                    if cur < minv[col]:
+                        minv[col] = cur
+                        way[col] = col0
+                    if minv[col] < delta:
+                        delta, col1 = minv[col], col
+            for col in range(size + 1):
+                if used[col]:
+                    u[match[col]] += delta
+                    v[col] -= delta
+                else:
+                    minv[col] -= delta
+            col0 = col1
+            if match[col0] == 0:
+                break
+        while col0:
+            col1 = way[col0]
+            match[col0] = match[col1]
+            col0 = col1
+    result = [0] * size
+    for col in range(1, size + 1):
+        if match[col]:
+            result[match[col] - 1] = col - 1
+    return result
+
+
+def number_tables(
+    planned: list[list[list[int]]],
+    n: int,
+    fixed: Sequence[int | None],
+    history_visits: Sequence[Sequence[int]],
+    rng: random.Random,
+) -> list[list[list[int]]]:
+    """Reorder the tables of every session so that index ``i`` is table number ``i + 1``.
+
+    ``fixed[p]`` is the 0-based table index of a player with a fixed table, else None; tables
+    holding such players must already sit at that index. ``history_visits[p][i]``: past visits of
+    player ``p`` to table ``i + 1``. The cost of a table at a number is the sum of its players'
+    earlier visits there, i.e. the sum over players and numbers of visits*(visits-1)/2.
+    """
+    if not planned:
+        return []
+    g = len(planned[0])
+    visits = [list(history_visits[p][:g]) + [0] * max(0, g - len(history_visits[p])) for p in range(n)]
+    counted = [fixed[p] is None for p in range(n)]
+    sessions = [list(session) for session in planned]
+
+    def apply(session: list[list[int]], sign: int) -> None:
+        for k, table in enumerate(session):
+            for p in table:
+                if counted[p]:
+                    visits[p][k] += sign
+
+    def cost(table: list[int], k: int) -> int:
+        return sum(visits[p][k] for p in table if counted[p])
+
+    def assign(session: list[list[int]]) -> list[list[int]]:
+        pinned_at = {}
+        free_tables = []
+        for table in session:
+            idx = {fixed[p] for p in table if fixed[p] is not None}
+            if len(idx) == 1 and next(iter(idx)) not in pinned_at:
+                pinned_at[idx.pop()] = table
+            else:
+                free_tables.append(table)
+        free_numbers = [k for k in range(g) if k not in pinned_at]
+        chosen: dict[int, list[int]] = {}
+        if len(free_tables) <= 40:
+            matrix = [[cost(t, k) for k in free_numbers] for t in free_tables]
+            for t, col in enumerate(hungarian(matrix)):
+                chosen[free_numbers[col]] = free_tables[t]
+        else:
+            rng.shuffle(free_tables)
+            available = list(free_numbers)
+            # Greedy: each table (in a seeded random order) takes the cheapest free number.
+            for table in free_tables:
+                best_k, best_c = None, None
+                for k in available:
+                    c = cost(table, k)
+                    if best_c is None or c < best_c:
+                        best_k, best_c = k, c
+                        if c == 0:
+                            break
+                chosen[best_k] = table
+                available.remove(best_k)
+            # Exchange the numbers of two tables while that lowers the cost.
+            keys = sorted(chosen)
+            improved = True
+            rounds = 0
+            while improved and rounds < 20:
+                improved = False
+                rounds += 1
+                for i, ka in enumerate(keys):
+                    ta = chosen[ka]
+                    ca = cost(ta, ka)
+                    if ca == 0:
+                        continue
+                    for kb in keys[i + 1 :] + keys[:i]:
+                        tb = chosen[kb]
+                        if cost(ta, kb) + cost(tb, ka) < ca + cost(tb, kb):
+                            chosen[ka], chosen[kb] = tb, ta
+                            improved = True
+                            break
+        out = [None] * g
+        for k, table in pinned_at.items():
+            out[k] = table
+        for k, table in chosen.items():
+            out[k] = table
+        return out  # type: ignore[return-value]
+
+    def total() -> int:
+        return sum(v * (v - 1) // 2 for p in range(n) if counted[p] for v in visits[p])
+
+    for s, session in enumerate(sessions):
+        sessions[s] = assign(session)
+        apply(sessions[s], 1)
+    best = total()
+    for _ in range(6):
+        for s, session in enumerate(sessions):
+            apply(session, -1)
+            sessions[s] = assign(session)
+            apply(sessions[s], 1)
+        now = total()
+        if now >= best:
+            break
+        best = now
+    if best:
+        _tabu_numbers(sessions, visits, counted, fixed, rng, max_iters=1000)
+    return sessions
+
+
+def _tabu_numbers(sessions, visits, counted, fixed, rng: random.Random, max_iters: int) -> None:
+    """Exchange the numbers of two tables of a session, tabu style, to cut repeated visits."""
+    S, g = len(sessions), len(sessions[0])
+    movable = [[not any(fixed[p] is not None for p in table) for table in session] for session in sessions]
+
+    def table_cost(table, k):
+        return sum(visits[p][k] - 1 for p in table if counted[p] and visits[p][k] > 1)
+
+    cost = sum(v * (v - 1) // 2 for p in range(len(visits)) if counted[p] for v in visits[p])
+    best = cost
+    best_state = [list(session) for session in sessions]
+    tabu: dict[tuple[int, int], int] = {}
+    since_best = 0
+    for it in range(1, max_iters + 1):
+        if best == 0 or since_best > 200:
+            break
+        since_best += 1
+        bad = [
+            (s, k) for s in range(S) for k in range(g) if movable[s][k] and table_cost(sessions[s][k], k) > 0
+        ]
+        if not bad:
+            break
+        if len(bad) > 12:
+            bad = rng.sample(bad, 12)
+        choice, best_delta, ties = None, None, 0
+        for s, ka in bad:
+            A = sessions[s][ka]
+            for kb in range(g):
+                if kb == ka or not movable[s][kb]:
+                    continue
+                B = sessions[s][kb]
+                d = 0
+                for p in A:
+                    if counted[p]:
+                        d += visits[p][kb] - visits[p][ka] + 1
+                for p in B:
+                    if counted[p]:
+                        d += visits[p][ka] - visits[p][kb] + 1
+                if tabu.get((s, min(ka, kb) * g + max(ka, kb)), 0) > it and cost + d >= best:
+                    continue
+                if best_delta is None or d < best_delta:
+                    choice, best_delta, ties = (s, ka, kb), d, 1
+                elif d == best_delta:
+                    ties += 1
+                    if rng.randrange(ties) == 0:
+                        choice = (s, ka, kb)
+        if choice is None:
+            continue
+        s, ka, kb = choice
+        A, B = sessions[s][ka], sessions[s][kb]
+        for p in A:
+            if counted[p]:
+                visits[p][ka] -= 1
+                visits[p][kb] += 1
+        for p in B:
+            if counted[p]:
+                visits[p][kb] -= 1
+                visits[p][ka] += 1
+        sessions[s][ka], sessions[s][kb] = B, A
+        cost += best_delta
+        tabu[(s, min(ka, kb) * g + max(ka, kb))] = it + rng.randint(5, 15)
+        if cost < best:
+            best = cost
+            best_state = [list(session) for session in sessions]
+            since_best = 0
+    for s in range(S):
+        sessions[s] = best_state[s]

@@ -1,0 +1,118 @@
+"""The quality report of a schedule: meetings, compatriots, seat winds and table visits."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from .models import Player, PlayerId, QualityReport, Session
+
+
+def _pair(a: PlayerId, b: PlayerId, order: dict[PlayerId, int]) -> tuple[PlayerId, PlayerId]:
+    return (a, b) if order.get(a, 0) <= order.get(b, 0) else (b, a)
+
+
+def quality_report(
+    players: Sequence[Player],
+    sessions: Sequence[Session],
+    separate: Iterable[Sequence[PlayerId]] = (),
+) -> QualityReport:
+    """Report on ``sessions`` (played and planned, tables in table-number order, seats E, S, W, N).
+
+    ``players`` supplies countries, clubs and fixed tables; players seated but not listed count
+    as having neither.
+    """
+    info = {p.id: p for p in players}
+    order: dict[PlayerId, int] = {p.id: i for i, p in enumerate(players)}
+    for session in sessions:
+        for table in session:
+            for p in table:
+                order.setdefault(p, len(order))
+    group_of: dict[PlayerId, set[int]] = {}
+    for gi, group in enumerate(separate):
+        for p in group:
+            group_of.setdefault(p, set()).add(gi)
+
+    meetings: Counter[tuple[PlayerId, PlayerId]] = Counter()
+    winds: dict[PlayerId, list[int]] = {}
+    visits: Counter[tuple[PlayerId, int]] = Counter()
+    country_by_session: list[int] = []
+    club_by_session: list[int] = []
+    separated = 0
+    fixed_violations = 0
+    for session in sessions:
+        same_country = same_club = 0
+        for number, table in enumerate(session, start=1):
+            for seat, p in enumerate(table):
+                winds.setdefault(p, [0, 0, 0, 0])[seat] += 1
+                fixed = info[p].fixed_table if p in info else None
+                if fixed is None:
+                    visits[(p, number)] += 1
+                elif fixed != number:
+                    fixed_violations += 1
+            for a, b in combinations(table, 2):
+                meetings[_pair(a, b, order)] += 1
+                pa, pb = info.get(a), info.get(b)
+                if pa and pb:
+                    if pa.country and pa.country == pb.country:
+                        same_country += 1
+                    if pa.club and pa.club == pb.club:
+                        same_club += 1
+                if group_of.get(a, set()) & group_of.get(b, set()):
+                    separated += 1
+        country_by_session.append(same_country)
+        club_by_session.append(same_club)
+
+    repeated = sorted(
+        ((a, b, m) for (a, b), m in meetings.items() if m > 1),
+        key=lambda x: (-x[2], order[x[0]], order[x[1]]),
+    )
+    ordered_players = sorted(winds, key=lambda p: order[p])
+    wind_counts = {p: tuple(winds[p]) for p in ordered_players}
+    spread = {p: max(c) - min(c) for p, c in wind_counts.items()}
+    return QualityReport(
+        sessions=len(sessions),
+        players=len(winds),
+        repeated_meetings=sum(m - 1 for m in meetings.values() if m > 1),
+        max_pair_meetings=max(meetings.values(), default=0),
+        repeated_pairs=repeated,
+        same_country_meetings=sum(country_by_session),
+        same_club_meetings=sum(club_by_session),
+        same_country_by_session=country_by_session,
+        same_club_by_session=club_by_session,
+        separated_meetings=separated,
+        winds=wind_counts,  # type: ignore[arg-type]
+        wind_spread=spread,
+        max_wind_spread=max(spread.values(), default=0),
+        repeated_table_visits=sum(v - 1 for v in visits.values() if v > 1),
+        fixed_table_violations=fixed_violations,
+    )
+
+
+def format_schedule(sessions: Sequence[Session], quality: QualityReport, first_session: int = 1) -> str:
+    """A plain-text schedule (one line per table, seats E S W N) followed by the quality report."""
+    lines = []
+    width = max((len(str(p)) for s in sessions for t in s for p in t), default=1)
+    for k, session in enumerate(sessions, start=first_session):
+        lines.append(f"Session {k}")
+        for number, table in enumerate(session, start=1):
+            seats = "  ".join(f"{w} {p!s:>{width}}" for w, p in zip("ESWN", table, strict=True))
+            lines.append(f"  Table {number:>{len(str(len(session)))}}:  {seats}")
+        lines.append("")
+    q = quality
+    lines += [
+        f"Quality over {q.sessions} sessions and {q.players} players",
+        f"  repeated meetings:        {q.repeated_meetings}",
+        f"  most meetings of a pair:  {q.max_pair_meetings}",
+        f"  same-country meetings:    {q.same_country_meetings}",
+        f"  same-club meetings:       {q.same_club_meetings}",
+        f"  kept-apart meetings:      {q.separated_meetings}",
+        f"  largest wind spread:      {q.max_wind_spread}",
+        f"  repeated table visits:    {q.repeated_table_visits}",
+    ]
+    if q.repeated_pairs:
+        shown = ", ".join(f"{a}-{b} ({m}x)" for a, b, m in q.repeated_pairs[:10])
+        more = f" and {len(q.repeated_pairs) - 10} more" if len(q.repeated_pairs) > 10 else ""
+        lines.append(f"  pairs meeting again:      {shown}{more}")
+    return "\n".join(lines)

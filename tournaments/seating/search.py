@@ -1,0 +1,410 @@
+"""Local search over seatings: who sits with whom, session by session.
+
+Players are numbered ``0..n-1``. A planned schedule is a list of sessions, each a list of tables of
+four players. The cost of a schedule is a weighted sum, with weights large enough to be
+lexicographic in practice:
+
+* ``repeat_weight`` for every meeting of a pair beyond its first (history included), plus
+  ``spread_weight`` times the square of that excess, so that among schedules with as many
+  repeats the search prefers many pairs meeting twice to one pair meeting five times;
+* per-session pair weights (players who must not meet, same club, same country, far apart in
+  the standings for Swiss sessions), one flat ``n*n`` matrix per *weight class*; sessions that
+  share their rules share a class.
+
+Two searches live here:
+
+* :class:`ScheduleSearch`, a tabu search over swaps of two players at different tables of the
+  same session (the neighbourhood of Dotú and Van Hentenryck's social golfer search). It keeps a
+  pair-meeting count matrix and, for every player and session, the cost that player carries at
+  their table, so a candidate swap is priced with a handful of look-ups.
+* :func:`relabel`, a search over which real player takes which point of a repeat-free template:
+  it only renames points, so it never creates a repeat, and it pushes the other costs (history,
+  clubs, countries, players to keep apart) down first.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+Tables = list[list[int]]
+
+
+class ScheduleSearch:
+    """Tabu search on a planned schedule. See the module docstring for the cost."""
+
+    def __init__(
+        self,
+        n: int,
+        sessions: list[Tables],
+        history: list[int],
+        session_class: Sequence[int],
+        class_weights: Sequence[list[int] | None],
+        repeat_weight: int,
+        pinned: Sequence[bool],
+        rng: random.Random,
+        spread_weight: int = 0,
+    ):
+        self.n = n
+        self.S = len(sessions)
+        self.tables = [[list(t) for t in session] for session in sessions]
+        self.history = history
+        self.cls = list(session_class)
+        self.weights = list(class_weights)
+        self.WR = repeat_weight
+        self.WX = spread_weight
+        self.pinned = list(pinned)
+        self.rng = rng
+        self._build()
+
+    # ----------------------------------------------------------------- state
+
+    def _build(self) -> None:
+        n = self.n
+        M = list(self.history)
+        self.pos = []
+        for session in self.tables:
+            pos = [0] * n
+            for t, table in enumerate(session):
+                for p in table:
+                    pos[p] = t
+                for i in range(4):
+                    pi = table[i] * n
+                    for j in range(i + 1, 4):
+                        M[pi + table[j]] += 1
+                        M[table[j] * n + table[i]] += 1
+            self.pos.append(pos)
+        self.M = M
+        self.add = [self._add(m) for m in M]
+        self.rem = [self._add(m - 1) for m in M]
+        self.AC = []
+        self.RC = []
+        for w in self.weights:
+            if w is None:
+                self.AC.append(self.add)
+                self.RC.append(self.rem)
+            else:
+                self.AC.append([a + x for a, x in zip(self.add, w, strict=True)])
+                self.RC.append([r + x for r, x in zip(self.rem, w, strict=True)])
+        self.G = [[0] * n for _ in range(self.S)]
+        for s in range(self.S):
+            for table in self.tables[s]:
+                self._table_gain(s, table)
+        self.cost = self._full_cost()
+
+    def _add(self, m: int) -> int:
+        """Cost of one more meeting of a pair that met ``m`` times: f(m+1) - f(m) with
+        f(m) = WR*e + WX*e*e, e = max(0, m - 1)."""
+        return self.WR + self.WX * (2 * m - 1) if m >= 1 else 0
+
+    def _table_gain(self, s: int, table: list[int]) -> None:
+        RC = self.RC[self.cls[s]]
+        G = self.G[s]
+        n = self.n
+        for p in table:
+            pn = p * n
+            G[p] = RC[pn + table[0]] + RC[pn + table[1]] + RC[pn + table[2]] + RC[pn + table[3]] - RC[pn + p]
+
+    def _full_cost(self) -> int:
+        n, M, WR, WX = self.n, self.M, self.WR, self.WX
+        total = 0
+        for i in range(n):
+            row = i * n
+            for j in range(i + 1, n):
+                m = M[row + j]
+                if m > 1:
+                    total += (m - 1) * WR + (m - 1) * (m - 1) * WX
+        for s in range(self.S):
+            w = self.weights[self.cls[s]]
+            if w is None:
+                continue
+            for table in self.tables[s]:
+                for i in range(4):
+                    for j in range(i + 1, 4):
+                        total += w[table[i] * n + table[j]]
+        return total
+
+    def _set_pair(self, x: int, y: int, new: int, s_skip: int) -> None:
+        """Record that the pair (x, y) now meets ``new`` times; refresh every derived cost."""
+        n = self.n
+        i, j = x * n + y, y * n + x
+        self.M[i] = self.M[j] = new
+        a = self._add(new)
+        r = self._add(new - 1)
+        da = a - self.add[i]
+        dr = r - self.rem[i]
+        if da:
+            self.add[i] = self.add[j] = a
+            for c, w in enumerate(self.weights):
+                if w is not None:
+                    AC = self.AC[c]
+                    AC[i] += da
+                    AC[j] += da
+        if dr:
+            self.rem[i] = self.rem[j] = r
+            for c, w in enumerate(self.weights):
+                if w is not None:
+                    RC = self.RC[c]
+                    RC[i] += dr
+                    RC[j] += dr
+            for s in range(self.S):
+                if s != s_skip:
+                    pos = self.pos[s]
+                    if pos[x] == pos[y]:
+                        self.G[s][x] += dr
+                        self.G[s][y] += dr
+
+    def swap(self, s: int, p: int, q: int) -> int:
+        """Swap players ``p`` and ``q`` (at different tables) in session ``s``; return the cost change."""
+        n = self.n
+        pos = self.pos[s]
+        ta, tb = pos[p], pos[q]
+        A, B = self.tables[s][ta], self.tables[s][tb]
+        w = self.weights[self.cls[s]]
+        M = self.M
+        delta = 0
+        for x, table in ((p, A), (q, B)):
+            for y in table:
+                if y != x:
+                    m = M[x * n + y]
+                    delta -= self._add(m - 1) + (w[x * n + y] if w is not None else 0)
+                    self._set_pair(x, y, m - 1, s)
+        A[A.index(p)] = q
+        B[B.index(q)] = p
+        pos[p], pos[q] = tb, ta
+        for x, table in ((q, A), (p, B)):
+            for y in table:
+                if y != x:
+                    m = M[x * n + y]
+                    delta += self._add(m) + (w[x * n + y] if w is not None else 0)
+                    self._set_pair(x, y, m + 1, s)
+        self._table_gain(s, A)
+        self._table_gain(s, B)
+        self.cost += delta
+        return delta
+
+    def snapshot(self) -> list[Tables]:
+        return [[list(t) for t in session] for session in self.tables]
+
+    def restore(self, sessions: list[Tables]) -> None:
+        self.tables = [[list(t) for t in session] for session in sessions]
+        self._build()
+
+    # ----------------------------------------------------------------- search
+
+    def run(
+        self,
+        max_iters: int,
+        target: int = 0,
+        deadline: float | None = None,
+        sample: int = 24,
+        patience: int = 1500,
+        give_up: int | None = None,
+    ) -> tuple[list[Tables], int]:
+        """Search until the cost reaches ``target``, the budget runs out, ``give_up`` iterations
+        pass without a new best, or the deadline passes.
+
+        Returns the best schedule seen and its cost.
+        """
+        rng = self.rng
+        n, S = self.n, self.S
+        pinned = self.pinned
+        best = self.cost
+        best_state = self.snapshot()
+        tabu = [[0] * n for _ in range(S)]
+        stall = 0
+        since_best = 0
+        movable = [p for p in range(n) if not pinned[p]]
+        if len(movable) < 2 or self.cost <= target:
+            return best_state, best
+        for it in range(1, max_iters + 1):
+            if best <= target or (give_up is not None and since_best >= give_up):
+                break
+            if deadline is not None and (it & 31) == 0 and time.monotonic() > deadline:
+                break
+            conflicts = [(s, p) for s in range(S) for p in movable if self.G[s][p] > 0]
+            if not conflicts:
+                # Costs can only come from pairs now; nothing left to improve locally.
+                break
+            if len(conflicts) > sample:
+                conflicts = rng.sample(conflicts, sample)
+            best_delta = None
+            choice = None
+            ties = 0
+            cost = self.cost
+            for s, p in conflicts:
+                AC = self.AC[self.cls[s]]
+                Gs = self.G[s]
+                tb = tabu[s]
+                p_tabu = tb[p] > it
+                session = self.tables[s]
+                ta = self.pos[s][p]
+                a0, a1, a2 = (a for a in session[ta] if a != p)
+                pn = p * n
+                gp = Gs[p]
+                for t, table in enumerate(session):
+                    if t == ta:
+                        continue
+                    b0, b1, b2, b3 = table
+                    sum_b = AC[pn + b0] + AC[pn + b1] + AC[pn + b2] + AC[pn + b3] - gp
+                    for q in table:
+                        if pinned[q]:
+                            continue
+                        qn = q * n
+                        d = AC[qn + a0] + AC[qn + a1] + AC[qn + a2] + sum_b - AC[pn + q] - Gs[q]
+                        if best_delta is not None and d > best_delta:
+                            continue
+                        if (p_tabu or tb[q] > it) and cost + d >= best:
+                            continue
+                        if best_delta is None or d < best_delta:
+                            best_delta = d
+                            choice = (s, p, q)
+                            ties = 1
+                        else:
+                            ties += 1
+                            if rng.randrange(ties) == 0:
+                                choice = (s, p, q)
+            if choice is None:
+                stall = patience
+            else:
+                s, p, q = choice
+                self.swap(s, p, q)
+                tenure = rng.randint(3, 10)
+                tabu[s][p] = it + tenure
+                tabu[s][q] = it + tenure
+                if self.cost < best:
+                    best = self.cost
+                    best_state = self.snapshot()
+                    stall = 0
+                    since_best = 0
+                else:
+                    stall += 1
+            since_best += 1
+            if stall >= patience:
+                # Start again from the best schedule, shaken by a few random swaps.
+                self.restore(best_state)
+                for _ in range(rng.randint(1, 4)):
+                    s = rng.randrange(S)
+                    p, q = rng.sample(movable, 2)
+                    if self.pos[s][p] != self.pos[s][q]:
+                        self.swap(s, p, q)
+                tabu = [[0] * n for _ in range(S)]
+                stall = 0
+        return best_state, best
+
+
+# --------------------------------------------------------------------------- relabelling
+
+
+def relabel(
+    template: list[Tables],
+    n: int,
+    pair_cost: Sequence[list[int] | None],
+    session_class: Sequence[int],
+    rng: random.Random,
+    max_iters: int,
+    deadline: float | None = None,
+    initial: list[int] | None = None,
+) -> tuple[list[int], int]:
+    """Choose which player takes which template point, minimising the pair costs of meetings.
+
+    ``pair_cost[c]`` is a flat ``n*n`` matrix (or None for all zero) charged once for every
+    meeting of two players in a session of class ``c``. Returns ``(player_of_point, cost)``.
+    """
+    neighbours: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+    for s, session in enumerate(template):
+        c = session_class[s]
+        if pair_cost[c] is None:
+            continue
+        for table in session:
+            for u in table:
+                for v in table:
+                    if u != v:
+                        neighbours[u].append((v, c))
+    player = list(initial) if initial is not None else list(range(n))
+    if initial is None:
+        rng.shuffle(player)
+    costs = [m if m is not None else [] for m in pair_cost]
+
+    def point_cost(u: int) -> int:
+        pu = player[u] * n
+        return sum(costs[c][pu + player[v]] for v, c in neighbours[u])
+
+    local = [point_cost(u) for u in range(n)]
+    total = sum(local) // 2
+    best, best_player = total, list(player)
+    if total == 0:
+        return best_player, 0
+    tabu = [0] * n
+    stall = 0
+    for it in range(1, max_iters + 1):
+        if best == 0:
+            break
+        if deadline is not None and (it & 15) == 0 and time.monotonic() > deadline:
+            break
+        bad = [u for u in range(n) if local[u] > 0]
+        if not bad:
+            break
+        if len(bad) > 4:
+            bad = rng.sample(bad, 4)
+        best_delta = None
+        choice = None
+        ties = 0
+        others = range(n) if n <= 32 else rng.sample(range(n), 32)
+        for u in bad:
+            x = player[u]
+            xn = x * n
+            nu = neighbours[u]
+            for v in others:
+                if v == u:
+                    continue
+                y = player[v]
+                yn = y * n
+                d = 0
+                for w, c in nu:
+                    if w != v:
+                        cc = costs[c]
+                        z = player[w]
+                        d += cc[yn + z] - cc[xn + z]
+                for w, c in neighbours[v]:
+                    if w != u:
+                        cc = costs[c]
+                        z = player[w]
+                        d += cc[xn + z] - cc[yn + z]
+                if tabu[u] > it and tabu[v] > it and total + d >= best:
+                    continue
+                if best_delta is None or d < best_delta:
+                    best_delta, choice, ties = d, (u, v), 1
+                elif d == best_delta:
+                    ties += 1
+                    if rng.randrange(ties) == 0:
+                        choice = (u, v)
+        if choice is None:
+            stall = 200
+        else:
+            u, v = choice
+            player[u], player[v] = player[v], player[u]
+            total += best_delta
+            touched = {u, v}
+            touched.update(w for w, _ in neighbours[u])
+            touched.update(w for w, _ in neighbours[v])
+            for w in touched:
+                local[w] = point_cost(w)
+            tenure = rng.randint(3, 10)
+            tabu[u] = tabu[v] = it + tenure
+            if total < best:
+                best, best_player = total, list(player)
+                stall = 0
+            else:
+                stall += 1
+        if stall >= 200:
+            player = list(best_player)
+            for _ in range(rng.randint(2, 6)):
+                u, v = rng.sample(range(n), 2)
+                player[u], player[v] = player[v], player[u]
+            local = [point_cost(u) for u in range(n)]
+            total = sum(local) // 2
+            tabu = [0] * n
+            stall = 0
+    return best_player, best
