@@ -7,6 +7,7 @@ from rankings import api as rankings_api
 from rankings import archive_api, export_api
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
+from tournaments import seating_api
 
 router = DefaultRouter()
 router.register("tournaments", tournaments_api.TournamentViewSet, basename="tournament")
@@ -26,5 +27,8 @@ router.register(
     basename="tournament-export",
 )
 router.register("archives", archive_api.ArchiveViewSet, basename="archive")
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/seating", seating_api.SeatingViewSet, basename="seating-api"
+)
 
 urlpatterns = router.urls

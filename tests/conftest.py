@@ -23,6 +23,15 @@ def skip_or_fail(reason: str) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _tasks_in_process(request, settings):
+    """Tasks run in-process in tests, also where a broker is configured (CI), so that a test sees what a
+    task did; tests marked ``worker`` use the real broker and worker, and tests of broker behaviour turn
+    this off themselves."""
+    if request.node.get_closest_marker("worker") is None:
+        settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Accounts are made by the dozen in tests: hash their passwords cheaply (never in production)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
