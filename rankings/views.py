@@ -40,7 +40,7 @@ from tournaments.models import Tournament
 from tournaments.permissions import can_manage, can_view, user_roles
 
 POLL_SECONDS = 20
-CSRF_PLACEHOLDER = "csrf-token-placeholder-7c1d3e"
+CSRF_MARKER = "csrf-token-marker-7c1d3e"
 
 
 def poll_seconds() -> int:
@@ -164,10 +164,10 @@ def standings(request, slug: str):
     key = f"standings:page:{selectors.page_stamp(tournament)}:{freshness.token}:{get_language()}:{poll_seconds()}"
     html = _cache_get(key)
     if html is None:
-        context = {**_context(tournament, freshness), "roles": set(), "csrf_token": CSRF_PLACEHOLDER}
+        context = {**_context(tournament, freshness), "roles": set(), "csrf_token": CSRF_MARKER}
         html = render_to_string("rankings/standings.html", context, request=request)
         _cache_set(key, str(html))
-    return HttpResponse(html.replace(CSRF_PLACEHOLDER, get_token(request)))
+    return HttpResponse(html.replace(CSRF_MARKER, get_token(request)))
 
 
 @require_GET

@@ -8,7 +8,7 @@ services, whose ``RuleError`` is shown next to the field its path names (:meth:`
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -92,12 +92,7 @@ class HandForm(SeatChoiceMixin, EntryForm):
             if cleaned.get(name) in (None, "", []):
                 self.add_error(name, _("This field is required for this result."))
 
-    def hand(self) -> dict:
-        raise NotImplementedError
-
-    @classmethod
-    def initial_from(cls, data: Mapping[str, Any]) -> dict:
-        raise NotImplementedError
+    # Each family's form defines hand() -> the archive-shaped hand, and initial_from(data) -> initial values.
 
 
 class MCRHandForm(HandForm):

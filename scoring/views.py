@@ -205,92 +205,65 @@ def _write(
     return redirect(page.urls["page"] + "#" + slot)
 
 
+# What each form of the table page writes, and what it says when it worked.
+TABLE_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any, Table], str]]] = {
+    "hand": (
+        lambda table, actor, form, v: services.hand_add(
+            table=table, hand=form.hand(), actor=actor, expected_version=v
+        ),
+        lambda r, table: _("Hand %(n)s saved.") % {"n": r.hands.count()},
+    ),
+    "undo": (
+        lambda table, actor, form, v: services.hand_remove_last(
+            table=table, actor=actor, expected_version=v, reason=form.cleaned_data.get("reason", "")
+        ),
+        lambda r, table: _("The last hand was undone."),
+    ),
+    "totals": (
+        lambda table, actor, form, v: services.totals_set(
+            table=table,
+            scores=form.scores(),
+            actor=actor,
+            expected_version=v,
+            imbalance_reason=form.cleaned_data.get("imbalance_reason", ""),
+            reason=form.cleaned_data.get("reason", ""),
+        ),
+        lambda r, table: _("Game totals saved."),
+    ),
+    "clear_totals": (
+        lambda table, actor, form, v: services.totals_clear(table=table, actor=actor, expected_version=v),
+        lambda r, table: _("The totals were cleared: enter the table hand by hand."),
+    ),
+    "submit": (
+        lambda table, actor, form, v: services.result_submit(table=table, actor=actor, expected_version=v),
+        lambda r, table: _("Result submitted. A referee will confirm it."),
+    ),
+    "confirm": (
+        lambda table, actor, form, v: services.result_confirm(table=table, actor=actor, expected_version=v),
+        lambda r, table: _("Table %(n)s confirmed.") % {"n": table.number},
+    ),
+    "reopen": (
+        lambda table, actor, form, v: services.result_reopen(
+            table=table, actor=actor, reason=form.cleaned_data["reason"], expected_version=v
+        ),
+        lambda r, table: (
+            _("Table %(n)s reopened: it no longer counts until it is confirmed again.") % {"n": table.number}
+        ),
+    ),
+}
+
+
 def _post(page: TablePage) -> HttpResponse:
     request, table, actor = page.request, page.table, page.actor
     action = request.POST.get("action", "")
-    outcome: Refused | HttpResponse
-    if action == "hand":
-        form = page.build("hand", request.POST)
-        outcome = _write(
-            page,
-            "hand",
-            form,
-            lambda v: services.hand_add(table=table, hand=form.hand(), actor=actor, expected_version=v),
-            lambda r: _("Hand %(n)s saved.") % {"n": r.hands.count()},
-        )
-    elif action == "undo":
-        form = page.build("undo", request.POST)
-        outcome = _write(
-            page,
-            "undo",
-            form,
-            lambda v: services.hand_remove_last(
-                table=table, actor=actor, expected_version=v, reason=form.cleaned_data.get("reason", "")
-            ),
-            lambda r: _("The last hand was undone."),
-        )
-    elif action == "totals":
-        form = page.build("totals", request.POST)
-        outcome = _write(
-            page,
-            "totals",
-            form,
-            lambda v: services.totals_set(
-                table=table,
-                scores=form.scores(),
-                actor=actor,
-                expected_version=v,
-                imbalance_reason=form.cleaned_data.get("imbalance_reason", ""),
-                reason=form.cleaned_data.get("reason", ""),
-            ),
-            lambda r: _("Game totals saved."),
-        )
-    elif action == "clear_totals":
-        form = page.build("clear_totals", request.POST)
-        outcome = _write(
-            page,
-            "clear_totals",
-            form,
-            lambda v: services.totals_clear(table=table, actor=actor, expected_version=v),
-            lambda r: _("The totals were cleared: enter the table hand by hand."),
-        )
-    elif action == "submit":
-        form = page.build("submit", request.POST)
-        outcome = _write(
-            page,
-            "submit",
-            form,
-            lambda v: services.result_submit(table=table, actor=actor, expected_version=v),
-            lambda r: _("Result submitted. A referee will confirm it."),
-        )
-    elif action == "confirm":
-        form = page.build("confirm", request.POST)
-        outcome = _write(
-            page,
-            "confirm",
-            form,
-            lambda v: services.result_confirm(table=table, actor=actor, expected_version=v),
-            lambda r: _("Table %(n)s confirmed.") % {"n": table.number},
-        )
-    elif action == "reopen":
-        form = page.build("reopen", request.POST)
-        outcome = _write(
-            page,
-            "reopen",
-            form,
-            lambda v: services.result_reopen(
-                table=table, actor=actor, reason=form.cleaned_data["reason"], expected_version=v
-            ),
-            lambda r: (
-                _("Table %(n)s reopened: it no longer counts until it is confirmed again.")
-                % {"n": table.number}
-            ),
-        )
-    else:
+    if action not in TABLE_ACTIONS:
         form = entry.ActionForm(request.POST)
         form.is_valid()
         form.add_error(None, _("Unknown action."))
-        outcome = Refused("unknown", form, 400)
+        return page.render(Refused("unknown", form, 400))
+    write, message = TABLE_ACTIONS[action]
+    form = page.build(action, request.POST)
+    outcome = _write(page, action, form, lambda v: write(table, actor, form, v), lambda r: message(r, table))
     if isinstance(outcome, Refused):
         return page.render(outcome)
     return outcome

@@ -114,12 +114,12 @@ class Exporter:
         return True
 
     def rows(self) -> Iterable[Sequence[Cell]]:
-        """The header row, then the data rows."""
-        raise NotImplementedError
+        """The header row, then the data rows (row exporters override this)."""
+        raise TypeError(f"the '{self.identifier}' exporter writes a document, not rows")
 
     def document(self) -> Any:
-        """The JSON document of a document exporter."""
-        raise NotImplementedError
+        """The JSON document of a document exporter (document exporters override this)."""
+        raise TypeError(f"the '{self.identifier}' exporter writes rows, not a document")
 
     def filename_stem(self) -> str:
         if self.tournament is not None:

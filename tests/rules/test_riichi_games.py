@@ -16,38 +16,12 @@ from scoring.rules.riichi import (
     seat_hands,
     valid_fu,
 )
+from tests.rules.riichi_support import chombo, draw, ron, tsumo
 
 EMA = PRESETS["ema-riichi-2016"]
 EMA2025 = PRESETS["ema-riichi-2025"]
 WRC = PRESETS["wrc-riichi"]
 EMA2008 = PRESETS["ema-riichi-2008"]
-
-
-def ron(loser, *winners, riichi=()):
-    return {
-        "result": "ron",
-        "loser": loser,
-        "winners": [{"player": p, "han": han, **({"fu": fu} if fu else {})} for p, han, fu in winners],
-        "riichi": list(riichi),
-    }
-
-
-def tsumo(winner, han, fu=None, riichi=()):
-    return {
-        "result": "tsumo",
-        "winner": winner,
-        "han": han,
-        **({"fu": fu} if fu else {}),
-        "riichi": list(riichi),
-    }
-
-
-def draw(tenpai, riichi=()):
-    return {"result": "draw", "tenpai": list(tenpai), "riichi": list(riichi)}
-
-
-def chombo(player):
-    return {"result": "chombo", "player": player}
 
 
 def finals(ruleset, scores, **kwargs):

@@ -10,33 +10,11 @@ import pytest
 
 from scoring.rules.base import RuleError
 from scoring.rules.riichi import PRESETS
+from tests.rules.riichi_support import draw, ron, tsumo
 
 EMA = PRESETS["ema-riichi-2016"]
 EMA2008 = PRESETS["ema-riichi-2008"]
 WRC = PRESETS["wrc-riichi"]
-
-
-def ron(loser, *winners, riichi=()):
-    return {
-        "result": "ron",
-        "loser": loser,
-        "winners": [{"player": p, "han": han, **({"fu": fu} if fu else {})} for p, han, fu in winners],
-        "riichi": list(riichi),
-    }
-
-
-def tsumo(winner, han, fu=None, riichi=()):
-    return {
-        "result": "tsumo",
-        "winner": winner,
-        "han": han,
-        **({"fu": fu} if fu else {}),
-        "riichi": list(riichi),
-    }
-
-
-def draw(tenpai, riichi=()):
-    return {"result": "draw", "tenpai": list(tenpai), "riichi": list(riichi)}
 
 
 # fmt: off
