@@ -378,18 +378,22 @@ def table_outcome(
     return game, outcome, effects.credited, effects.excluded
 
 
-def summaries_write(*, result: TableResult) -> list[SeatSummary]:
-    """(Re)write the summary rows of a confirmed table and queue the standings recompute."""
-    table = result.table
-    _, outcome, credited, excluded = table_outcome(result)
-    SeatSummary.objects.filter(table=table).delete()
-    rows = [
+def summary_rows(
+    *,
+    table: Table,
+    result_version: int,
+    outcome: EngineTableResult,
+    registration_ids: Sequence[int],
+    excluded: frozenset[int] = frozenset(),
+) -> list[SeatSummary]:
+    """The (unsaved) summary rows of a table: one per seat, credited to ``registration_ids[seat]``."""
+    return [
         SeatSummary(
             tournament_id=table.session.tournament_id,
             session_id=table.session_id,
             table=table,
             position=position,
-            registration=credited[position],
+            registration_id=registration_ids[position],
             game_score=seat.game_score,
             table_points=seat.table_points,
             uma=seat.uma,
@@ -398,10 +402,24 @@ def summaries_write(*, result: TableResult) -> list[SeatSummary]:
             penalties=seat.penalties,
             final=seat.final,
             excluded=position in excluded,
-            result_version=result.version,
+            result_version=result_version,
         )
         for position, seat in enumerate(outcome.seats)
     ]
+
+
+def summaries_write(*, result: TableResult) -> list[SeatSummary]:
+    """(Re)write the summary rows of a confirmed table and queue the standings recompute."""
+    table = result.table
+    _, outcome, credited, excluded = table_outcome(result)
+    SeatSummary.objects.filter(table=table).delete()
+    rows = summary_rows(
+        table=table,
+        result_version=result.version,
+        outcome=outcome,
+        registration_ids=[r.pk for r in credited],
+        excluded=excluded,
+    )
     SeatSummary.objects.bulk_create(rows)
     _touch_standings(table)
     return rows

@@ -29,7 +29,7 @@ from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
 from scoring.rules.registry import get_ruleset
-from scoring.services import Actor
+from scoring.services import Actor, summary_rows
 from tournaments import services as tournament_services
 from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament
@@ -494,26 +494,12 @@ class ArchiveImport:
     def _summaries(self, result: TableResult, table: Table, plan: _PlannedTable) -> list[SeatSummary]:
         """The summary rows of a confirmed table, as ``scoring.services.summaries_write`` writes them for a
         table without penalties (penalties come later and rewrite the rows of the tables they touch)."""
-        outcome = self.rules.table_result(plan.game)
-        return [
-            SeatSummary(
-                tournament_id=self.tournament.pk,
-                session_id=table.session_id,
-                table=table,
-                position=position,
-                registration_id=self.registrations[plan.seat_keys[position]],
-                game_score=seat.game_score,
-                table_points=seat.table_points,
-                uma=seat.uma,
-                transfers=seat.transfers,
-                chombo=seat.chombo,
-                penalties=seat.penalties,
-                final=seat.final,
-                excluded=False,
-                result_version=result.version,
-            )
-            for position, seat in enumerate(outcome.seats)
-        ]
+        return summary_rows(
+            table=table,
+            result_version=result.version,
+            outcome=self.rules.table_result(plan.game),
+            registration_ids=[self.registrations[key] for key in plan.seat_keys],
+        )
 
     # -- penalties -----------------------------------------------------------------------------------
 
