@@ -192,39 +192,38 @@ def seating_swap(request, slug: str, number: int):
     return _redirect_to_session(slug, number)
 
 
-@login_required
-@require_POST
-def seating_publish(request, slug: str, number: int):
+def _session_state_change(request, slug: str, number: int, change, done_message: str):
+    """Publish or unpublish a session's seating; the engine's faults are shown one by one."""
     tournament = _director_tournament(request, slug)
     session = _session(tournament, number)
     try:
-        svc.seating_publish(session=session)
+        change(session=session)
     except SeatingError as exc:
         for fault in exc.faults:
             messages.error(request, fault)
     else:
-        messages.success(
-            request, _("Session %(n)s is published: players see their seats.") % {"n": session.number}
-        )
+        messages.success(request, done_message % {"n": session.number})
     return _redirect_to_session(slug, number)
+
+
+@login_required
+@require_POST
+def seating_publish(request, slug: str, number: int):
+    return _session_state_change(
+        request, slug, number, svc.seating_publish, _("Session %(n)s is published: players see their seats.")
+    )
 
 
 @login_required
 @require_POST
 def seating_unpublish(request, slug: str, number: int):
-    tournament = _director_tournament(request, slug)
-    session = _session(tournament, number)
-    try:
-        svc.seating_unpublish(session=session)
-    except SeatingError as exc:
-        for fault in exc.faults:
-            messages.error(request, fault)
-    else:
-        messages.success(
-            request,
-            _("Session %(n)s is no longer published: its seating can be changed.") % {"n": session.number},
-        )
-    return _redirect_to_session(slug, number)
+    return _session_state_change(
+        request,
+        slug,
+        number,
+        svc.seating_unpublish,
+        _("Session %(n)s is no longer published: its seating can be changed."),
+    )
 
 
 @login_required
