@@ -16,6 +16,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("config.api_urls")),
+    path("", include("scoring.offline.urls")),
     path("", include("scoring.urls")),
     path("", include("penalties.urls")),
     path("", include("rankings.urls")),
