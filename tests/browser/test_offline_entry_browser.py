@@ -160,6 +160,8 @@ def test_three_hands_entered_offline_survive_a_reload_and_are_stored_once_in_ord
 ):
     table = seat_session(tournament)[0]
     open_table(browser, proxy, table)
+    installable = browser.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+    assert installable["installabilityErrors"] == []
     network(browser, proxy, online=False)
     assert browser.execute_script("return navigator.onLine;") is False
 
