@@ -18,7 +18,8 @@ reopen, accept unbalanced totals and change confirmed results), or the table's p
 confirmed. A confirmed result of a public tournament is public; drafts are not.
 
 Every write names the ``version`` it was based on; a stale one gets 409 with the current version and
-state. Hands are shaped as in the tournament archive, with player keys (``p1``…); the services do the
+state. Every write may carry an ``Idempotency-Key`` header: a repeat gets the first answer and changes
+nothing (``idempotency``). Hands are shaped as in the tournament archive, with player keys (``p1``…); the services do the
 work (``scoring.services``), this module only translates.
 """
 

@@ -193,6 +193,7 @@
     current.replaceWith(adopted);
     document.title = doc.title;
     if (window.htmx) window.htmx.process(adopted);
+    render();
   }
 
   async function refresh() {
