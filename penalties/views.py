@@ -22,9 +22,8 @@ from penalties.forms import HAND_KINDS, AppealForm, CancelForm, PenaltyFilterFor
 from penalties.models import Kind, Penalty, Scope
 from scoring import selectors
 from scoring.rules.base import RuleError
-from scoring.services import Actor
 from tournaments.models import WIND_LETTERS, Role, Seat, Session, Table, Tournament
-from tournaments.permissions import user_roles
+from tournaments.permissions import Actor, user_roles
 
 
 def _referee_actor(request: HttpRequest, tournament: Tournament) -> Actor:

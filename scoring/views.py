@@ -27,9 +27,9 @@ from scoring import forms as entry
 from scoring import selectors, services
 from scoring.models import TableResult
 from scoring.rules.base import RuleError
-from scoring.services import Actor, StaleWrite, actor_for
+from scoring.services import StaleWrite
 from tournaments.models import Role, Table
-from tournaments.permissions import can_referee, can_score, user_roles
+from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
 
 # -- who is at the page ----------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from rankings import selectors as rk
+from rankings.standings import selectors as rk
 from tournaments import selectors
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
@@ -122,7 +122,7 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
 
 
 def _by_table_points(tournament: Tournament) -> bool:
-    from rankings.views import _by_table_points as by_table_points
+    from rankings.standings.views import _by_table_points as by_table_points
 
     return by_table_points(tournament)
 
@@ -203,7 +203,7 @@ def session_page(request, slug: str, number: int):
 @login_required
 def director_dashboard(request, slug: str):
     """What a director watches during a session: tables still out, recent penalties, standings freshness."""
-    from rankings.views import TIEBREAK_LABELS, TiebreakForm
+    from rankings.standings.views import TIEBREAK_LABELS, TiebreakForm
 
     tournament = _director_tournament(request, slug)
     _, freshness = rk.tournament_with_freshness(slug=slug)

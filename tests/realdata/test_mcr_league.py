@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 from rankings.archive import archive_export, archive_import
-from rankings.selectors import standings_compute
+from rankings.standings.selectors import standings_compute
 from scoring.models import TableResult
 from tests.realdata import data_dir
 
