@@ -16,49 +16,11 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from penalties.models import Kind, Penalty, Scope
+from penalties.models import Kind, Penalty
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import RuleError, Ruleset
 from tournaments.models import WIND_LETTERS, Player, Registration, Seat, Session, Table, Tournament
-
-WIND_NAMES = {
-    "E": gettext_lazy("East"),
-    "S": gettext_lazy("South"),
-    "W": gettext_lazy("West"),
-    "N": gettext_lazy("North"),
-}
-SHARE_NAMES = {"all": gettext_lazy("all"), "half": gettext_lazy("half"), "third": gettext_lazy("a third")}
-MINUS = "\u2212"
-
-
-# -- numbers as shown ---------------------------------------------------------------------------------
-
-
-def num(value: Any) -> str:
-    """An exact number for the page: ``12``, ``−10``, ``1.5``, ``2.33``; ``—`` for nothing."""
-    if value is None or value == "":
-        return "—"
-    v = Fraction(str(value)) if not isinstance(value, (int, Fraction)) else Fraction(value)
-    text = str(abs(v.numerator)) if v.denominator == 1 else f"{abs(float(v)):.2f}".rstrip("0").rstrip(".")
-    return (MINUS + text) if v < 0 else text
-
-
-def signed(value: Any) -> str:
-    """Like :func:`num`, with ``+`` before a gain."""
-    if value is None or value == "":
-        return "—"
-    text = num(value)
-    return "+" + text if Fraction(str(value)) > 0 else text
-
-
-def short_name(player: Player) -> str:
-    """``Ana G.``: short enough for four columns on a phone."""
-    if player.last_name:
-        return f"{player.first_name} {player.last_name[0]}."
-    return player.first_name
-
-
-# -- finding tables ----------------------------------------------------------------------------------
+from tournaments.presenters import MINUS, SHARE_NAMES, WIND_NAMES, num, short_name, signed
 
 
 def table_for_page(*, slug: str, session_number: int, table_number: int) -> Table:
@@ -559,142 +521,6 @@ def tables_awaiting_player(*, player: Player) -> list[Table]:
     ]
 
 
-# -- penalties as shown ------------------------------------------------------------------------------
-
-
-@dataclass
-class PenaltyRow:
-    penalty: Penalty
-    player: str
-    key: str
-    kind: str
-    where: str
-    amount: str
-    note: str
-    detail: str
-    cancelled: bool
-
-
-def penalty_amount(penalty: Penalty, rules: Ruleset, position: int | None = None) -> tuple[str, str]:
-    """What the penalty costs, as the ruleset computes it: the amount, and a note on how it is paid."""
-    kind = penalty.kind
-    if kind == Kind.FALSE_HU:
-        try:
-            transfers = rules.false_hu(position or 0, penalty.variant)
-        except RuleError:
-            return "—", ""
-        own = transfers[position or 0]
-        others = sorted({t for i, t in enumerate(transfers) if i != (position or 0)})
-        if len(others) == 1:
-            return signed(own), _("pays %(each)s to each other player") % {"each": num(others[0])}
-        return signed(own), _("paid to the other players")
-    if kind == Kind.TABLE_POINTS:
-        return signed(penalty.table_points), _("table points")
-    if kind == Kind.LATE_ARRIVAL and penalty.disqualifies:
-        return _("out"), _("out of the session: a substitute takes the seat")
-    if kind == Kind.FOUL and not penalty.points:
-        return _("warning"), ""
-    if kind in (Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE, Kind.CHOMBO):
-        return signed(penalty.points), ""
-    return "", ""
-
-
-def _penalty_detail(p: Penalty) -> str:
-    parts = []
-    if p.kind == Kind.LATE_ARRIVAL and p.minutes_late is not None:
-        parts.append(_("%(n)s minutes late") % {"n": p.minutes_late})
-    if p.variant:
-        parts.append(p.get_variant_display())
-    if p.kind == Kind.REPLACED:
-        if p.substitute_id:
-            parts.append(_("replaced by %(name)s") % {"name": p.substitute.player.full_name})
-        reasons = {
-            "late_arrival": _("late arrival"),
-            "illness": _("illness"),
-            "disqualified": _("disqualified"),
-        }
-        parts.append(str(reasons.get(p.reason, p.reason)))
-        if p.during:
-            parts.append(_("during the session"))
-    elif p.kind == Kind.DISQUALIFIED:
-        parts.append(_("for the tournament") if p.scope == Scope.TOURNAMENT else _("for the session"))
-        if p.reason:
-            parts.append(p.reason)
-    elif p.reason:
-        parts.append(p.reason)
-    if p.persists:
-        parts.append(_("obstruction or time-wasting: the count carries on"))
-    return " · ".join(parts)
-
-
-def _penalty_where(p: Penalty) -> str:
-    parts = []
-    if p.session_id:
-        parts.append(_("S%(n)s") % {"n": p.session.number})
-    if p.table_id:
-        parts.append(_("T%(n)s") % {"n": p.table.number})
-    if p.hand_number:
-        parts.append(_("H%(n)s") % {"n": p.hand_number})
-    return " ".join(parts) or _("tournament")
-
-
-def penalty_rows(*, penalties: Iterable[Penalty], rules: Ruleset) -> list[PenaltyRow]:
-    penalties = list(penalties)
-    positions = {
-        (s.table_id, s.registration_id): s.position
-        for s in Seat.objects.filter(
-            table_id__in={p.table_id for p in penalties if p.table_id},
-            registration_id__in={p.registration_id for p in penalties},
-        )
-    }
-    return [
-        PenaltyRow(
-            penalty=p,
-            player=p.registration.player.full_name,
-            key=p.registration.key,
-            kind=p.get_kind_display(),
-            where=_penalty_where(p),
-            amount=amount,
-            note=note,
-            detail=_penalty_detail(p),
-            cancelled=p.cancelled_at is not None,
-        )
-        for p in penalties
-        for amount, note in [penalty_amount(p, rules, positions.get((p.table_id, p.registration_id)))]
-    ]
-
-
-def _penalty_queryset():
-    return Penalty.objects.select_related(
-        "registration__player", "substitute__player", "session", "table", "recorded_by", "cancelled_by"
-    )
-
-
-def table_penalties(*, table: Table) -> list[Penalty]:
-    """The penalties of the players of a table in its session (and those recorded at the table)."""
-    registrations = Seat.objects.filter(table=table).values("registration_id")
-    return list(
-        _penalty_queryset()
-        .filter(Q(table=table) | Q(session_id=table.session_id, registration_id__in=registrations))
-        .order_by("sequence")
-    )
-
-
-def tournament_penalties(
-    *, tournament: Tournament, session_number: int | None = None, kind: str | None = None
-) -> list[Penalty]:
-    qs = _penalty_queryset().filter(tournament=tournament)
-    if session_number:
-        qs = qs.filter(session__number=session_number)
-    if kind:
-        qs = qs.filter(kind=kind)
-    return list(qs.order_by("-sequence"))
-
-
-def player_penalties(*, registration: Registration) -> list[Penalty]:
-    return list(_penalty_queryset().filter(registration=registration).order_by("sequence"))
-
-
 def registration_for_page(*, tournament: Tournament, key: str) -> Registration:
     registration = (
         Registration.objects.filter(tournament=tournament, key=key).select_related("player").first()
@@ -706,22 +532,6 @@ def registration_for_page(*, tournament: Tournament, key: str) -> Registration:
 
 def seat_in_session(*, registration: Registration, session: Session) -> Seat | None:
     return Seat.objects.filter(registration=registration, session=session).select_related("table").first()
-
-
-def substitutes_free(*, tournament: Tournament, session: Session) -> list[Registration]:
-    """Registrations that may take a seat in ``session``: substitutes first, then players without a seat,
-    leaving out whoever already sits or already substitutes in that session."""
-    seated = Seat.objects.filter(session=session).values("registration_id")
-    substituting = Penalty.objects.filter(
-        session=session, kind=Kind.REPLACED, cancelled_at__isnull=True
-    ).values("substitute_id")
-    qs = (
-        Registration.objects.filter(tournament=tournament)
-        .exclude(pk__in=seated)
-        .exclude(pk__in=substituting)
-        .select_related("player")
-    )
-    return sorted(qs, key=lambda r: (not r.is_substitute, r.player.last_name, r.player.first_name, r.pk))
 
 
 # -- history -----------------------------------------------------------------------------------------

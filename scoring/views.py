@@ -23,6 +23,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from penalties.forms import penalty_kinds
+from penalties.presenters import penalty_lines
+from penalties.selectors import table_penalties
 from scoring import forms as entry
 from scoring import selectors, services
 from scoring.models import TableResult
@@ -165,9 +167,7 @@ class TablePage:
             "urls": self.urls,
             "via_link": self.link_key is not None and self.actor.role == "table",
             "fu_url": reverse("riichi-fu-options"),
-            "penalties": selectors.penalty_rows(
-                penalties=selectors.table_penalties(table=self.table), rules=s.rules
-            )
+            "penalties": penalty_lines(penalties=table_penalties(table=self.table), rules=s.rules)
             if show_penalties
             else [],
             "penalty_kinds": penalty_kinds(s.rules) if self.is_referee else [],

@@ -16,6 +16,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from penalties.presenters import penalty_lines
+from penalties.selectors import recent_penalties
 from rankings.standings import selectors as rk
 from tournaments import selectors
 from tournaments.forms import PlayerImportForm
@@ -108,7 +110,7 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
     next_seat = None
     if published is not None:
         next_seat = registration.seats.filter(session=published).select_related("table").first()
-    penalties = rk.player_penalties(registration=registration)
+    penalties = rk.player_penalty_lines(registration=registration)
     return {
         "tournament": tournament,
         "registration": registration,
@@ -219,7 +221,12 @@ def director_dashboard(request, slug: str):
             "session": session,
             "table_count": len(tables),
             "pending": pending,
-            "penalties": rk.recent_penalties(tournament=tournament),
+            "penalties": [
+                (line.penalty, line)
+                for line in penalty_lines(
+                    penalties=recent_penalties(tournament=tournament), rules=tournament.get_rules()
+                )
+            ],
             "freshness": freshness,
             "tiebreak_form": TiebreakForm.for_tournament(tournament),
             "tiebreak_help": [(TIEBREAK_LABELS[k][0], TIEBREAK_LABELS[k][1]) for k in TIEBREAK_LABELS],

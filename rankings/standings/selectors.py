@@ -14,9 +14,10 @@ from django.db.models import CharField, Count, Q
 from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
-from django.utils.translation import gettext
 
 from penalties.models import Kind, Penalty, Scope
+from penalties.presenters import PenaltyLine, penalty_lines
+from penalties.selectors import player_penalties
 from rankings.models import StandingsState
 from rankings.standings.engine import (
     TIEBREAKS,
@@ -494,18 +495,6 @@ def seat_search(*, tournament: Tournament, query: str, session: Session | None, 
 
 
 @dataclass
-class PenaltyLine:
-    session: int | None
-    table: int | None
-    hand: int | None
-    kind: str
-    label: str
-    detail: str
-    points: Any
-    table_points: Any
-
-
-@dataclass
 class PlayerSession:
     number: int
     status: str  # table status, see TABLE_STATUSES
@@ -518,37 +507,10 @@ class PlayerSession:
     substitute_for: str = ""  # this player sat in for someone
 
 
-def _penalty_line(p: Penalty) -> PenaltyLine:
-    details = []
-    if p.variant:
-        details.append(p.get_variant_display())
-    if p.minutes_late is not None:
-        details.append(gettext("%(minutes)s min late") % {"minutes": p.minutes_late})
-    if p.kind == Kind.DISQUALIFIED and p.scope:
-        details.append(p.get_scope_display())
-    if p.kind == Kind.REPLACED and p.substitute_id:
-        details.append(gettext("by %(name)s") % {"name": p.substitute.player.full_name})
-    if p.reason:
-        details.append(p.reason)
-    return PenaltyLine(
-        session=p.session.number if p.session_id else None,
-        table=p.table.number if p.table_id else None,
-        hand=p.hand_number,
-        kind=p.kind,
-        label=str(p.get_kind_display()),
-        detail=" · ".join(str(d) for d in details),
-        points=plain_number(p.points) if p.points else None,
-        table_points=plain_number(p.table_points) if p.table_points else None,
-    )
-
-
-def player_penalties(*, registration: Registration) -> list[PenaltyLine]:
-    return [
-        _penalty_line(p)
-        for p in Penalty.objects.filter(registration=registration, cancelled_at__isnull=True)
-        .select_related("session", "table", "substitute__player")
-        .order_by("sequence")
-    ]
+def player_penalty_lines(*, registration: Registration) -> list[PenaltyLine]:
+    """A player's penalties that stand (cancelled ones left out), as the pages show them."""
+    penalties = [p for p in player_penalties(registration=registration) if p.cancelled_at is None]
+    return penalty_lines(penalties=penalties, rules=registration.tournament.get_rules())
 
 
 def player_sessions(*, registration: Registration) -> list[PlayerSession]:
@@ -573,7 +535,7 @@ def player_sessions(*, registration: Registration) -> list[PlayerSession]:
     summaries_at = defaultdict(list)
     for s in SeatSummary.objects.filter(table_id__in=tables).select_related("registration__player"):
         summaries_at[s.table_id].append(s)
-    penalties = player_penalties(registration=registration)
+    penalties = player_penalty_lines(registration=registration)
 
     by_session: dict[int, PlayerSession] = {}
     for table_id, (table, session) in tables.items():
@@ -636,15 +598,6 @@ def current_session(*, tournament: Tournament) -> Session | None:
     if upcoming:
         return upcoming[0]
     return sessions[-1] if sessions else None
-
-
-def recent_penalties(*, tournament: Tournament, limit: int = 10) -> list[tuple[Penalty, PenaltyLine]]:
-    penalties = (
-        Penalty.objects.filter(tournament=tournament)
-        .select_related("registration__player", "session", "table", "substitute__player")
-        .order_by("-sequence")[:limit]
-    )
-    return [(p, _penalty_line(p)) for p in penalties]
 
 
 def standings_document_if_any(*, tournament: Tournament) -> dict | None:
