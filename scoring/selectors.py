@@ -5,7 +5,7 @@ penalties shown beside them. Everything here only reads; the writes are in ``sco
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -18,9 +18,10 @@ from django.utils.translation import gettext_lazy
 
 from penalties.models import Kind, Penalty
 from scoring.models import Hand, SeatSummary, TableResult
+from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
 from tournaments.models import WIND_LETTERS, Player, Registration, Seat, Session, Table, Tournament
-from tournaments.presenters import MINUS, SHARE_NAMES, WIND_NAMES, num, short_name, signed
+from tournaments.presenters import MINUS, WIND_NAMES, num, short_name, signed
 
 
 def table_for_page(*, slug: str, session_number: int, table_number: int) -> Table:
@@ -44,113 +45,6 @@ def session_for_page(*, slug: str, session_number: int) -> Session:
 
 def table_result_or_none(table: Table) -> TableResult | None:
     return TableResult.objects.filter(table=table).first()
-
-
-# -- describing hands ----------------------------------------------------------------------------------
-
-
-def _names(seats: Sequence[str], values: Iterable[Any]) -> str:
-    out = []
-    for v in values:
-        try:
-            out.append(seats[int(v)])
-        except (TypeError, ValueError, IndexError):
-            out.append(str(v))
-    return ", ".join(out)
-
-
-def _who(seats: Sequence[str], value: Any) -> str:
-    return _names(seats, [value])
-
-
-def riichi_value(han: Any, fu: Any) -> str:
-    try:
-        han = int(han)
-    except (TypeError, ValueError):
-        return "?"
-    for least, name in ((13, "yakuman"), (11, "sanbaiman"), (8, "baiman"), (6, "haneman"), (5, "mangan")):
-        if han >= least:
-            return name
-    return _("%(han)s han %(fu)s fu") % {"han": han, "fu": fu}
-
-
-def describe_hand(family: str, data: Mapping[str, Any], seats: Sequence[str]) -> str:
-    """A short line for one stored hand (players as seat numbers), with the players' names."""
-    result = data.get("result")
-    if family == "riichi":
-        if result == "ron":
-            winners = data.get("winners") or []
-            parts = [
-                f"{_who(seats, w.get('player'))} {riichi_value(w.get('han'), w.get('fu'))}"
-                for w in winners
-                if isinstance(w, Mapping)
-            ]
-            loser = _who(seats, data.get("loser"))
-            if len(parts) == 1:
-                text = _("Ron: %(winner)s from %(loser)s") % {"winner": parts[0], "loser": loser}
-            elif len(parts) == 2:
-                text = _("Double ron from %(loser)s: %(winners)s") % {
-                    "loser": loser,
-                    "winners": "; ".join(parts),
-                }
-            else:
-                text = _("Triple ron from %(loser)s: %(winners)s") % {
-                    "loser": loser,
-                    "winners": "; ".join(parts),
-                }
-        elif result == "tsumo":
-            text = _("Tsumo: %(winner)s %(value)s") % {
-                "winner": _who(seats, data.get("winner")),
-                "value": riichi_value(data.get("han"), data.get("fu")),
-            }
-        elif result == "draw":
-            tenpai = data.get("tenpai") or []
-            text = (
-                _("Draw, tenpai: %(players)s") % {"players": _names(seats, tenpai)}
-                if tenpai
-                else _("Draw, nobody tenpai")
-            )
-        elif result == "chombo":
-            return _("Chombo by %(player)s (hand replayed)") % {"player": _who(seats, data.get("player"))}
-        else:
-            return str(result)
-        if data.get("riichi"):
-            text += " · " + _("riichi: %(players)s") % {"players": _names(seats, data["riichi"])}
-        return text
-    if family == "classical":
-        if result != "win":
-            return _("Drawn hand")
-        winner = _who(seats, data.get("winner"))
-        if data.get("limit_hand"):
-            return _("%(winner)s mah jong, limit hand") % {"winner": winner}
-        values = data.get("values") or {}
-        value = values.get(str(data.get("winner")), values.get(data.get("winner"), "?"))
-        others = ", ".join(
-            f"{_who(seats, k)} {v}" for k, v in sorted(values.items()) if str(k) != str(data.get("winner"))
-        )
-        text = _("%(winner)s mah jong, %(value)s points") % {"winner": winner, "value": value}
-        return f"{text} ({others})" if others else text
-    # MCR and Salamanca
-    if result != "win":
-        return _("Draw")
-    winner = _who(seats, data.get("winner"))
-    if data.get("discarder") is None:
-        text = _("%(winner)s self-drawn, %(fan)s fan") % {"winner": winner, "fan": data.get("fan")}
-    else:
-        text = _("%(winner)s wins on %(discarder)s's discard, %(fan)s fan") % {
-            "winner": winner,
-            "discarder": _who(seats, data.get("discarder")),
-            "fan": data.get("fan"),
-        }
-    liable = data.get("liable") or []
-    if liable:
-        shares = ", ".join(
-            f"{_who(seats, item.get('player'))} ({SHARE_NAMES.get(item.get('share'), item.get('share'))})"
-            for item in liable
-            if isinstance(item, Mapping)
-        )
-        text += " · " + _("liable: %(players)s") % {"players": shares}
-    return text
 
 
 # -- a table's state -----------------------------------------------------------------------------------
@@ -283,31 +177,6 @@ class TableState:
             row.cells = [getattr(row, c) for c in columns]
 
 
-def _label(family: str, seats: Sequence[SeatView], dealer: int | None, wind: str | None, honba: int) -> str:
-    if wind is None:
-        return _("Game over")
-    wind_name = str(WIND_NAMES.get(wind, wind))
-    if family == "riichi":
-        text = f"{wind_name} {(dealer or 0) + 1}"
-        if honba:
-            text += ", " + (_("%(n)s counter") if honba == 1 else _("%(n)s counters")) % {"n": honba}
-        return text
-    if family == "mcr" or dealer is None:
-        return _("%(wind)s round") % {"wind": wind_name}
-    return _("%(wind)s round, %(dealer)s deals") % {"wind": wind_name, "dealer": seats[dealer].short}
-
-
-def _after(family: str, honba: int, sticks: int) -> str:
-    if family != "riichi":
-        return ""
-    parts = []
-    if honba:
-        parts.append((_("%(n)s counter") if honba == 1 else _("%(n)s counters")) % {"n": honba})
-    if sticks:
-        parts.append((_("%(n)s riichi stick") if sticks == 1 else _("%(n)s riichi sticks")) % {"n": sticks})
-    return ", ".join(parts)
-
-
 def table_seats(table: Table) -> list[SeatView]:
     seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("position"))
     replaced = {
@@ -381,11 +250,11 @@ def table_state(*, table: Table) -> TableState:
                 state.hands.append(
                     HandRow(
                         number=hand.number,
-                        label=_label(state.family, seats, dealer, wind, honba),
+                        label=round_label(state.family, seats, dealer, wind, honba),
                         description=describe_hand(state.family, hand.data, names),
                         deltas=[signed(d) for d in step.deltas],
                         scores=[num(s) for s in step.scores],
-                        after=_after(state.family, step.honba, step.sticks),
+                        after=after_hand(state.family, step.honba, step.sticks),
                         replayed=step.replayed,
                         data=hand.data,
                     )
@@ -399,7 +268,7 @@ def table_state(*, table: Table) -> TableState:
             state.round_wind = wind
             state.game_over = wind is None
             state.next_hand = len(hands) + 1
-            state.next_label = _label(state.family, seats, dealer, wind, honba)
+            state.next_label = round_label(state.family, seats, dealer, wind, honba)
     except RuleError as exc:
         state.replay_error = str(exc)
     for seat, score in zip(seats, scores, strict=True):

@@ -27,6 +27,7 @@ from rest_framework.response import Response
 
 from tournaments.models import Session, Tournament
 from tournaments.permissions import can_manage, can_view
+from tournaments.seating import selectors as sel
 from tournaments.seating import services as svc
 from tournaments.seating.engine import SeatingError
 
@@ -148,7 +149,7 @@ class SeatingViewSet(viewsets.ViewSet):
             raise SeatingError([f"There is no session {n} in this tournament." for n in missing])
         return [found[n] for n in sorted(set(numbers))]
 
-    def _table_data(self, table: svc.TableView, director: bool) -> dict:
+    def _table_data(self, table: sel.TableView, director: bool) -> dict:
         data = {
             "number": table.number,
             "seats": [{"wind": s.wind, "key": s.key, "name": s.name} for s in table.seats],
@@ -164,7 +165,7 @@ class SeatingViewSet(viewsets.ViewSet):
     def list(self, request, tournament_slug=None):
         tournament = self._tournament()
         director = can_manage(request.user, tournament)
-        views = svc.seating_sessions(tournament=tournament)
+        views = sel.seating_sessions(tournament=tournament)
         if not director:
             views = [v for v in views if v.session.seating_published and v.tables]
         return Response(
@@ -184,7 +185,7 @@ class SeatingViewSet(viewsets.ViewSet):
     def retrieve(self, request, tournament_slug=None, number=None):
         tournament = self._tournament()
         director = can_manage(request.user, tournament)
-        views = svc.seating_sessions(tournament=tournament, numbers=[int(number)])
+        views = sel.seating_sessions(tournament=tournament, numbers=[int(number)])
         if not views or not (director or views[0].session.seating_published):
             raise Http404("This session's seating is not published.")
         view = views[0]
@@ -202,7 +203,7 @@ class SeatingViewSet(viewsets.ViewSet):
     def quality(self, request, tournament_slug=None):
         """The quality report over every seated session, played and planned (see QualityReport)."""
         tournament = self._director_tournament()
-        return Response(svc.seating_quality(tournament=tournament).to_dict())
+        return Response(sel.seating_quality(tournament=tournament).to_dict())
 
     # -- writes
 
@@ -304,7 +305,7 @@ class SeatingViewSet(viewsets.ViewSet):
             change(session=session)
         except SeatingError as exc:
             return _refused(exc)
-        (view,) = svc.seating_sessions(tournament=tournament, numbers=[session.number])
+        (view,) = sel.seating_sessions(tournament=tournament, numbers=[session.number])
         return Response(
             {
                 "number": view.number,

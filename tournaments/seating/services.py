@@ -29,34 +29,48 @@ seating settings and the Seat rows, call it, and write its plans as Seat rows (t
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import combinations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count
 from django.utils.translation import gettext as _
 
-from penalties.models import Penalty
-from scoring.models import TableResult
 from tournaments import services
-from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Table, Tournament, Wind
+from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tournament
 from tournaments.seating.engine import (
-    Player,
     QualityReport,
     SeatingError,
-    SeatingSettings,
     plan_predefined,
     plan_random_session,
     plan_schedule,
     plan_swiss_session,
-    quality_report,
     replan_after_withdrawal,
     swap_players,
 )
 from tournaments.seating.engine import Tournament as SeatingTournament
+from tournaments.seating.selectors import (
+    SeatingConfig,
+    SessionFacts,
+    _config_faults,
+    _facts,
+    _history,
+    _meeting_sessions,
+    _name,
+    _ordered,
+    _pairs,
+    _players,
+    _quality_of,
+    _ranks,
+    _refusal,
+    _registrations,
+    _seating_problems,
+    _seatings,
+    _unpublish_refusal,
+    _winds,
+    seating_config,
+    session_state,
+)
 
 PLAN_TIME_LIMIT = 15.0  # seconds: a safety net for one planning call made from a page or the API
 IMPORT_MAX_CHARS = 200_000
@@ -72,116 +86,6 @@ Tables = list[list[str]]  # one session: tables in number order, each the keys o
 
 
 # -- the director's settings --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatingConfig:
-    """The director's seating settings (``Tournament.settings["seating"]``).
-
-    ``problems`` lists what could not be read in hand-edited settings; planning refuses until they are
-    fixed, the pages show them.
-    """
-
-    seed: int = 0
-    avoid_same_club: bool = True
-    avoid_same_country: bool = True
-    club_sessions: int | None = None
-    country_sessions: int | None = None
-    fixed_tables: dict[str, int] = field(default_factory=dict)
-    separate: tuple[tuple[str, ...], ...] = ()
-    problems: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seed": self.seed,
-            "avoid_same_club": self.avoid_same_club,
-            "avoid_same_country": self.avoid_same_country,
-            "club_sessions": self.club_sessions,
-            "country_sessions": self.country_sessions,
-            "fixed_tables": dict(self.fixed_tables),
-            "separate": [list(group) for group in self.separate],
-        }
-
-    def engine_settings(self, *, seed: int | None = None) -> SeatingSettings:
-        return SeatingSettings(
-            seed=self.seed if seed is None else seed,
-            avoid_same_club=self.avoid_same_club,
-            avoid_same_country=self.avoid_same_country,
-            club_sessions=self.club_sessions,
-            country_sessions=self.country_sessions,
-            time_limit=PLAN_TIME_LIMIT,
-        )
-
-
-def _whole(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
-    return None
-
-
-def seating_config(*, tournament: Tournament) -> SeatingConfig:
-    """The tournament's seating settings, with defaults for what is absent."""
-    raw = (tournament.settings or {}).get("seating")
-    if raw is None:
-        return SeatingConfig()
-    if not isinstance(raw, dict):
-        return SeatingConfig(problems=(_("The seating settings are not a JSON object."),))
-    problems: list[str] = []
-    values: dict[str, Any] = {}
-    if "seed" in raw:
-        seed = _whole(raw["seed"])
-        if seed is None:
-            problems.append(_("The seed must be a whole number."))
-        else:
-            values["seed"] = seed
-    for name in ("avoid_same_club", "avoid_same_country"):
-        if name in raw and raw[name] is not None:
-            values[name] = bool(raw[name])
-    for name in ("club_sessions", "country_sessions"):
-        if raw.get(name) is not None:
-            number = _whole(raw[name])
-            if number is None or number < 0:
-                problems.append(_("%(name)s must be empty or a whole number from 0.") % {"name": name})
-            else:
-                values[name] = number
-    fixed = raw.get("fixed_tables") or {}
-    if isinstance(fixed, dict):
-        tables = {}
-        for key, number in fixed.items():
-            table = _whole(number)
-            if table is None or table < 1:
-                problems.append(_("The fixed table of %(key)s must be a table number from 1.") % {"key": key})
-            else:
-                tables[str(key)] = table
-        values["fixed_tables"] = tables
-    else:
-        problems.append(_("The fixed tables must map player keys to table numbers."))
-    groups = raw.get("separate") or []
-    if isinstance(groups, list) and all(isinstance(g, list) for g in groups):
-        values["separate"] = tuple(tuple(str(k) for k in g) for g in groups if len(g) > 1)
-    else:
-        problems.append(_("The players to keep apart must be a list of groups of player keys."))
-    return SeatingConfig(**values, problems=tuple(problems))
-
-
-def _config_faults(config: SeatingConfig, keys: Iterable[str]) -> list[str]:
-    """What in the settings names no registered player (besides the unreadable parts)."""
-    known = set(keys)
-    faults = list(config.problems)
-    for key in config.fixed_tables:
-        if key not in known:
-            faults.append(_("A fixed table is set for %(key)s, who is not registered.") % {"key": key})
-    for group in config.separate:
-        for key in group:
-            if key not in known:
-                faults.append(
-                    _("The players to keep apart name %(key)s, who is not registered.") % {"key": key}
-                )
-    return faults
 
 
 def seating_config_update(*, tournament: Tournament, config: SeatingConfig) -> SeatingConfig:
@@ -203,133 +107,6 @@ def seating_config_update(*, tournament: Tournament, config: SeatingConfig) -> S
 # -- reading the database -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SessionFacts:
-    tables: int = 0
-    results: int = 0
-    penalties: int = 0
-
-
-def _facts(session_ids: Sequence[int]) -> dict[int, SessionFacts]:
-    """Tables, tables with a result and penalties at tables, per session: three queries."""
-    tables = dict(
-        Table.objects.filter(session_id__in=session_ids)
-        .values("session_id")
-        .annotate(n=Count("id"))
-        .values_list("session_id", "n")
-    )
-    results = dict(
-        TableResult.objects.filter(table__session_id__in=session_ids)
-        .values("table__session_id")
-        .annotate(n=Count("id"))
-        .values_list("table__session_id", "n")
-    )
-    penalties = dict(
-        Penalty.objects.filter(table__session_id__in=session_ids)
-        .values("table__session_id")
-        .annotate(n=Count("id"))
-        .values_list("table__session_id", "n")
-    )
-    return {
-        pk: SessionFacts(tables.get(pk, 0), results.get(pk, 0), penalties.get(pk, 0)) for pk in session_ids
-    }
-
-
-def session_state(session: Session, facts: SessionFacts) -> str:
-    if facts.results or session.status == Session.Status.FINISHED:
-        return PLAYED
-    if not facts.tables:
-        return EMPTY
-    return PUBLISHED if session.seating_published else DRAFT
-
-
-def _refusal(session: Session, facts: SessionFacts) -> str | None:
-    """Why the seating of ``session`` cannot change now, or None."""
-    n = session.number
-    if facts.results:
-        return _("Session %(n)s has results: its seating can no longer change.") % {"n": n}
-    if session.status == Session.Status.FINISHED:
-        return _("Session %(n)s is finished: its seating can no longer change.") % {"n": n}
-    if facts.penalties:
-        return _("Session %(n)s has penalties recorded at its tables: its seating can no longer change.") % {
-            "n": n
-        }
-    if session.seating_published:
-        if session.status == Session.Status.PLAYING:
-            return _("Session %(n)s is published and being played: its seating can no longer change.") % {
-                "n": n
-            }
-        return _(
-            "Session %(n)s is published: unpublish it first (possible while it has no results), "
-            "then seat it again."
-        ) % {"n": n}
-    return None
-
-
-def _unpublish_refusal(session: Session, facts: SessionFacts) -> str | None:
-    n = session.number
-    if facts.results:
-        return _("Session %(n)s has results: it stays published.") % {"n": n}
-    if session.status != Session.Status.PLANNED:
-        return _("Session %(n)s is being played: it stays published.") % {"n": n}
-    return None
-
-
-def _registrations(tournament: Tournament) -> list[Registration]:
-    return list(Registration.objects.filter(tournament=tournament).select_related("player").order_by("id"))
-
-
-def _seatings(tournament: Tournament) -> dict[int, Tables]:
-    """Every seated session's tables (keys by wind), by session number: one query."""
-    rows = (
-        Seat.objects.filter(session__tournament=tournament)
-        .order_by("session__number", "table__number", "position")
-        .values_list("session__number", "table__number", "position", "registration__key")
-    )
-    tables: dict[int, dict[int, list[str | None]]] = defaultdict(dict)
-    for session, table, position, key in rows:
-        tables[session].setdefault(table, [None] * 4)[position] = key
-    return {
-        number: [[k for k in seats if k is not None] for _, seats in sorted(by_table.items())]
-        for number, by_table in sorted(tables.items())
-    }
-
-
-def _active(registration: Registration, number: int | None) -> bool:
-    if number is None:
-        return registration.withdrawn_from is None
-    return registration.is_active_in(number)
-
-
-def _players(
-    registrations: Sequence[Registration],
-    config: SeatingConfig,
-    *,
-    number: int | None,
-    ranks: dict[str, int] | None = None,
-    ident: Callable[[str], Any] = str,
-) -> list[Player]:
-    """The engine's players; ``number`` is the session whose withdrawals count (None: withdrawn ever)."""
-    return [
-        Player(
-            id=ident(r.key),
-            country=r.player.country,
-            club=r.player.club,
-            rank=(ranks or {}).get(r.key),
-            fixed_table=config.fixed_tables.get(r.key),
-            substitute=r.is_substitute,
-            active=_active(r, number),
-        )
-        for r in registrations
-    ]
-
-
-def _ranks(tournament: Tournament) -> dict[str, int]:
-    from rankings.standings.selectors import standings_compute
-
-    return {row.player: row.rank for row in standings_compute(tournament=tournament).rows}
-
-
 def _lock_sessions(tournament: Tournament, sessions: Iterable[Session]) -> list[Session]:
     ids = {s.pk for s in sessions}
     locked = list(
@@ -348,15 +125,6 @@ def _check_reseatable(sessions: Sequence[Session]) -> dict[int, SessionFacts]:
     return facts
 
 
-def _sort_name(registration: Registration) -> str:
-    player = registration.player
-    return f"{player.last_name}, {player.first_name}" if player.last_name else player.first_name
-
-
-def _name(registration: Registration) -> str:
-    return f"{registration.player.full_name} ({registration.key})"
-
-
 def _write(sessions: Sequence[Session], plans: dict[int, Tables], by_key: dict[str, Registration]) -> None:
     for session in sessions:
         tables = [[by_key[k] for k in table] for table in plans[session.number]]
@@ -364,15 +132,6 @@ def _write(sessions: Sequence[Session], plans: dict[int, Tables], by_key: dict[s
         if session.seating_published:
             session.seating_published = False
             session.save(update_fields=["seating_published"])
-
-
-def _history(seatings: dict[int, Tables], exclude: Iterable[int]) -> dict[int, Tables]:
-    skip = set(exclude)
-    return {n: t for n, t in seatings.items() if n not in skip}
-
-
-def _ordered(history: dict[int, Tables]) -> list[Tables]:
-    return [history[n] for n in sorted(history)]
 
 
 def _chunks(sessions: Sequence[Session], registrations: Sequence[Registration]) -> list[list[Session]]:
@@ -402,20 +161,6 @@ class SeatingOutcome:
     substitutes: list[str] = field(default_factory=list)
     broken: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-
-def _quality_of(
-    registrations: Sequence[Registration], config: SeatingConfig, seatings: dict[int, Tables]
-) -> QualityReport:
-    players = _players(registrations, config, number=None)
-    return quality_report(players, _ordered(seatings), config.separate)
-
-
-def seating_quality(*, tournament: Tournament) -> QualityReport:
-    """The quality report over every seated session (played, published and drafts), in session order."""
-    return _quality_of(
-        _registrations(tournament), seating_config(tournament=tournament), _seatings(tournament)
-    )
 
 
 def _substitutes_seated(
@@ -629,23 +374,6 @@ def seating_replan_after_withdrawal(*, tournament: Tournament) -> SeatingOutcome
 # -- swapping two players -----------------------------------------------------------------------------------
 
 
-def _pairs(tables: Tables) -> set[frozenset[str]]:
-    return {frozenset(p) for table in tables for p in combinations(table, 2)}
-
-
-def _meeting_sessions(seatings: dict[int, Tables], a: str, b: str) -> list[int]:
-    return [n for n, tables in sorted(seatings.items()) if any(a in t and b in t for t in tables)]
-
-
-def _winds(seatings: dict[int, Tables], key: str) -> list[int]:
-    counts = [0, 0, 0, 0]
-    for tables in seatings.values():
-        for table in tables:
-            if key in table:
-                counts[table.index(key)] += 1
-    return counts
-
-
 def _in_window(window: int | None, number: int, numbers: Sequence[int]) -> bool:
     """Whether session ``number`` is among the first ``window`` seated sessions (None: always)."""
     return window is None or sorted(numbers).index(number) < window
@@ -778,21 +506,6 @@ def seating_swap(*, session: Session, a: str, b: str) -> SeatingOutcome:
 # -- publishing -------------------------------------------------------------------------------------------
 
 
-def _seating_problems(number: int, tables: Tables, registrations: Sequence[Registration]) -> list[str]:
-    """Players seated although they withdrew, and players due to play who have no seat."""
-    seated = {k: i for i, table in enumerate(tables, start=1) for k in table}
-    faults = []
-    for r in registrations:
-        if r.key in seated and not r.is_active_in(number):
-            faults.append(
-                _("%(name)s withdrew before session %(n)s but is seated at table %(t)s.")
-                % {"name": _name(r), "n": number, "t": seated[r.key]}
-            )
-        elif r.key not in seated and not r.is_substitute and r.is_active_in(number):
-            faults.append(_("%(name)s has no seat in session %(n)s.") % {"name": _name(r), "n": number})
-    return faults
-
-
 def seating_publish(*, session: Session) -> Session:
     """Show the seating of ``session`` to the players. Refuses an empty session and a seating that seats a
     withdrawn player or leaves out a player due to play."""
@@ -830,256 +543,3 @@ def seating_unpublish(*, session: Session) -> Session:
 
 
 # -- what the pages and the API show -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SeatView:
-    position: int
-    wind: str
-    key: str
-    name: str
-    country: str
-    club: str
-    substitute: bool
-    withdrawn: bool
-    sort_name: str = ""  # "Last, First" for alphabetical lists
-
-    @property
-    def wind_name(self) -> str:
-        return str(Wind(self.position).label)
-
-
-@dataclass
-class TableView:
-    number: int
-    pk: int
-    private_key: str
-    seats: list[SeatView]
-    has_result: bool = False
-
-
-@dataclass
-class SessionView:
-    session: Session
-    state: str
-    tables: list[TableView]
-    refusal: str | None  # why the seating cannot change now
-    unpublish_refusal: str | None
-    problems: list[str]  # what publishing would refuse
-
-    @property
-    def number(self) -> int:
-        return self.session.number
-
-    @property
-    def editable(self) -> bool:
-        return self.refusal is None
-
-    @property
-    def seats_by_name(self) -> list[SeatView]:
-        return sorted((s for t in self.tables for s in t.seats), key=lambda s: (s.name.lower(), s.key))
-
-
-def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = None) -> list[SessionView]:
-    """Every session (or those numbered ``numbers``) with its state and its tables, names by wind."""
-    sessions = Session.objects.filter(tournament=tournament).order_by("number")
-    if numbers is not None:
-        sessions = sessions.filter(number__in=list(numbers))
-    sessions = list(sessions)
-    facts = _facts([s.pk for s in sessions])
-    registrations = _registrations(tournament)
-    tables: dict[int, list[Table]] = defaultdict(list)
-    for table in Table.objects.filter(session__in=sessions).order_by("number"):
-        tables[table.session_id].append(table)
-    with_result = set(
-        TableResult.objects.filter(table__session__in=sessions).values_list("table_id", flat=True)
-    )
-    seats: dict[int, list[Seat]] = defaultdict(list)
-    for seat in (
-        Seat.objects.filter(session__in=sessions).select_related("registration__player").order_by("position")
-    ):
-        seats[seat.table_id].append(seat)
-    out = []
-    for session in sessions:
-        f = facts[session.pk]
-        views = [
-            TableView(
-                number=t.number,
-                pk=t.pk,
-                private_key=t.private_key,
-                has_result=t.pk in with_result,
-                seats=[
-                    SeatView(
-                        position=s.position,
-                        wind=WIND_LETTERS[s.position],
-                        key=s.registration.key,
-                        name=s.registration.player.full_name,
-                        country=s.registration.player.country,
-                        club=s.registration.player.club,
-                        substitute=s.registration.is_substitute,
-                        withdrawn=not s.registration.is_active_in(session.number),
-                        sort_name=_sort_name(s.registration),
-                    )
-                    for s in seats[t.pk]
-                ],
-            )
-            for t in tables[session.pk]
-        ]
-        keys = [[s.key for s in t.seats] for t in views]
-        state = session_state(session, f)
-        out.append(
-            SessionView(
-                session=session,
-                state=state,
-                tables=views,
-                refusal=_refusal(session, f),
-                unpublish_refusal=_unpublish_refusal(session, f) if session.seating_published else None,
-                problems=_seating_problems(session.number, keys, registrations) if views else [],
-            )
-        )
-    return out
-
-
-@dataclass(frozen=True)
-class PairLine:
-    a: str
-    b: str
-    meetings: int
-    sessions: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class SessionPairs:
-    number: int
-    count: int
-    pairs: tuple[tuple[str, str, str], ...]  # name, name, the country or club they share
-
-
-@dataclass(frozen=True)
-class WindLine:
-    name: str
-    key: str
-    counts: tuple[int, int, int, int]
-    spread: int
-
-
-@dataclass(frozen=True)
-class VisitLine:
-    name: str
-    table: int
-    sessions: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class FixedLine:
-    name: str
-    fixed: int
-    table: int
-    session: int
-
-
-@dataclass
-class QualityDetails:
-    """The quality report with the players named, for the seating page."""
-
-    report: QualityReport
-    sessions: list[int]
-    repeated_pairs: list[PairLine]
-    separated: list[PairLine]
-    country_by_session: list[SessionPairs]
-    club_by_session: list[SessionPairs]
-    winds: list[WindLine]
-    worst_winds: list[WindLine]
-    spreads: list[tuple[int, int]]  # (spread, players with it)
-    table_visits: list[VisitLine]
-    fixed_violations: list[FixedLine]
-    problems: list[str]
-    keeps_apart: bool = False
-
-    @property
-    def per_session(self) -> list[tuple[SessionPairs, SessionPairs]]:
-        """(same country, same club) of each seated session."""
-        return list(zip(self.country_by_session, self.club_by_session, strict=True))
-
-
-def seating_quality_details(*, tournament: Tournament) -> QualityDetails:
-    """:func:`seating_quality` with the players behind each number named."""
-    registrations = _registrations(tournament)
-    config = seating_config(tournament=tournament)
-    seatings = _seatings(tournament)
-    report = _quality_of(registrations, config, seatings)
-    by_key = {r.key: r for r in registrations}
-
-    def name(key: str) -> str:
-        r = by_key.get(key)
-        return r.player.full_name if r else key
-
-    numbers = sorted(seatings)
-    met: dict[frozenset[str], list[int]] = defaultdict(list)
-    for n in numbers:
-        for table in seatings[n]:
-            for a, b in combinations(table, 2):
-                met[frozenset((a, b))].append(n)
-    repeated = [
-        PairLine(name(a), name(b), m, tuple(met[frozenset((a, b))])) for a, b, m in report.repeated_pairs
-    ]
-    separated = []
-    for group in config.separate:
-        for a, b in combinations(group, 2):
-            if met.get(frozenset((a, b))):
-                sessions = tuple(met[frozenset((a, b))])
-                separated.append(PairLine(name(a), name(b), len(sessions), sessions))
-
-    def shared(n: int, attribute: str) -> SessionPairs:
-        pairs = []
-        for table in seatings[n]:
-            for a, b in combinations(table, 2):
-                ra, rb = by_key.get(a), by_key.get(b)
-                if ra and rb:
-                    value = getattr(ra.player, attribute)
-                    if value and value == getattr(rb.player, attribute):
-                        pairs.append((name(a), name(b), value))
-        return SessionPairs(n, len(pairs), tuple(pairs))
-
-    winds = [
-        WindLine(name(k), k, tuple(c), report.wind_spread[k])  # type: ignore[arg-type]
-        for k, c in report.winds.items()
-    ]
-    winds.sort(key=lambda w: (-w.spread, w.name.lower()))
-    worst = [w for w in winds if report.max_wind_spread > 1 and w.spread == report.max_wind_spread]
-    spreads = sorted(Counter(w.spread for w in winds).items())
-
-    visits: dict[tuple[str, int], list[int]] = defaultdict(list)
-    fixed_lines = []
-    for n in numbers:
-        for t, table in enumerate(seatings[n], start=1):
-            for k in table:
-                fixed = config.fixed_tables.get(k)
-                if fixed is None:
-                    visits[(k, t)].append(n)
-                elif fixed != t:
-                    fixed_lines.append(FixedLine(name(k), fixed, t, n))
-    visit_lines = sorted(
-        (VisitLine(name(k), t, tuple(ns)) for (k, t), ns in visits.items() if len(ns) > 1),
-        key=lambda v: (v.name.lower(), v.table),
-    )
-    return QualityDetails(
-        report=report,
-        sessions=numbers,
-        repeated_pairs=repeated,
-        separated=separated,
-        country_by_session=[shared(n, "country") for n in numbers],
-        club_by_session=[shared(n, "club") for n in numbers],
-        winds=winds,
-        worst_winds=worst,
-        spreads=spreads,
-        table_visits=visit_lines,
-        fixed_violations=fixed_lines,
-        problems=_config_faults(config, by_key),
-        keeps_apart=bool(config.separate),
-    )
-
-
-def seatable_sessions(*, tournament: Tournament) -> list[SessionView]:
-    """The sessions a director may seat now: empty or draft, without results."""
-    return [s for s in seating_sessions(tournament=tournament) if s.editable and s.state in (EMPTY, DRAFT)]

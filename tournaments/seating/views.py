@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.models import Registration, Seat, Session, Tournament
 from tournaments.permissions import can_manage, user_roles
+from tournaments.seating import selectors as sel
 from tournaments.seating import services as svc
 from tournaments.seating.engine import SeatingError
 from tournaments.seating.forms import GenerateForm, ImportForm, SettingsForm, SwapForm
@@ -66,8 +67,8 @@ def _outcome_message(outcome: svc.SeatingOutcome) -> str:
 def _main_context(tournament: Tournament, *, swap: dict | None = None) -> dict:
     return {
         "tournament": tournament,
-        "sessions": svc.seating_sessions(tournament=tournament),
-        "quality": svc.seating_quality_details(tournament=tournament),
+        "sessions": sel.seating_sessions(tournament=tournament),
+        "quality": sel.seating_quality_details(tournament=tournament),
         "swap": swap,
     }
 
@@ -249,7 +250,7 @@ def seating_settings(request, slug: str):
             "roles": user_roles(request.user, tournament),
             "form": form,
             "faults": faults,
-            "problems": svc.seating_config(tournament=tournament).problems,
+            "problems": sel.seating_config(tournament=tournament).problems,
             "registrations": registrations,
         },
     )
@@ -258,11 +259,11 @@ def seating_settings(request, slug: str):
 # -- print ---------------------------------------------------------------------------------------------
 
 
-def _print_sessions(request, tournament: Tournament, *, one: bool) -> tuple[list[svc.SessionView], str]:
+def _print_sessions(request, tournament: Tournament, *, one: bool) -> tuple[list[sel.SessionView], str]:
     """The seated sessions asked for with ``?session=N`` (or ``all``). ``one``: a single session, by
     default the next one to play (the first seated session without results)."""
     which = request.GET.get("session", "").strip()
-    seated = [s for s in svc.seating_sessions(tournament=tournament) if s.tables]
+    seated = [s for s in sel.seating_sessions(tournament=tournament) if s.tables]
     if which in ("", "all") and not one:
         return seated, "all"
     if which in ("", "all"):
@@ -284,7 +285,7 @@ def _print_context(request, tournament: Tournament, sessions, which: str) -> dic
         "tournament": tournament,
         "sessions": sessions,
         "which": which,
-        "all_numbers": [s.number for s in svc.seating_sessions(tournament=tournament) if s.tables],
+        "all_numbers": [s.number for s in sel.seating_sessions(tournament=tournament) if s.tables],
     }
 
 
