@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from rest_framework import permissions
 
 from tournaments.models import Role, Table, Tournament, TournamentRole
@@ -116,3 +118,11 @@ def actor_for(*, user, table: Table, table_key: str | None = None) -> Actor:
     if table_key and secrets.compare_digest(str(table_key).encode(), table.private_key.encode()):
         return Actor(user=user, role="table", table_id=table.pk)
     raise PermissionDenied("You cannot enter results at this table.")
+
+
+def tournament_for_director(*, user, slug: str) -> Tournament:
+    """The tournament ``slug`` for a page of its director: 404 when there is none, 403 for anyone else."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_manage(user, tournament):
+        raise PermissionDenied(_("You need the director role in this tournament."))
+    return tournament

@@ -8,13 +8,11 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from penalties.presenters import penalty_lines
 from penalties.selectors import recent_penalties
@@ -22,7 +20,7 @@ from rankings.standings import selectors as rk
 from tournaments import selectors
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
-from tournaments.permissions import can_manage, can_view, user_roles
+from tournaments.permissions import can_view, tournament_for_director, user_roles
 from tournaments.player_import import PlayerImportError, players_import_csv
 
 
@@ -64,16 +62,9 @@ def tournament_players(request, slug: str):
     )
 
 
-def _director_tournament(request, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_manage(request.user, tournament):
-        raise PermissionDenied(_("You need the director role in this tournament."))
-    return tournament
-
-
 @login_required
 def director_players(request, slug: str):
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     faults: list[str] = []
     if request.method == "POST":
         form = PlayerImportForm(request.POST, request.FILES)
@@ -207,7 +198,7 @@ def director_dashboard(request, slug: str):
     """What a director watches during a session: tables still out, recent penalties, standings freshness."""
     from rankings.standings.views import TIEBREAK_LABELS, TiebreakForm
 
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     _, freshness = rk.tournament_with_freshness(slug=slug)
     session = rk.current_session(tournament=tournament)
     tables = rk.session_tables(session=session) if session is not None else []

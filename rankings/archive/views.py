@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -17,7 +17,7 @@ from rankings.archive import archive_export, archive_import, open_source
 from rankings.archive.access import import_allowed
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
-from tournaments.permissions import can_create_tournament, can_manage
+from tournaments.permissions import can_create_tournament, tournament_for_director
 
 
 class ArchiveImportForm(forms.Form):
@@ -77,24 +77,17 @@ def archive_import_page(request):
     return _render_import(request, "rankings/archive/import.html", {}, form)
 
 
-def _director_tournament(request, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_manage(request.user, tournament):
-        raise PermissionDenied(_("You need the director role in this tournament."))
-    return tournament
-
-
 @login_required
 def director_archive(request, slug: str):
     """A tournament's archive: download it, or replace the tournament from a file."""
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     form = ArchiveImportForm(request.POST or None, request.FILES or None, initial={"replace": True})
     return _render_import(request, "rankings/archive/tournament.html", {"tournament": tournament}, form)
 
 
 @login_required
 def director_archive_download(request, slug: str):
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     document = archive_export(tournament=tournament)
     response = HttpResponse(
         json.dumps(document, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"

@@ -6,13 +6,11 @@ from fractions import Fraction
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from rankings.ema.engine import shown
@@ -29,20 +27,13 @@ from rankings.exports.jobs import export_job_create
 from rankings.models import ExportJob
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
-from tournaments.permissions import can_manage, user_roles
+from tournaments.permissions import tournament_for_director, user_roles
 
 FAMILY_LABELS = {"mcr": "MCR", "riichi": gettext_lazy("Riichi")}
 PAGE_SIZE = 100
 
 
 # -- exports (directors) ----------------------------------------------------------------------------
-
-
-def _director_tournament(request, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_manage(request.user, tournament):
-        raise PermissionDenied(_("You need the director role in this tournament."))
-    return tournament
 
 
 def _job_of(tournament: Tournament, pk: int) -> ExportJob:
@@ -77,7 +68,7 @@ class ExportForm(forms.Form):
 @login_required
 def exports_page(request, slug: str):
     """Choose an export; every export of the tournament is listed with its progress or its file."""
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     if request.method == "POST":
         form = ExportForm(request.POST, tournament=tournament)
         if form.is_valid():
@@ -114,7 +105,7 @@ def exports_page(request, slug: str):
 @login_required
 def export_job(request, slug: str, pk: int):
     """One export: the progress bar while it runs (htmx polls this), then the download link."""
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     job = _job_of(tournament, pk)
     context = {"tournament": tournament, "job": job, "roles": user_roles(request.user, tournament)}
     if request.htmx:
@@ -124,7 +115,7 @@ def export_job(request, slug: str, pk: int):
 
 @login_required
 def export_download(request, slug: str, pk: int):
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     job = _job_of(tournament, pk)
     return job_file_response(job)
 

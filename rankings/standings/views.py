@@ -22,10 +22,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.middleware.csrf import get_token
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -37,7 +36,7 @@ from rankings.standings import selectors, services
 from rankings.standings.engine import TIEBREAKS, method_for_family
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
-from tournaments.permissions import can_manage, can_view, user_roles
+from tournaments.permissions import can_view, tournament_for_director, user_roles
 
 POLL_SECONDS = 20
 CSRF_MARKER = "csrf-token-marker-7c1d3e"
@@ -218,18 +217,11 @@ class TiebreakForm(forms.Form):
         return data
 
 
-def _director_tournament(request, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_manage(request.user, tournament):
-        raise PermissionDenied(_("You need the director role in this tournament."))
-    return tournament
-
-
 @login_required
 @require_POST
 def director_recompute(request, slug: str):
     """Recompute the standings now, in this request (also when the broker is down)."""
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     try:
         state = services.standings_refresh(tournament_id=tournament.pk)
     except Exception as exc:  # wrong data: say what failed, keep the dashboard up
@@ -246,7 +238,7 @@ def director_recompute(request, slug: str):
 @login_required
 @require_POST
 def director_tiebreaks(request, slug: str):
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     form = TiebreakForm(request.POST)
     if form.is_valid():
         try:

@@ -48,14 +48,14 @@ class SeatingTableSerializer(serializers.Serializer):
 
 class SessionSeatingSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    state = serializers.ChoiceField(choices=[svc.EMPTY, svc.DRAFT, svc.PUBLISHED, svc.PLAYED])
+    state = serializers.ChoiceField(choices=[sel.EMPTY, sel.DRAFT, sel.PUBLISHED, sel.PLAYED])
     published = serializers.BooleanField()
     tables = SeatingTableSerializer(many=True)
 
 
 class SeatingStateSerializer(serializers.Serializer):
     number = serializers.IntegerField()
-    state = serializers.ChoiceField(choices=[svc.EMPTY, svc.DRAFT, svc.PUBLISHED, svc.PLAYED])
+    state = serializers.ChoiceField(choices=[sel.EMPTY, sel.DRAFT, sel.PUBLISHED, sel.PLAYED])
     published = serializers.BooleanField()
     tables = serializers.IntegerField()
     can_change = serializers.BooleanField()
@@ -64,15 +64,15 @@ class SeatingStateSerializer(serializers.Serializer):
 
 class SeatingGenerateSerializer(serializers.Serializer):
     sessions = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1)
-    strategy = serializers.ChoiceField(choices=list(svc.STRATEGIES), default=svc.SCHEDULE)
+    strategy = serializers.ChoiceField(choices=list(sel.STRATEGIES), default=sel.SCHEDULE)
     seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, required=False, allow_null=True)
 
 
 class SeatingImportSerializer(serializers.Serializer):
     sessions = serializers.ListField(child=serializers.IntegerField(min_value=1), min_length=1)
-    text = serializers.CharField(max_length=svc.IMPORT_MAX_CHARS, trim_whitespace=False)
+    text = serializers.CharField(max_length=sel.IMPORT_MAX_CHARS, trim_whitespace=False)
     names = serializers.ChoiceField(
-        choices=[svc.NAMES_AUTO, svc.NAMES_KEYS, svc.NAMES_NUMBERS], default=svc.NAMES_AUTO
+        choices=[sel.NAMES_AUTO, sel.NAMES_KEYS, sel.NAMES_NUMBERS], default=sel.NAMES_AUTO
     )
 
 

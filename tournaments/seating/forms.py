@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Registration, Session, Tournament
-from tournaments.seating.services import (
+from tournaments.seating.selectors import (
     IMPORT_MAX_CHARS,
     NAMES_AUTO,
     NAMES_KEYS,

@@ -132,7 +132,7 @@ def seating_config(*, tournament: Tournament) -> SeatingConfig:
     return SeatingConfig(**values, problems=tuple(problems))
 
 
-def _config_faults(config: SeatingConfig, keys: Iterable[str]) -> list[str]:
+def config_faults(config: SeatingConfig, keys: Iterable[str]) -> list[str]:
     """What in the settings names no registered player (besides the unreadable parts)."""
     known = set(keys)
     faults = list(config.problems)
@@ -155,7 +155,7 @@ class SessionFacts:
     penalties: int = 0
 
 
-def _facts(session_ids: Sequence[int]) -> dict[int, SessionFacts]:
+def session_facts(session_ids: Sequence[int]) -> dict[int, SessionFacts]:
     """Tables, tables with a result and penalties at tables, per session: three queries."""
     tables = dict(
         Table.objects.filter(session_id__in=session_ids)
@@ -188,7 +188,7 @@ def session_state(session: Session, facts: SessionFacts) -> str:
     return PUBLISHED if session.seating_published else DRAFT
 
 
-def _refusal(session: Session, facts: SessionFacts) -> str | None:
+def reseat_refusal(session: Session, facts: SessionFacts) -> str | None:
     """Why the seating of ``session`` cannot change now, or None."""
     n = session.number
     if facts.results:
@@ -211,7 +211,7 @@ def _refusal(session: Session, facts: SessionFacts) -> str | None:
     return None
 
 
-def _unpublish_refusal(session: Session, facts: SessionFacts) -> str | None:
+def unpublish_refusal(session: Session, facts: SessionFacts) -> str | None:
     n = session.number
     if facts.results:
         return _("Session %(n)s has results: it stays published.") % {"n": n}
@@ -220,11 +220,11 @@ def _unpublish_refusal(session: Session, facts: SessionFacts) -> str | None:
     return None
 
 
-def _registrations(tournament: Tournament) -> list[Registration]:
+def tournament_registrations(tournament: Tournament) -> list[Registration]:
     return list(Registration.objects.filter(tournament=tournament).select_related("player").order_by("id"))
 
 
-def _seatings(tournament: Tournament) -> dict[int, Tables]:
+def stored_seatings(tournament: Tournament) -> dict[int, Tables]:
     """Every seated session's tables (keys by wind), by session number: one query."""
     rows = (
         Seat.objects.filter(session__tournament=tournament)
@@ -246,7 +246,7 @@ def _active(registration: Registration, number: int | None) -> bool:
     return registration.is_active_in(number)
 
 
-def _players(
+def engine_players(
     registrations: Sequence[Registration],
     config: SeatingConfig,
     *,
@@ -269,7 +269,7 @@ def _players(
     ]
 
 
-def _ranks(tournament: Tournament) -> dict[str, int]:
+def standings_ranks(tournament: Tournament) -> dict[str, int]:
     from rankings.standings.selectors import standings_compute
 
     return {row.player: row.rank for row in standings_compute(tournament=tournament).rows}
@@ -280,42 +280,44 @@ def _sort_name(registration: Registration) -> str:
     return f"{player.last_name}, {player.first_name}" if player.last_name else player.first_name
 
 
-def _name(registration: Registration) -> str:
+def registration_name(registration: Registration) -> str:
     return f"{registration.player.full_name} ({registration.key})"
 
 
-def _history(seatings: dict[int, Tables], exclude: Iterable[int]) -> dict[int, Tables]:
+def history_except(seatings: dict[int, Tables], exclude: Iterable[int]) -> dict[int, Tables]:
     skip = set(exclude)
     return {n: t for n, t in seatings.items() if n not in skip}
 
 
-def _ordered(history: dict[int, Tables]) -> list[Tables]:
+def ordered_history(history: dict[int, Tables]) -> list[Tables]:
     return [history[n] for n in sorted(history)]
 
 
-def _quality_of(
+def quality_of(
     registrations: Sequence[Registration], config: SeatingConfig, seatings: dict[int, Tables]
 ) -> QualityReport:
-    players = _players(registrations, config, number=None)
-    return quality_report(players, _ordered(seatings), config.separate)
+    players = engine_players(registrations, config, number=None)
+    return quality_report(players, ordered_history(seatings), config.separate)
 
 
 def seating_quality(*, tournament: Tournament) -> QualityReport:
     """The quality report over every seated session (played, published and drafts), in session order."""
-    return _quality_of(
-        _registrations(tournament), seating_config(tournament=tournament), _seatings(tournament)
+    return quality_of(
+        tournament_registrations(tournament),
+        seating_config(tournament=tournament),
+        stored_seatings(tournament),
     )
 
 
-def _pairs(tables: Tables) -> set[frozenset[str]]:
+def table_pairs(tables: Tables) -> set[frozenset[str]]:
     return {frozenset(p) for table in tables for p in combinations(table, 2)}
 
 
-def _meeting_sessions(seatings: dict[int, Tables], a: str, b: str) -> list[int]:
+def meeting_sessions(seatings: dict[int, Tables], a: str, b: str) -> list[int]:
     return [n for n, tables in sorted(seatings.items()) if any(a in t and b in t for t in tables)]
 
 
-def _winds(seatings: dict[int, Tables], key: str) -> list[int]:
+def player_winds(seatings: dict[int, Tables], key: str) -> list[int]:
     counts = [0, 0, 0, 0]
     for tables in seatings.values():
         for table in tables:
@@ -324,7 +326,7 @@ def _winds(seatings: dict[int, Tables], key: str) -> list[int]:
     return counts
 
 
-def _seating_problems(number: int, tables: Tables, registrations: Sequence[Registration]) -> list[str]:
+def seating_problems(number: int, tables: Tables, registrations: Sequence[Registration]) -> list[str]:
     """Players seated although they withdrew, and players due to play who have no seat."""
     seated = {k: i for i, table in enumerate(tables, start=1) for k in table}
     faults = []
@@ -332,10 +334,12 @@ def _seating_problems(number: int, tables: Tables, registrations: Sequence[Regis
         if r.key in seated and not r.is_active_in(number):
             faults.append(
                 _("%(name)s withdrew before session %(n)s but is seated at table %(t)s.")
-                % {"name": _name(r), "n": number, "t": seated[r.key]}
+                % {"name": registration_name(r), "n": number, "t": seated[r.key]}
             )
         elif r.key not in seated and not r.is_substitute and r.is_active_in(number):
-            faults.append(_("%(name)s has no seat in session %(n)s.") % {"name": _name(r), "n": number})
+            faults.append(
+                _("%(name)s has no seat in session %(n)s.") % {"name": registration_name(r), "n": number}
+            )
     return faults
 
 
@@ -393,8 +397,8 @@ def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = 
     if numbers is not None:
         sessions = sessions.filter(number__in=list(numbers))
     sessions = list(sessions)
-    facts = _facts([s.pk for s in sessions])
-    registrations = _registrations(tournament)
+    facts = session_facts([s.pk for s in sessions])
+    registrations = tournament_registrations(tournament)
     tables: dict[int, list[Table]] = defaultdict(list)
     for table in Table.objects.filter(session__in=sessions).order_by("number"):
         tables[table.session_id].append(table)
@@ -439,9 +443,9 @@ def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = 
                 session=session,
                 state=state,
                 tables=views,
-                refusal=_refusal(session, f),
-                unpublish_refusal=_unpublish_refusal(session, f) if session.seating_published else None,
-                problems=_seating_problems(session.number, keys, registrations) if views else [],
+                refusal=reseat_refusal(session, f),
+                unpublish_refusal=unpublish_refusal(session, f) if session.seating_published else None,
+                problems=seating_problems(session.number, keys, registrations) if views else [],
             )
         )
     return out
@@ -511,10 +515,10 @@ class QualityDetails:
 
 def seating_quality_details(*, tournament: Tournament) -> QualityDetails:
     """:func:`seating_quality` with the players behind each number named."""
-    registrations = _registrations(tournament)
+    registrations = tournament_registrations(tournament)
     config = seating_config(tournament=tournament)
-    seatings = _seatings(tournament)
-    report = _quality_of(registrations, config, seatings)
+    seatings = stored_seatings(tournament)
+    report = quality_of(registrations, config, seatings)
     by_key = {r.key: r for r in registrations}
 
     def name(key: str) -> str:
@@ -582,7 +586,7 @@ def seating_quality_details(*, tournament: Tournament) -> QualityDetails:
         spreads=spreads,
         table_visits=visit_lines,
         fixed_violations=fixed_lines,
-        problems=_config_faults(config, by_key),
+        problems=config_faults(config, by_key),
         keeps_apart=bool(config.separate),
     )
 

@@ -50,40 +50,37 @@ from tournaments.seating.engine import (
 )
 from tournaments.seating.engine import Tournament as SeatingTournament
 from tournaments.seating.selectors import (
+    DRAFT,
+    IMPORT_MAX_CHARS,
+    NAMES_AUTO,
+    NAMES_KEYS,
+    NAMES_NUMBERS,
+    PUBLISHED,
+    RANDOM,
+    STRATEGIES,
+    SWISS,
     SeatingConfig,
     SessionFacts,
-    _config_faults,
-    _facts,
-    _history,
-    _meeting_sessions,
-    _name,
-    _ordered,
-    _pairs,
-    _players,
-    _quality_of,
-    _ranks,
-    _refusal,
-    _registrations,
-    _seating_problems,
-    _seatings,
-    _unpublish_refusal,
-    _winds,
+    Tables,
+    config_faults,
+    engine_players,
+    history_except,
+    meeting_sessions,
+    ordered_history,
+    player_winds,
+    quality_of,
+    registration_name,
+    reseat_refusal,
     seating_config,
+    seating_problems,
+    session_facts,
     session_state,
+    standings_ranks,
+    stored_seatings,
+    table_pairs,
+    tournament_registrations,
+    unpublish_refusal,
 )
-
-PLAN_TIME_LIMIT = 15.0  # seconds: a safety net for one planning call made from a page or the API
-IMPORT_MAX_CHARS = 200_000
-
-SCHEDULE, SWISS, RANDOM = "schedule", "swiss", "random"
-STRATEGIES = (SCHEDULE, SWISS, RANDOM)
-
-EMPTY, DRAFT, PUBLISHED, PLAYED = "empty", "draft", "published", "played"
-
-NAMES_AUTO, NAMES_KEYS, NAMES_NUMBERS = "auto", "keys", "numbers"
-
-Tables = list[list[str]]  # one session: tables in number order, each the keys of E, S, W, N
-
 
 # -- the director's settings --------------------------------------------------------------------------
 
@@ -91,7 +88,7 @@ Tables = list[list[str]]  # one session: tables in number order, each the keys o
 def seating_config_update(*, tournament: Tournament, config: SeatingConfig) -> SeatingConfig:
     """Store the seating settings (other settings of the tournament are left as they are)."""
     keys = Registration.objects.filter(tournament=tournament).values_list("key", flat=True)
-    faults = _config_faults(replace(config, problems=()), keys)
+    faults = config_faults(replace(config, problems=()), keys)
     if faults:
         raise SeatingError(faults)
     with transaction.atomic():
@@ -118,8 +115,8 @@ def _lock_sessions(tournament: Tournament, sessions: Iterable[Session]) -> list[
 
 
 def _check_reseatable(sessions: Sequence[Session]) -> dict[int, SessionFacts]:
-    facts = _facts([s.pk for s in sessions])
-    faults = [r for s in sessions if (r := _refusal(s, facts[s.pk]))]
+    facts = session_facts([s.pk for s in sessions])
+    faults = [r for s in sessions if (r := reseat_refusal(s, facts[s.pk]))]
     if faults:
         raise SeatingError(faults)
     return facts
@@ -193,30 +190,33 @@ def seating_generate(
         locked = _lock_sessions(tournament, sessions)
         _check_reseatable(locked)
         config = seating_config(tournament=tournament)
-        registrations = _registrations(tournament)
+        registrations = tournament_registrations(tournament)
         by_key = {r.key: r for r in registrations}
-        faults = _config_faults(config, by_key)
+        faults = config_faults(config, by_key)
         if faults:
             raise SeatingError(faults)
         seed = config.seed if seed is None else seed
-        seatings = _seatings(tournament)
-        history = _history(seatings, (s.number for s in locked))
-        ranks = _ranks(tournament) if strategy == SWISS else None
+        seatings = stored_seatings(tournament)
+        history = history_except(seatings, (s.number for s in locked))
+        ranks = standings_ranks(tournament) if strategy == SWISS else None
         plans: dict[int, Tables] = {}
         for chunk in _chunks(locked, registrations):
-            players = _players(registrations, config, number=chunk[0].number, ranks=ranks)
+            players = engine_players(registrations, config, number=chunk[0].number, ranks=ranks)
             if strategy == RANDOM:
                 for session in chunk:
                     engine = SeatingTournament(
                         players,
-                        _ordered({**history, **plans}),
+                        ordered_history({**history, **plans}),
                         config.separate,
                         config.engine_settings(seed=seed + session.number),
                     )
                     plans[session.number] = plan_random_session(engine).sessions[0]
                 continue
             engine = SeatingTournament(
-                players, _ordered({**history, **plans}), config.separate, config.engine_settings(seed=seed)
+                players,
+                ordered_history({**history, **plans}),
+                config.separate,
+                config.engine_settings(seed=seed),
             )
             plan = plan_swiss_session(engine) if strategy == SWISS else plan_schedule(engine, len(chunk))
             for session, tables in zip(chunk, plan.sessions, strict=True):
@@ -225,7 +225,7 @@ def seating_generate(
     seatings = {**history, **plans}
     return SeatingOutcome(
         sessions=[s.number for s in locked],
-        quality=_quality_of(registrations, config, seatings),
+        quality=quality_of(registrations, config, seatings),
         substitutes=_substitutes_seated(registrations, plans, plans),
     )
 
@@ -260,9 +260,9 @@ def seating_import(
         locked = _lock_sessions(tournament, sessions)
         _check_reseatable(locked)
         config = seating_config(tournament=tournament)
-        registrations = _registrations(tournament)
+        registrations = tournament_registrations(tournament)
         by_key = {r.key: r for r in registrations}
-        faults = _config_faults(config, by_key)
+        faults = config_faults(config, by_key)
         if faults:
             raise SeatingError(faults)
         if len(_chunks(locked, registrations)) > 1:
@@ -290,12 +290,12 @@ def seating_import(
             def back(pid: Any) -> str:
                 return str(pid)
 
-        seatings = _seatings(tournament)
-        history = _history(seatings, (s.number for s in locked))
-        players = _players(registrations, config, number=locked[0].number, ident=ident)
+        seatings = stored_seatings(tournament)
+        history = history_except(seatings, (s.number for s in locked))
+        players = engine_players(registrations, config, number=locked[0].number, ident=ident)
         engine = SeatingTournament(
             players,
-            [[[ident(k) for k in t] for t in tables] for tables in _ordered(history)],
+            [[[ident(k) for k in t] for t in tables] for tables in ordered_history(history)],
             [[ident(k) for k in g] for g in config.separate],
             config.engine_settings(),
         )
@@ -307,7 +307,7 @@ def seating_import(
         _write(locked, plans, by_key)
     return SeatingOutcome(
         sessions=[s.number for s in locked],
-        quality=_quality_of(registrations, config, {**history, **plans}),
+        quality=quality_of(registrations, config, {**history, **plans}),
         substitutes=_substitutes_seated(registrations, plans, plans),
         notes=[_("Players were read by key.") if mode == NAMES_KEYS else _("Players were read by number.")],
     )
@@ -320,14 +320,14 @@ def seating_replan_after_withdrawal(*, tournament: Tournament) -> SeatingOutcome
     of withdrawn players where the engine finds that best."""
     with transaction.atomic():
         sessions = list(Session.objects.select_for_update().filter(tournament=tournament).order_by("number"))
-        facts = _facts([s.pk for s in sessions])
-        registrations = _registrations(tournament)
+        facts = session_facts([s.pk for s in sessions])
+        registrations = tournament_registrations(tournament)
         by_key = {r.key: r for r in registrations}
         config = seating_config(tournament=tournament)
-        faults = _config_faults(config, by_key)
+        faults = config_faults(config, by_key)
         if faults:
             raise SeatingError(faults)
-        seatings = _seatings(tournament)
+        seatings = stored_seatings(tournament)
 
         def seats_withdrawn(session: Session) -> list[str]:
             seated = {k for table in seatings.get(session.number, []) for k in table}
@@ -341,10 +341,12 @@ def seating_replan_after_withdrawal(*, tournament: Tournament) -> SeatingOutcome
                         "Session %(n)s is published and seats %(names)s, who withdrew: "
                         "unpublish it to re-plan it."
                     )
-                    % {"n": s.number, "names": ", ".join(_name(by_key[k]) for k in gone)}
+                    % {"n": s.number, "names": ", ".join(registration_name(by_key[k]) for k in gone)}
                 )
         drafts = [
-            s for s in sessions if session_state(s, facts[s.pk]) == DRAFT and not _refusal(s, facts[s.pk])
+            s
+            for s in sessions
+            if session_state(s, facts[s.pk]) == DRAFT and not reseat_refusal(s, facts[s.pk])
         ]
         affected = [s for s in drafts if seats_withdrawn(s)]
         if not affected:
@@ -352,11 +354,11 @@ def seating_replan_after_withdrawal(*, tournament: Tournament) -> SeatingOutcome
                 [_("No draft session seats a withdrawn player: there is nothing to re-plan."), *notes]
             )
         targets = [s for s in drafts if s.number >= affected[0].number]
-        history = _history(seatings, (s.number for s in targets))
+        history = history_except(seatings, (s.number for s in targets))
         plans: dict[int, Tables] = {}
         for chunk in _chunks(targets, registrations):
-            players = _players(registrations, config, number=chunk[0].number)
-            played = _ordered({**history, **plans})
+            players = engine_players(registrations, config, number=chunk[0].number)
+            played = ordered_history({**history, **plans})
             engine = SeatingTournament(players, played, config.separate, config.engine_settings())
             previous = [seatings[s.number] for s in chunk]
             plan = replan_after_withdrawal(engine, len(played) + len(chunk), previous)
@@ -365,7 +367,7 @@ def seating_replan_after_withdrawal(*, tournament: Tournament) -> SeatingOutcome
         _write(targets, plans, by_key)
     return SeatingOutcome(
         sessions=[s.number for s in targets],
-        quality=_quality_of(registrations, config, {**history, **plans}),
+        quality=quality_of(registrations, config, {**history, **plans}),
         substitutes=_substitutes_seated(registrations, plans, plans),
         notes=notes,
     )
@@ -390,7 +392,7 @@ def _what_broke(
 ) -> list[str]:
     """What the swap of ``moved`` in session ``number`` made worse, in the director's words."""
     out: list[str] = []
-    new_pairs = _pairs(after[number]) - _pairs(before[number])
+    new_pairs = table_pairs(after[number]) - table_pairs(before[number])
     info = {k: by_key[k] for k in {k for p in new_pairs for k in p}}
     order = {k: i for i, k in enumerate(by_key)}
     club_on = config.avoid_same_club and _in_window(config.club_sessions, number, list(after))
@@ -398,8 +400,8 @@ def _what_broke(
     for pair in sorted(new_pairs, key=lambda p: sorted(order.get(k, 0) for k in p)):
         a, b = sorted(pair, key=lambda k: order.get(k, 0))
         ra, rb = info[a], info[b]
-        names = {"a": _name(ra), "b": _name(rb)}
-        met = _meeting_sessions(after, a, b)
+        names = {"a": registration_name(ra), "b": registration_name(rb)}
+        met = meeting_sessions(after, a, b)
         if len(met) > 1:
             out.append(
                 _("%(a)s and %(b)s meet again: %(times)s times, in sessions %(list)s.")
@@ -414,12 +416,12 @@ def _what_broke(
         if club_on and ra.player.club and ra.player.club == rb.player.club:
             out.append(_("%(a)s and %(b)s are both members of %(club)s.") % {**names, "club": ra.player.club})
     for key in moved:
-        then, now = _winds(before, key), _winds(after, key)
+        then, now = player_winds(before, key), player_winds(after, key)
         if max(now) - min(now) > max(then) - min(then) and max(now) - min(now) > 1:
             counts = " ".join(f"{w}{c}" for w, c in zip(WIND_LETTERS, now, strict=True))
             out.append(
                 _("%(name)s's winds become uneven: %(counts)s.")
-                % {"name": _name(by_key[key]), "counts": counts}
+                % {"name": registration_name(by_key[key]), "counts": counts}
             )
         fixed = config.fixed_tables.get(key)
         table = next(i for i, t in enumerate(after[number], start=1) if key in t)
@@ -434,7 +436,7 @@ def _what_broke(
                 sessions = ", ".join(map(str, sorted([*visits, number])))
                 out.append(
                     _("%(name)s sits at table %(table)s again: sessions %(list)s.")
-                    % {"name": _name(by_key[key]), "table": table, "list": sessions}
+                    % {"name": registration_name(by_key[key]), "table": table, "list": sessions}
                 )
     return out
 
@@ -456,23 +458,23 @@ def seating_swap(*, session: Session, a: str, b: str) -> SeatingOutcome:
                 "registration__player", "table"
             )
         }
-        registrations = _registrations(tournament)
+        registrations = tournament_registrations(tournament)
         by_key = {r.key: r for r in registrations}
         missing = [k for k in (a, b) if k not in seats]
         if missing:
             raise SeatingError(
                 [
                     _("%(name)s has no seat in session %(n)s.")
-                    % {"name": _name(by_key[k]) if k in by_key else k, "n": locked.number}
+                    % {"name": registration_name(by_key[k]) if k in by_key else k, "n": locked.number}
                     for k in missing
                 ]
             )
         config = seating_config(tournament=tournament)
-        seatings = _seatings(tournament)
-        history = _history(seatings, [locked.number])
+        seatings = stored_seatings(tournament)
+        history = history_except(seatings, [locked.number])
         engine = SeatingTournament(
-            _players(registrations, config, number=locked.number),
-            _ordered(history),
+            engine_players(registrations, config, number=locked.number),
+            ordered_history(history),
             config.separate,
             config.engine_settings(),
         )
@@ -496,7 +498,7 @@ def seating_swap(*, session: Session, a: str, b: str) -> SeatingOutcome:
         after = {**history, locked.number: [[str(k) for k in t] for t in plan.sessions[0]]}
     return SeatingOutcome(
         sessions=[locked.number],
-        quality=_quality_of(registrations, config, after),
+        quality=quality_of(registrations, config, after),
         broken=_what_broke(
             number=locked.number, before=seatings, after=after, moved=[a, b], by_key=by_key, config=config
         ),
@@ -513,11 +515,11 @@ def seating_publish(*, session: Session) -> Session:
         (locked,) = _lock_sessions(session.tournament, [session])
         if locked.seating_published:
             return locked
-        facts = _facts([locked.pk])[locked.pk]
+        facts = session_facts([locked.pk])[locked.pk]
         if not facts.tables:
             raise SeatingError(_("Session %(n)s has no seating to publish.") % {"n": locked.number})
-        tables = _seatings(locked.tournament).get(locked.number, [])
-        faults = _seating_problems(locked.number, tables, _registrations(locked.tournament))
+        tables = stored_seatings(locked.tournament).get(locked.number, [])
+        faults = seating_problems(locked.number, tables, tournament_registrations(locked.tournament))
         if faults:
             raise SeatingError(faults)
         locked.seating_published = True
@@ -533,7 +535,7 @@ def seating_unpublish(*, session: Session) -> Session:
         (locked,) = _lock_sessions(session.tournament, [session])
         if not locked.seating_published:
             return locked
-        refusal = _unpublish_refusal(locked, _facts([locked.pk])[locked.pk])
+        refusal = unpublish_refusal(locked, session_facts([locked.pk])[locked.pk])
         if refusal:
             raise SeatingError(refusal)
         locked.seating_published = False

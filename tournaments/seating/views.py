@@ -10,7 +10,6 @@ import qrcode
 import qrcode.image.svg
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -20,18 +19,11 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments.models import Registration, Seat, Session, Tournament
-from tournaments.permissions import can_manage, user_roles
+from tournaments.permissions import tournament_for_director, user_roles
 from tournaments.seating import selectors as sel
 from tournaments.seating import services as svc
 from tournaments.seating.engine import SeatingError
 from tournaments.seating.forms import GenerateForm, ImportForm, SettingsForm, SwapForm
-
-
-def _director_tournament(request, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_manage(request.user, tournament):
-        raise PermissionDenied(_("You need the director role in this tournament."))
-    return tournament
 
 
 def _session(tournament: Tournament, number: int) -> Session:
@@ -88,13 +80,13 @@ def _render_page(request, tournament: Tournament, **extra):
 @login_required
 def seating_page(request, slug: str):
     """Sessions and their state, the forms to seat them, the quality report and every table."""
-    return _render_page(request, _director_tournament(request, slug))
+    return _render_page(request, tournament_for_director(user=request.user, slug=slug))
 
 
 @login_required
 @require_POST
 def seating_generate(request, slug: str):
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     form = GenerateForm(request.POST, tournament=tournament)
     if not form.is_valid():
         return _render_page(request, tournament, generate_form=form)
@@ -114,7 +106,7 @@ def seating_generate(request, slug: str):
 @login_required
 @require_POST
 def seating_import(request, slug: str):
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     form = ImportForm(request.POST, request.FILES, tournament=tournament)
     if not form.is_valid():
         return _render_page(request, tournament, import_form=form, import_open=True)
@@ -134,7 +126,7 @@ def seating_import(request, slug: str):
 @login_required
 @require_POST
 def seating_replan(request, slug: str):
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     try:
         outcome = svc.seating_replan_after_withdrawal(tournament=tournament)
     except SeatingError as exc:
@@ -149,7 +141,7 @@ def seating_replan(request, slug: str):
 @require_POST
 def seating_swap(request, slug: str, number: int):
     """Swap two players' seats; with htmx the sessions and the report come back with what the swap broke."""
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     session = _session(tournament, number)
     seated = (
         Seat.objects.filter(session=session)
@@ -195,7 +187,7 @@ def seating_swap(request, slug: str, number: int):
 
 def _session_state_change(request, slug: str, number: int, change, done_message: str):
     """Publish or unpublish a session's seating; the engine's faults are shown one by one."""
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     session = _session(tournament, number)
     try:
         change(session=session)
@@ -230,7 +222,7 @@ def seating_unpublish(request, slug: str, number: int):
 @login_required
 def seating_settings(request, slug: str):
     """Seed, the players to keep apart, fixed tables, and whether clubs and countries are kept apart."""
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     form = SettingsForm(request.POST or None, tournament=tournament)
     faults: list[str] = []
     if request.method == "POST" and form.is_valid():
@@ -267,7 +259,7 @@ def _print_sessions(request, tournament: Tournament, *, one: bool) -> tuple[list
     if which in ("", "all") and not one:
         return seated, "all"
     if which in ("", "all"):
-        upcoming = [s for s in seated if s.state != svc.PLAYED]
+        upcoming = [s for s in seated if s.state != sel.PLAYED]
         chosen = upcoming[:1] or seated[-1:]
         if not chosen:
             raise Http404(_("No session is seated yet."))
@@ -292,7 +284,7 @@ def _print_context(request, tournament: Tournament, sessions, which: str) -> dic
 @login_required
 def print_tables(request, slug: str):
     """Seating by table: per session, each table's four players by wind."""
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     sessions, which = _print_sessions(request, tournament, one=False)
     return render(
         request, "tournaments/seating/print_tables.html", _print_context(request, tournament, sessions, which)
@@ -302,7 +294,7 @@ def print_tables(request, slug: str):
 @login_required
 def print_players(request, slug: str):
     """Seating by player name, alphabetical, for the entrance: name → table and wind."""
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     sessions, which = _print_sessions(request, tournament, one=False)
     rows: dict[str, dict] = {}
     for s in sessions:
@@ -326,7 +318,7 @@ def _qr_svg(url: str) -> str:
 @login_required
 def print_cards(request, slug: str):
     """One card per table: the four names by wind and a QR code of the table's private result link."""
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     sessions, which = _print_sessions(request, tournament, one=True)
     cards = []
     for s in sessions:
