@@ -5,6 +5,7 @@ penalties shown beside them. Everything here only reads; the writes are in ``sco
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -20,8 +21,9 @@ from penalties.models import Kind, Penalty
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
+from tournaments.fields import plain_number
 from tournaments.models import WIND_LETTERS, Player, Registration, Seat, Session, Table, Tournament
-from tournaments.presenters import MINUS, WIND_NAMES, num, short_name, signed
+from tournaments.presenters import MINUS, WIND_NAMES, SeatLine, TableView, num, short_name, signed
 
 
 def table_for_page(*, slug: str, session_number: int, table_number: int) -> Table:
@@ -334,47 +336,89 @@ def _outcome(
 # -- a session's tables (the referees' view) ---------------------------------------------------------
 
 
-@dataclass
-class SessionTableRow:
-    table: Table
-    players: list[str]
-    status: str  # "empty", "draft", "submitted", "confirmed"
-    status_label: str
-    version: int
-    mode: str
-    hands: int
+TABLE_STATUSES = ("waiting", "playing", "submitted", "confirmed")
 
 
-def session_tables(*, session: Session) -> list[SessionTableRow]:
-    tables = (
+def table_status(table: Table, session: Session) -> str:
+    """How far a table is, for the public: waiting, playing, submitted, confirmed."""
+    result = getattr(table, "result", None)
+    if result is None:
+        return "playing" if session.status != Session.Status.PLANNED else "waiting"
+    return {"draft": "playing", "submitted": "submitted", "confirmed": "confirmed"}.get(
+        result.status, "playing"
+    )
+
+
+def summary_seat_line(s: SeatSummary, seated: Registration | None) -> SeatLine:
+    """A confirmed seat's figures; ``seated`` is who sat there, when a substitute is credited instead."""
+    line = SeatLine(
+        position=s.position,
+        key=s.registration.key,
+        name=s.registration.player.full_name,
+        short=short_name(s.registration.player),
+        game_score=plain_number(s.game_score),
+        table_points=plain_number(s.table_points),
+        uma=plain_number(s.uma),
+        penalties=plain_number(Fraction(s.penalties or 0) + Fraction(s.chombo or 0)),
+        final=plain_number(s.final),
+        excluded=s.excluded,
+    )
+    if seated is not None and seated.pk != s.registration_id:
+        line.substitute_for = seated.player.full_name
+    return line
+
+
+def session_tables(*, session: Session) -> list[TableView]:
+    """Every table of a session with its players, its progress and, once confirmed, its results: three
+    queries. The public session page and the referees' view both list these."""
+    tables = list(
         Table.objects.filter(session=session)
         .select_related("result")
-        .prefetch_related("seats__registration__player")
         .annotate(hand_count=Count("result__hands"))
         .order_by("number")
     )
-    rows = []
-    for t in tables:
-        result = getattr(t, "result", None)
-        players = [short_name(s.registration.player) for s in sorted(t.seats.all(), key=lambda s: s.position)]
+    seats: dict[int, dict[int, Registration]] = defaultdict(dict)
+    for seat in Seat.objects.filter(session=session).select_related("registration__player"):
+        seats[seat.table_id][seat.position] = seat.registration
+    summaries: dict[int, list[SeatSummary]] = defaultdict(list)
+    for s in SeatSummary.objects.filter(session=session).select_related("registration__player"):
+        summaries[s.table_id].append(s)
+    views = []
+    for table in tables:
+        result = getattr(table, "result", None)
         if result is None or (
-            result.status == TableResult.Status.DRAFT and not t.hand_count and result.scores is None
+            result.status == TableResult.Status.DRAFT and not table.hand_count and result.scores is None
         ):
-            status, label = "empty", _("Not started")
+            entry, label = "empty", _("Not started")
         else:
-            status, label = result.status, result.get_status_display()
-        rows.append(
-            SessionTableRow(
-                table=t,
-                players=players,
-                status=status,
-                status_label=label,
-                version=result.version if result else 1,
-                mode=result.mode if result else TableResult.Mode.HANDS,
-                hands=t.hand_count,
-            )
+            entry, label = result.status, result.get_status_display()
+        view = TableView(
+            number=table.number,
+            pk=table.pk,
+            private_key=table.private_key,
+            status=table_status(table, session),
+            entry=entry,
+            status_label=str(label),
+            version=result.version if result else 1,
+            mode=result.mode if result else TableResult.Mode.HANDS,
+            hands=table.hand_count,
+            has_result=result is not None,
         )
-    return rows
+        if view.status == "confirmed" and summaries[table.pk]:
+            view.imbalance_reason = result.imbalance_reason if result else ""
+            view.seats = [
+                summary_seat_line(s, seats[table.pk].get(s.position))
+                for s in sorted(summaries[table.pk], key=lambda s: s.position)
+            ]
+        else:
+            view.seats = [
+                SeatLine(
+                    position=position, key=reg.key, name=reg.player.full_name, short=short_name(reg.player)
+                )
+                for position, reg in sorted(seats[table.pk].items())
+            ]
+        views.append(view)
+    return views
 
 
 def tables_awaiting_player(*, player: Player) -> list[Table]:

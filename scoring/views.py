@@ -461,7 +461,7 @@ def session_tables(request: HttpRequest, slug: str, session: int) -> HttpRespons
             errors.append(_("The form was incomplete; reload the page."))
     rows = selectors.session_tables(session=session_obj)
     counts = {
-        key: sum(1 for r in rows if r.status == key) for key in ("empty", "draft", "submitted", "confirmed")
+        key: sum(1 for r in rows if r.entry == key) for key in ("empty", "draft", "submitted", "confirmed")
     }
     context = {
         "tournament": tournament,

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from tournaments.models import Player
+from tournaments.models import WIND_LETTERS, Player, Registration
 
 WIND_NAMES = {
     "E": gettext_lazy("East"),
@@ -47,3 +48,62 @@ def short_name(player: Player) -> str:
 
 
 # -- finding tables ----------------------------------------------------------------------------------
+
+
+def sort_name(registration: Registration) -> str:
+    """``Last, First`` for alphabetical lists."""
+    player = registration.player
+    return f"{player.last_name}, {player.first_name}" if player.last_name else player.first_name
+
+
+@dataclass
+class SeatLine:
+    """One seat of a table as every page lists it: who sits at which wind and, once the table is confirmed,
+    what they scored (plain numbers). Seating pages fill the player's facts, result pages the figures."""
+
+    position: int  # 0..3: East, South, West, North
+    key: str
+    name: str
+    short: str = ""
+    country: str = ""
+    club: str = ""
+    substitute: bool = False  # registered as a substitute
+    withdrawn: bool = False
+    sort_name: str = ""
+    substitute_for: str = ""  # the name of the replaced player when a substitute is credited
+    game_score: Any = None
+    table_points: Any = None
+    uma: Any = None
+    penalties: Any = None
+    final: Any = None
+    excluded: bool = False
+
+    @property
+    def wind(self) -> str:
+        return WIND_LETTERS[self.position]
+
+    @property
+    def wind_name(self) -> str:
+        return str(WIND_NAMES[self.wind])
+
+
+@dataclass
+class TableView:
+    """One table of a session as every page lists it."""
+
+    number: int
+    seats: list[SeatLine] = field(default_factory=list)
+    pk: int | None = None
+    private_key: str = ""
+    status: str = ""  # for the public: "waiting", "playing", "submitted", "confirmed"
+    entry: str = ""  # for referees: "empty", "draft", "submitted", "confirmed"
+    status_label: str = ""
+    version: int = 1
+    mode: str = "hands"
+    hands: int = 0
+    has_result: bool = False
+    imbalance_reason: str = ""
+
+    @property
+    def players(self) -> list[str]:
+        return [seat.short or seat.name for seat in self.seats]

@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 from penalties.presenters import penalty_lines
 from penalties.selectors import recent_penalties
 from rankings.standings import selectors as rk
+from scoring.selectors import session_tables
 from tournaments import selectors
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
@@ -162,7 +163,7 @@ def session_page(request, slug: str, number: int):
         html = cache.get(key)
     if html is None:
         tables = (
-            rk.session_tables(session=session)
+            session_tables(session=session)
             if session.seating_published or session.status != "planned"
             else []
         )
@@ -201,7 +202,7 @@ def director_dashboard(request, slug: str):
     tournament = tournament_for_director(user=request.user, slug=slug)
     _, freshness = rk.tournament_with_freshness(slug=slug)
     session = rk.current_session(tournament=tournament)
-    tables = rk.session_tables(session=session) if session is not None else []
+    tables = session_tables(session=session) if session is not None else []
     pending = [t for t in tables if t.status != "confirmed"]
     return render(
         request,

@@ -30,8 +30,9 @@ from rankings.standings.engine import (
     method_for_family,
 )
 from scoring.models import SeatSummary
-from tournaments.fields import plain_number
-from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Table, Tournament
+from scoring.selectors import summary_seat_line, table_status
+from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tournament
+from tournaments.presenters import SeatLine
 
 OFFENDER_ONLY = {Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE}
 
@@ -356,86 +357,6 @@ def standings_lines(*, tournament: Tournament, document: dict | None) -> list[St
 # -- sessions, tables and a player's results ---------------------------------------------------------
 
 
-@dataclass
-class SeatLine:
-    wind: str
-    key: str
-    name: str
-    substitute_for: str = ""  # the name of the replaced player when a substitute is credited
-    game_score: Any = None
-    table_points: Any = None
-    uma: Any = None
-    penalties: Any = None
-    final: Any = None
-    excluded: bool = False
-
-
-@dataclass
-class TableView:
-    number: int
-    status: str  # "waiting", "playing", "submitted", "confirmed"
-    seats: list[SeatLine] = field(default_factory=list)
-    imbalance_reason: str = ""
-
-
-TABLE_STATUSES = ("waiting", "playing", "submitted", "confirmed")
-
-
-def _table_status(table: Table, session: Session) -> str:
-    result = getattr(table, "result", None)
-    if result is None:
-        return "playing" if session.status != Session.Status.PLANNED else "waiting"
-    return {"draft": "playing", "submitted": "submitted", "confirmed": "confirmed"}.get(
-        result.status, "playing"
-    )
-
-
-def _summary_seat(s: SeatSummary, seated: Registration | None) -> SeatLine:
-    line = SeatLine(
-        wind=WIND_LETTERS[s.position],
-        key=s.registration.key,
-        name=s.registration.player.full_name,
-        game_score=plain_number(s.game_score),
-        table_points=plain_number(s.table_points),
-        uma=plain_number(s.uma),
-        penalties=plain_number(Fraction(s.penalties or 0) + Fraction(s.chombo or 0)),
-        final=plain_number(s.final),
-        excluded=s.excluded,
-    )
-    if seated is not None and seated.pk != s.registration_id:
-        line.substitute_for = seated.player.full_name
-    return line
-
-
-def session_tables(*, session: Session) -> list[TableView]:
-    """Every table of a session with its status and, once confirmed, its results: three queries."""
-    tables = list(Table.objects.filter(session=session).select_related("result").order_by("number"))
-    seats = defaultdict(dict)
-    for seat in Seat.objects.filter(session=session).select_related("registration__player"):
-        seats[seat.table_id][seat.position] = seat.registration
-    summaries = defaultdict(list)
-    for s in SeatSummary.objects.filter(session=session).select_related("registration__player"):
-        summaries[s.table_id].append(s)
-    views = []
-    for table in tables:
-        status = _table_status(table, session)
-        view = TableView(number=table.number, status=status)
-        result = getattr(table, "result", None)
-        if status == "confirmed" and summaries[table.pk]:
-            view.imbalance_reason = result.imbalance_reason if result else ""
-            view.seats = [
-                _summary_seat(s, seats[table.pk].get(s.position))
-                for s in sorted(summaries[table.pk], key=lambda s: s.position)
-            ]
-        else:
-            view.seats = [
-                SeatLine(wind=WIND_LETTERS[position], key=reg.key, name=reg.player.full_name)
-                for position, reg in sorted(seats[table.pk].items())
-            ]
-        views.append(view)
-    return views
-
-
 def next_published_session(*, tournament: Tournament) -> Session | None:
     """Where players sit next: the first published session not finished that still has tables to play
     (a session whose tables are all confirmed is over even if not marked finished), else the last
@@ -539,7 +460,7 @@ def player_sessions(*, registration: Registration) -> list[PlayerSession]:
 
     by_session: dict[int, PlayerSession] = {}
     for table_id, (table, session) in tables.items():
-        status = _table_status(table, session)
+        status = table_status(table, session)
         my_position = next(
             (s.position for s in summaries_at[table_id] if s.registration_id == registration.pk), None
         )
@@ -552,7 +473,7 @@ def player_sessions(*, registration: Registration) -> list[PlayerSession]:
         )
         if status == "confirmed" and summaries_at[table_id]:
             lines = {
-                s.position: _summary_seat(s, seats_at[table_id].get(s.position))
+                s.position: summary_seat_line(s, seats_at[table_id].get(s.position))
                 for s in summaries_at[table_id]
             }
             mine = next((s for s in summaries_at[table_id] if s.registration_id == registration.pk), None)
@@ -564,7 +485,7 @@ def player_sessions(*, registration: Registration) -> list[PlayerSession]:
             entry.opponents = [line for pos, line in sorted(lines.items()) if pos != my_position]
         else:
             entry.opponents = [
-                SeatLine(wind=WIND_LETTERS[pos], key=reg.key, name=reg.player.full_name)
+                SeatLine(position=pos, key=reg.key, name=reg.player.full_name)
                 for pos, reg in sorted(seats_at[table_id].items())
                 if pos != my_position
             ]

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 
 from penalties.models import Penalty
 from scoring.models import TableResult
-from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Table, Tournament, Wind
+from tournaments.models import Registration, Seat, Session, Table, Tournament
+from tournaments.presenters import SeatLine, TableView, sort_name
 from tournaments.seating.engine import (
     Player,
     QualityReport,
@@ -275,11 +276,6 @@ def standings_ranks(tournament: Tournament) -> dict[str, int]:
     return {row.player: row.rank for row in standings_compute(tournament=tournament).rows}
 
 
-def _sort_name(registration: Registration) -> str:
-    player = registration.player
-    return f"{player.last_name}, {player.first_name}" if player.last_name else player.first_name
-
-
 def registration_name(registration: Registration) -> str:
     return f"{registration.player.full_name} ({registration.key})"
 
@@ -343,32 +339,6 @@ def seating_problems(number: int, tables: Tables, registrations: Sequence[Regist
     return faults
 
 
-@dataclass(frozen=True)
-class SeatView:
-    position: int
-    wind: str
-    key: str
-    name: str
-    country: str
-    club: str
-    substitute: bool
-    withdrawn: bool
-    sort_name: str = ""  # "Last, First" for alphabetical lists
-
-    @property
-    def wind_name(self) -> str:
-        return str(Wind(self.position).label)
-
-
-@dataclass
-class TableView:
-    number: int
-    pk: int
-    private_key: str
-    seats: list[SeatView]
-    has_result: bool = False
-
-
 @dataclass
 class SessionView:
     session: Session
@@ -387,7 +357,7 @@ class SessionView:
         return self.refusal is None
 
     @property
-    def seats_by_name(self) -> list[SeatView]:
+    def seats_by_name(self) -> list[SeatLine]:
         return sorted((s for t in self.tables for s in t.seats), key=lambda s: (s.name.lower(), s.key))
 
 
@@ -420,16 +390,15 @@ def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = 
                 private_key=t.private_key,
                 has_result=t.pk in with_result,
                 seats=[
-                    SeatView(
+                    SeatLine(
                         position=s.position,
-                        wind=WIND_LETTERS[s.position],
                         key=s.registration.key,
                         name=s.registration.player.full_name,
                         country=s.registration.player.country,
                         club=s.registration.player.club,
                         substitute=s.registration.is_substitute,
                         withdrawn=not s.registration.is_active_in(session.number),
-                        sort_name=_sort_name(s.registration),
+                        sort_name=sort_name(s.registration),
                     )
                     for s in seats[t.pk]
                 ],
