@@ -9,44 +9,16 @@ any other page.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-from functools import cache
 
-from django.contrib.staticfiles import finders
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-# Paths of the table entry pages (what the worker caches and the manifest may start on).
-TABLE_PAGE = r"^/(?:[a-z]{2}/)?(?:table/[A-Za-z0-9_-]+|t/[-a-zA-Z0-9_]+/s/[0-9]+/table/[0-9]+)/$"
-STATIC_FILES = (
-    "vendor/pico-2.1.1.min.css",
-    "css/app.css",
-    "vendor/htmx-2.0.4.min.js",
-    "js/offline-entry.js",
-    "icons/entry-192.png",
-)
-
-
-@cache
-def _files_digest() -> str:
-    """Changes whenever one of the cached files changes: the worker then replaces its cache."""
-    digest = hashlib.sha256()
-    for name in STATIC_FILES:
-        found = finders.find(name)
-        digest.update(name.encode())
-        if found:
-            with open(found, "rb") as f:
-                digest.update(f.read())
-    return digest.hexdigest()[:12]
-
-
-def cache_name() -> str:
-    return f"entry-{_files_digest()}"
+from scoring.offline.assets import STATIC_FILES, TABLE_PAGE, cache_name
 
 
 @require_GET

@@ -6,6 +6,8 @@ from django.utils.html import json_script
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.offline.assets import cache_name
+
 register = template.Library()
 
 
@@ -16,8 +18,6 @@ def _plural(singular: str, plural: str) -> dict[str, str]:
 @register.simple_tag
 def offline_cache_name() -> str:
     """The service worker's cache, where the page keeps its newest copy after each hand it sent."""
-    from scoring.offline.views import cache_name
-
     return cache_name()
 
 
