@@ -34,8 +34,8 @@ def key_of(request: HttpRequest) -> str | None:
 
 
 def actor_scope(request: HttpRequest, view_kwargs: dict) -> str:
-    """Who sends the request: the user, the API credential, the table's (and player's) private link, or
-    else the browser's session. Keys of different actors never meet."""
+    """Who sends the request: the user, the API credential, the table's (and player's) private link, the
+    browser's session, or else its address. Keys of different actors never meet."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return f"user:{user.pk}"
@@ -46,10 +46,9 @@ def actor_scope(request: HttpRequest, view_kwargs: dict) -> str:
     if link:
         return fp.scope_hash("table", f"{link}/{view_kwargs.get('player_key', '')}")
     session = getattr(request, "session", None)
-    if session is not None:
-        if not session.session_key:
-            session.save()
+    if session is not None and session.session_key:
         return fp.scope_hash("session", session.session_key)
+    # no session is created for this: anonymous writes other than the links above are refused anyway
     return fp.scope_hash("address", request.META.get("REMOTE_ADDR", ""))
 
 

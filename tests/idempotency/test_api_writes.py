@@ -4,6 +4,7 @@ the same key with another body: 422 naming the header."""
 from __future__ import annotations
 
 import pytest
+from rest_framework.test import APIClient
 
 from idempotency.models import IdempotencyRecord
 from penalties.models import Penalty
@@ -12,6 +13,18 @@ from tests.idempotency.support import effects, new_key, same_answer
 from tests.scoring.test_api_results import seat, url, win
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api_as():
+    """A client logged in as the user (a session, as the pages and a browser have): the key's actor."""
+
+    def login(user):
+        client = APIClient()
+        client.force_login(user)
+        return client
+
+    return login
 
 
 @pytest.fixture
@@ -156,6 +169,31 @@ def test_keys_belong_to_their_actor(api_as, scorer, referee, tournament):
     assert a.status_code == b.status_code == 201
     assert "Idempotent-Replayed" not in b
     assert IdempotencyRecord.objects.filter(key=key).count() == 2
+
+
+def test_a_token_is_its_own_actor(make_user, tournament, table):
+    from rest_framework.authtoken.models import Token
+
+    from tournaments import services as tournament_services
+    from tournaments.models import Role
+
+    user = make_user("token-scorer")
+    tournament_services.role_grant(tournament=tournament, user=user, role=Role.SCORER)
+    token = Token.objects.create(user=user)
+    key = new_key()
+    answers = [
+        APIClient().post(
+            url(table, "hands/"),
+            {"result": "draw", "version": 1},
+            format="json",
+            HTTP_AUTHORIZATION=f"Token {token.key}",
+            HTTP_IDEMPOTENCY_KEY=key,
+        )
+        for _ in range(2)
+    ]
+    assert answers[0].status_code == 201
+    same_answer(*answers)
+    assert Hand.objects.filter(result__table=table).count() == 1
 
 
 def test_a_bad_key_is_refused_naming_the_header(api_as, scorer, table):
