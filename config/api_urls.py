@@ -6,6 +6,7 @@ from penalties import api as penalties_api
 from rankings import api as rankings_api
 from rankings import archive_api, export_api
 from scoring import api as scoring_api
+from scoring.tiles import api as tiles_api
 from tournaments import api as tournaments_api
 from tournaments import seating_api
 
@@ -17,6 +18,7 @@ router.register("sessions", tournaments_api.SessionViewSet, basename="session")
 router.register("tables", tournaments_api.TableViewSet, basename="table")
 router.register("seats", tournaments_api.SeatViewSet, basename="seat")
 router.register(r"tables/(?P<table_pk>[0-9]+)", scoring_api.TableResultViewSet, basename="table-result")
+router.register(r"tables/(?P<table_pk>[0-9]+)/tiles", tiles_api.TableTilesViewSet, basename="table-tiles")
 router.register("penalties", penalties_api.PenaltyViewSet, basename="penalty")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/standings", rankings_api.StandingsViewSet, basename="standings"

@@ -71,6 +71,9 @@ class Hand(models.Model):
     result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField(_("hand"))
     data = models.JSONField(_("hand"))
+    # The check of the tiles carried by the hand's wins (scoring.tiles): status ("agreed", "filled", "held",
+    # "ruling", "computed"), and per win the computed value with its fan or yaku and the claimed value.
+    valuation = models.JSONField(_("value from tiles"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

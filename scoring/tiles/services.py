@@ -1,0 +1,253 @@
+"""Writes and checks of hands that carry tiles.
+
+The same preparation runs for live entry (``scoring.services.hand_add`` / ``hand_replace``) and for the
+archive import: the tiles are valued with the rules of the tournament and the game state before the hand;
+a value nobody claimed is filled in; a claim that differs from the tiles is held for a referee (live
+entry) or refused (import: imported tables are confirmed), unless the hand carries a referee's ``ruling``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+
+from scoring.models import Hand, TableResult
+from scoring.rules import tiles as engine
+from scoring.rules.base import RuleError, Ruleset
+from tournaments.models import Table, Tournament
+
+SETTING = "tiles"
+MODES = ("off", "optional", "required")
+DEFAULT_MODE = "optional"
+STATUSES = ("agreed", "filled", "held", "ruling", "computed")
+
+
+def tiles_mode_check(value: Any) -> str:
+    if value not in MODES:
+        raise RuleError(f"tiles must be one of {', '.join(MODES)}, not {value!r}", SETTING)
+    return value
+
+
+def tiles_mode(tournament: Tournament) -> str:
+    value = (tournament.settings or {}).get(SETTING, DEFAULT_MODE)
+    return value if value in MODES else DEFAULT_MODE
+
+
+def tiles_mode_set(*, tournament: Tournament, mode: str) -> Tournament:
+    """The director's setting: tiles off, optional, or required for every win."""
+    from tournaments.services import tournament_update
+
+    tiles_mode_check(mode)
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        settings = dict(locked.settings or {})
+        settings[SETTING] = mode
+        return tournament_update(tournament=locked, settings=settings)
+
+
+def _wins(rules: Ruleset, hand: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """(path, mapping that may hold ``tiles``) of every win of the hand."""
+    result = hand.get("result")
+    if rules.family == "riichi":
+        if result == "tsumo":
+            return [("tiles", hand)]
+        if result == "ron" and isinstance(hand.get("winners"), list):
+            return [
+                (f"winners[{i}].tiles", w) for i, w in enumerate(hand["winners"]) if isinstance(w, Mapping)
+            ]
+        return []
+    return [("tiles", hand)] if result == "win" else []
+
+
+def hand_has_tiles(hand: Mapping[str, Any]) -> bool:
+    if "tiles" in hand:
+        return True
+    winners = hand.get("winners")
+    return isinstance(winners, list) and any(isinstance(w, Mapping) and "tiles" in w for w in winners)
+
+
+def _claim_text(check: engine.WinCheck) -> str:
+    claimed = check.claimed or {}
+    if check.valuation.family == "riichi":
+        fu = f" {claimed.get('fu')} fu" if claimed.get("fu") is not None else ""
+        return f"{claimed.get('han')} han{fu}"
+    if check.valuation.family == "classical":
+        return f"{claimed.get('value')} points"
+    return f"{claimed.get('fan')} fan"
+
+
+def hand_tiles_prepare(
+    *,
+    rules: Ruleset,
+    mode: str,
+    previous: Sequence[Mapping[str, Any]],
+    hand: Mapping[str, Any],
+    on_differ: Literal["hold", "refuse"] = "hold",
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The hand to store (values filled from the tiles) and its valuation record (None without tiles).
+
+    ``previous`` are the hands before this one (already valid). Paths of errors are relative to the hand.
+    """
+    hand = dict(hand)
+    wins = _wins(rules, hand)
+    if mode == "off" and hand_has_tiles(hand):
+        raise RuleError("this tournament does not take tiles (setting 'tiles' is off)", "tiles")
+    if mode == "required":
+        for path, win in wins:
+            if "tiles" not in win:
+                raise RuleError("this tournament needs the tiles of every win (setting 'tiles')", path)
+    if not hand_has_tiles(hand):
+        return hand, None
+    game = rules.play_game(list(previous)) if previous else None
+    state = engine.hand_state(rules, game, len(previous))
+    checks = engine.hand_checks(rules, hand, state=state)
+    filled = engine.fill(hand, checks)
+    held = engine.held(filled, checks)
+    if held and on_differ == "refuse":
+        c = held[0]
+        raise RuleError(
+            f"the claim of {_claim_text(c)} differs from the tiles ({c.valuation.summary}: "
+            f"{', '.join(i.name for i in c.valuation.items)}); a referee's ruling is needed",
+            c.path.removesuffix(".tiles").removesuffix("tiles") or "tiles",
+        )
+    if held:
+        status = "held"
+    elif any(not c.agrees for c in checks):
+        status = "ruling"
+    elif any(c.claimed is None for c in checks):
+        status = "filled"
+    else:
+        status = "agreed"
+    return filled, {"status": status, "wins": [c.as_dict() for c in checks]}
+
+
+def hands_revalue(*, rules: Ruleset, mode: str, hands: list[Hand], start: int) -> list[Hand]:
+    """After hand ``start`` (0-based) changed, the later hands with tiles are valued again (the dealer,
+    winds and counters may have moved). A value that was filled or taken from the tiles follows them;
+    a claim is compared again. Returns the hands whose data or record changed (not saved)."""
+    changed = []
+    for index in range(start + 1, len(hands)):
+        h = hands[index]
+        if not hand_has_tiles(h.data):
+            continue
+        data = h.data
+        if h.valuation and h.valuation.get("status") in ("filled", "computed"):
+            previous = [x.data for x in hands[:index]]
+            game = rules.play_game(previous) if previous else None
+            checks = engine.hand_checks(rules, data, state=engine.hand_state(rules, game, index))
+            data = engine.fill(data, checks, take_computed=True)
+        new_data, record = hand_tiles_prepare(
+            rules=rules, mode=mode, previous=[x.data for x in hands[:index]], hand=data
+        )
+        if (
+            record
+            and h.valuation
+            and h.valuation.get("status") == "computed"
+            and record["status"] == "agreed"
+        ):
+            record["status"] = "computed"
+        if new_data != h.data or record != h.valuation:
+            h.data, h.valuation = new_data, record
+            changed.append(h)
+    return changed
+
+
+def held_numbers(result: TableResult) -> list[int]:
+    return [
+        number
+        for number, valuation in result.hands.order_by("number").values_list("number", "valuation")
+        if valuation and valuation.get("status") == "held"
+    ]
+
+
+def require_nothing_held(result: TableResult) -> None:
+    held = held_numbers(result)
+    if held:
+        raise RuleError(
+            f"hand {held[0]} is held: its claimed value differs from its tiles; a referee must accept "
+            "the claim with a reason or take the computed value",
+            f"hands[{held[0] - 1}]",
+        )
+
+
+@transaction.atomic
+def hand_tiles_resolve(
+    *,
+    table: Table,
+    number: int,
+    actor,
+    expected_version: int | None,
+    decision: Literal["claim", "computed"],
+    reason: str = "",
+) -> TableResult:
+    """A referee resolves a held hand: accept the claimed value with a reason (a ruling, kept on the hand
+    as ``ruling``), or take the value computed from the tiles."""
+    from scoring import services
+
+    result = services._lock(table)
+    if not actor.is_referee:
+        raise PermissionDenied("Only a referee or a director resolves a held hand.")
+    services._guard(result, actor, expected_version, reason=reason or decision)
+    hands = list(result.hands.order_by("number"))
+    if not 1 <= number <= len(hands):
+        raise RuleError(f"there is no hand {number} at this table", "number")
+    target = hands[number - 1]
+    if not target.valuation or target.valuation.get("status") != "held":
+        raise RuleError(f"hand {number} is not held for a referee", "number")
+    rules = table.session.tournament.get_rules()
+    previous = [h.data for h in hands[: number - 1]]
+    game = rules.play_game(previous) if previous else None
+    checks = engine.hand_checks(rules, target.data, state=engine.hand_state(rules, game, number - 1))
+    reason = (reason or "").strip()
+    if decision == "claim":
+        if not reason:
+            raise RuleError("accepting the claimed value needs the referee's reason", "reason")
+        if len(reason) > engine.check.RULING_MAX:
+            raise RuleError(f"a ruling is at most {engine.check.RULING_MAX} characters", "reason")
+        data = {**target.data, "ruling": reason}
+        status = "ruling"
+        note = f"hand {number}: claimed value accepted by ruling: {reason}"
+    elif decision == "computed":
+        data = engine.fill(target.data, checks, take_computed=True)
+        status = "computed"
+        note = f"hand {number}: value taken from the tiles" + (f": {reason}" if reason else "")
+    else:
+        raise RuleError("decision must be 'claim' or 'computed'", "decision")
+    all_data = [data if h.number == number else h.data for h in hands]
+    try:
+        rules.play_game(all_data)
+    except RuleError as exc:
+        raise (exc if exc.path.startswith("hands") else exc.within("hands")) from None
+    target.data = data
+    target.valuation = {**target.valuation, "status": status, "wins": [c.as_dict() for c in checks]}
+    target._change_reason = note
+    target._history_user = actor.db_user
+    target.save()
+    mode = tiles_mode(table.session.tournament)
+    for later in hands_revalue(rules=rules, mode=mode, hands=hands, start=number - 1):
+        later._change_reason = f"hand {later.number} valued again after hand {number} changed"
+        later._history_user = actor.db_user
+        later.save()
+    return services._save(result, actor, note)
+
+
+def hand_tiles_value(*, table: Table, hand: Mapping[str, Any], number: int | None = None) -> dict[str, Any]:
+    """What the tiles of ``hand`` (seats) are worth as hand ``number`` of the table (default: the next
+    hand), without writing anything: the record a write would store, and the hand it would store."""
+    tournament = table.session.tournament
+    rules = tournament.get_rules()
+    result = TableResult.objects.filter(table=table).first()
+    stored = [h.data for h in result.hands.order_by("number")] if result else []
+    if number is None:
+        number = len(stored) + 1
+    if not 1 <= number <= len(stored) + 1:
+        raise RuleError(f"there is no hand {number} at this table", "number")
+    if not hand_has_tiles(hand):
+        raise RuleError("give the tiles of the win", "tiles")
+    filled, record = hand_tiles_prepare(
+        rules=rules, mode="optional", previous=stored[: number - 1], hand=hand
+    )
+    return {"number": number, "hand": filled, **(record or {})}
