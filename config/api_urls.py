@@ -19,6 +19,10 @@ router.register("tables", tournaments_api.TableViewSet, basename="table")
 router.register("seats", tournaments_api.SeatViewSet, basename="seat")
 router.register(r"tables/(?P<table_pk>[0-9]+)", scoring_api.TableResultViewSet, basename="table-result")
 router.register(r"tables/(?P<table_pk>[0-9]+)/tiles", tiles_api.TableTilesViewSet, basename="table-tiles")
+router.register("notable-hands", tiles_api.NotableHandViewSet, basename="notable-hand")
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/statistics", tiles_api.StatisticsViewSet, basename="statistics"
+)
 router.register("penalties", penalties_api.PenaltyViewSet, basename="penalty")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/standings", rankings_api.StandingsViewSet, basename="standings"

@@ -5,7 +5,7 @@ See :mod:`rankings.exporters.base` for the contract and :mod:`rankings.exporters
 background jobs that run them.
 """
 
-from rankings.exporters import ranking, tournament  # noqa: F401  (registers the exporters)
+from rankings.exporters import hands, ranking, tournament  # noqa: F401  (registers the exporters)
 from rankings.exporters.base import CSV, FORMATS, JSON, RANKING, TOURNAMENT, XLSX, Exporter, ExportFile, Text
 from rankings.exporters.registry import UnknownExporter, exporter_get, exporter_list, register
 

@@ -183,3 +183,173 @@ class TableTilesViewSet(viewsets.ViewSet):
                 status=status.HTTP_409_CONFLICT,
             )
         return Response(body)
+
+
+class NotableHandSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    person = serializers.CharField(max_length=200, required=False)
+    title = serializers.CharField(max_length=200)
+    value = serializers.IntegerField(min_value=0, max_value=100_000, required=False)
+    unit = serializers.ChoiceField(choices=["fan", "han", "points"], default="fan")
+    hand_text = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    tiles = serializers.JSONField(required=False, allow_null=True)
+    opponents = serializers.CharField(max_length=400, required=False, allow_blank=True)
+    date = serializers.DateField(required=False)
+    tournament = serializers.CharField(
+        source="tournament.slug", read_only=True, allow_null=True, default=None
+    )
+    hand = serializers.IntegerField(
+        write_only=True,
+        required=False,
+        help_text="Register this recorded hand (its id): person, value, tiles, "
+        "opponents and date come from it.",
+    )
+
+
+class NotableHandViewSet(viewsets.ViewSet):
+    """The register of notable hands (Salamanca rules, appendix A), kept across tournaments."""
+
+    permission_classes = [permissions.AllowAny]
+    parser_classes = [JSONParser]
+
+    @extend_schema(responses={200: NotableHandSerializer(many=True)})
+    def list(self, request):
+        from .selectors import notable_hands
+
+        return Response(NotableHandSerializer(notable_hands()[:1000], many=True).data)
+
+    @extend_schema(
+        request=NotableHandSerializer,
+        responses={
+            201: NotableHandSerializer,
+            400: OpenApiResponse(description="The field and the rule."),
+            403: OpenApiResponse(description="Not a director (by hand) or referee (from a hand)."),
+        },
+        description="Add an entry: by hand (a tournament director: person, title, value, unit, date, and "
+        "optionally hand_text, tiles, opponents) or from a recorded hand with tiles (`hand` and `title`; a "
+        "referee or director of that hand's tournament).",
+    )
+    def create(self, request):
+        from scoring.models import Hand
+        from tournaments.permissions import can_referee, is_any_director
+
+        serializer = NotableHandSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        if data.get("hand") is not None:
+            hand = (
+                Hand.objects.select_related("result__table__session__tournament")
+                .filter(pk=data["hand"])
+                .first()
+            )
+            if hand is None:
+                raise RuleError(f"there is no hand {data['hand']}", "hand")
+            if not can_referee(request.user, hand.result.table.session.tournament):
+                raise PermissionDenied("Only a referee or a director of the tournament registers its hands.")
+            entry = services.notable_hand_from_hand(hand=hand, title=data["title"], user=request.user)
+        else:
+            if not is_any_director(request.user):
+                raise PermissionDenied("Only a tournament director adds entries by hand.")
+            for name in ("person", "value", "date"):
+                if data.get(name) in (None, ""):
+                    raise RuleError(f"{name} is required for an entry by hand", name)
+            entry = services.notable_hand_create(
+                person=data["person"],
+                title=data["title"],
+                value=data["value"],
+                unit=data["unit"],
+                date=data["date"],
+                hand_text=data.get("hand_text", ""),
+                opponents=data.get("opponents", ""),
+                tiles=data.get("tiles"),
+                user=request.user,
+            )
+        return Response(NotableHandSerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerStatsSerializer(serializers.Serializer):
+    player = serializers.CharField()
+    name = serializers.CharField()
+    hands = serializers.IntegerField()
+    wins = serializers.IntegerField()
+    self_drawn = serializers.IntegerField()
+    discard_wins = serializers.IntegerField()
+    deal_ins = serializers.IntegerField()
+    draws = serializers.IntegerField()
+    average = serializers.FloatField(allow_null=True)
+    biggest = serializers.CharField(allow_null=True)
+    riichi_rate = serializers.FloatField(allow_null=True)
+
+
+class StatisticsSerializer(serializers.Serializer):
+    hands = serializers.IntegerField()
+    with_tiles = serializers.IntegerField()
+    players = PlayerStatsSerializer(many=True)
+    items = serializers.ListField(
+        child=serializers.ListField(), help_text="[fan or yaku, times], most frequent first."
+    )
+    biggest = serializers.ListField(child=serializers.DictField())
+    best_hand_ranking = serializers.ListField(child=serializers.DictField())
+
+
+class StatisticsViewSet(viewsets.ViewSet):
+    permission_classes = [permissions.AllowAny]
+    lookup_field = "tournament_slug"
+
+    @extend_schema(
+        parameters=[OpenApiParameter("tournament_slug", str, OpenApiParameter.PATH)],
+        responses={200: StatisticsSerializer, 404: None},
+        description="A tournament's hand statistics: per player, the most frequent fan or yaku where tiles "
+        "are known, the biggest hands and the best-hand ranking.",
+    )
+    def list(self, request, tournament_slug: str):
+        from django.shortcuts import get_object_or_404
+
+        from tournaments.models import Tournament
+
+        from .selectors import tournament_statistics
+
+        tournament = get_object_or_404(Tournament, slug=tournament_slug)
+        if not can_view(request.user, tournament):
+            raise Http404
+        s = tournament_statistics(tournament=tournament)
+        riichi = s.family == "riichi"
+        return Response(
+            {
+                "hands": s.hands,
+                "with_tiles": s.with_tiles,
+                "players": [
+                    {
+                        "player": p.key,
+                        "name": p.name,
+                        "hands": p.hands,
+                        "wins": p.wins,
+                        "self_drawn": p.self_drawn,
+                        "discard_wins": p.discard_wins,
+                        "deal_ins": p.deal_ins,
+                        "draws": p.draws,
+                        "average": p.average,
+                        "biggest": p.biggest.label if p.biggest else None,
+                        "riichi_rate": p.riichi_rate if riichi else None,
+                    }
+                    for p in s.players
+                ],
+                "items": [[name, n] for name, n in s.items],
+                "biggest": [
+                    {
+                        "player": b.key,
+                        "name": b.name,
+                        "hand": b.win.label,
+                        "items": list(b.win.items),
+                        "session": b.session,
+                        "table": b.table,
+                        "number": b.hand,
+                    }
+                    for b in s.biggest
+                ],
+                "best_hand_ranking": [
+                    {"rank": i, "player": p.key, "name": p.name, "hand": p.biggest.label}
+                    for i, p in enumerate(s.best_hand_ranking(), start=1)
+                ],
+            }
+        )

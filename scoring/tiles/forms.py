@@ -219,3 +219,23 @@ class SettingForm(forms.Form):
 
     def clean_tiles(self):
         return services.tiles_mode_check(self.cleaned_data["tiles"])
+
+
+class NotableHandForm(forms.Form):
+    person = forms.CharField(label=_("Person"), max_length=200)
+    title = forms.CharField(
+        label=_("Title"), max_length=200, help_text=_("The hand's name, e.g. Thirteen orphans.")
+    )
+    value = forms.IntegerField(label=_("Value"), min_value=0, max_value=100_000)
+    unit = forms.ChoiceField(
+        label=_("Unit"), choices=(("fan", _("fan")), ("han", _("han")), ("points", _("points")))
+    )
+    hand_text = forms.CharField(
+        label=_("Hand"), max_length=200, required=False, help_text=_("The tiles, e.g. 19m19p19s12345677z.")
+    )
+    opponents = forms.CharField(label=_("Opponents"), max_length=400, required=False)
+    date = forms.DateField(label=_("Date"), widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class RegisterFromHandForm(forms.Form):
+    title = forms.CharField(label=_("Title for the register"), max_length=200)

@@ -251,3 +251,114 @@ def hand_tiles_value(*, table: Table, hand: Mapping[str, Any], number: int | Non
         rules=rules, mode="optional", previous=stored[: number - 1], hand=hand
     )
     return {"number": number, "hand": filled, **(record or {})}
+
+
+# -- the register of notable hands (Salamanca rules, appendix A) -------------------------------------
+
+TEXT_LIMITS = {"person": 200, "title": 200, "hand_text": 200, "opponents": 400}
+
+
+def _text(value: Any, name: str, *, required: bool) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise RuleError(f"{name} must be text", name)
+    value = value.strip()
+    if required and not value:
+        raise RuleError(f"{name} is required", name)
+    if len(value) > TEXT_LIMITS[name]:
+        raise RuleError(f"{name} is at most {TEXT_LIMITS[name]} characters", name)
+    return value
+
+
+def notable_hand_create(
+    *,
+    person: str,
+    title: str,
+    value: int,
+    unit: str = "fan",
+    date,
+    hand_text: str = "",
+    opponents: str = "",
+    tiles: Mapping[str, Any] | None = None,
+    tournament: Tournament | None = None,
+    user=None,
+):
+    """An entry written by hand (tiles optional, checked as notation when given)."""
+    from scoring.models import NotableHand
+
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100_000:
+        raise RuleError("value must be a whole number from 0 to 100000", "value")
+    if unit not in ("fan", "han", "points"):
+        raise RuleError("unit must be fan, han or points", "unit")
+    if tiles is not None:
+        try:
+            engine.parse_tiles(tiles)
+        except RuleError as exc:
+            raise exc.within("tiles") from None
+    entry = NotableHand(
+        person=_text(person, "person", required=True),
+        title=_text(title, "title", required=True),
+        value=value,
+        unit=unit,
+        date=date,
+        hand_text=_text(hand_text, "hand_text", required=False),
+        opponents=_text(opponents, "opponents", required=False),
+        tiles=dict(tiles) if tiles is not None else None,
+        tournament=tournament,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    entry.full_clean()
+    entry.save()
+    return entry
+
+
+def notable_hand_from_hand(*, hand: Hand, title: str, winner: int | None = None, user=None):
+    """Register a recorded hand that carries tiles: person, value and tiles from the hand, the three
+    opponents from the table, the date of its session (or the tournament's first day)."""
+    from scoring.models import NotableHand
+
+    if not hand.valuation or not hand.valuation.get("wins"):
+        raise RuleError("only a hand entered with its tiles can be registered from the table", "hand")
+    if NotableHand.objects.filter(source=hand).exists():
+        raise RuleError(f"hand {hand.number} is already in the register", "hand")
+    wins = hand.valuation["wins"]
+    win = next((w for w in wins if winner is None or w["winner"] == winner), None)
+    if win is None:
+        raise RuleError(f"seat {winner} did not win hand {hand.number}", "winner")
+    table = hand.result.table
+    seats = {
+        s.position: s.registration.player.full_name
+        for s in table.seats.select_related("registration__player")
+    }
+    computed = win["computed"]
+    family = computed["family"]
+    if family == "riichi":
+        value, unit = int(computed["claim"]["han"]), "han"
+    elif family == "classical":
+        value, unit = int(computed["claim"]["value"]), "points"
+    else:
+        value, unit = int(computed["claim"]["fan"]), "fan"
+    tiles = hand.data.get("tiles") if "tiles" in hand.data else None
+    if tiles is None:
+        for w in hand.data.get("winners") or []:
+            if w.get("player") == win["winner"]:
+                tiles = w.get("tiles")
+    session = table.session
+    date = session.starts_at.date() if session.starts_at else session.tournament.starts_on
+    melds = " ".join(f"[{m}]" for m in (tiles or {}).get("melds") or [])
+    entry = notable_hand_create(
+        person=seats.get(win["winner"], ""),
+        title=title,
+        value=value,
+        unit=unit,
+        date=date,
+        hand_text=f"{(tiles or {}).get('hand', '')} {melds}".strip()[:200],
+        opponents=", ".join(name for pos, name in sorted(seats.items()) if pos != win["winner"]),
+        tiles=tiles,
+        tournament=session.tournament,
+        user=user,
+    )
+    entry.source = hand
+    entry.save(update_fields=["source"])
+    return entry

@@ -16,3 +16,13 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/tiles/setting/", views.tiles_setting, name="tiles-setting"),
 ]
+
+urlpatterns += [
+    path("t/<slug:slug>/statistics/", views.statistics, name="tiles-statistics"),
+    path(
+        "t/<slug:slug>/s/<int:session>/table/<int:number>/hand/<int:hand>/register/",
+        views.register_from_hand,
+        name="tiles-register-hand",
+    ),
+    path("notable-hands/", views.notable_hands, name="notable-hands"),
+]

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -151,4 +151,88 @@ def tiles_setting(request: HttpRequest, slug: str) -> HttpResponse:
         form = tile_forms.SettingForm(initial={"tiles": tiles_services.tiles_mode(tournament)})
     return render(
         request, "scoring/tiles/setting.html", {"tournament": tournament, "form": form}, status=status
+    )
+
+
+# -- statistics and the register of notable hands ------------------------------------------------------
+
+
+def statistics(request: HttpRequest, slug: str) -> HttpResponse:
+    """A tournament's statistics: per player, the most frequent fan or yaku, the biggest hands."""
+    from tournaments.permissions import can_referee, can_view
+
+    from .selectors import tournament_statistics
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_view(request.user, tournament):
+        raise Http404
+    stats = tournament_statistics(tournament=tournament)
+    context = {
+        "tournament": tournament,
+        "stats": stats,
+        "ranking": stats.best_hand_ranking(),
+        "riichi": stats.family == "riichi",
+        "can_register": can_referee(request.user, tournament),
+        "register_form": tile_forms.RegisterFromHandForm(),
+    }
+    return render(request, "scoring/tiles/statistics.html", context)
+
+
+@require_POST
+def register_from_hand(request: HttpRequest, slug: str, session: int, number: int, hand: int) -> HttpResponse:
+    """A referee or director puts a recorded hand with tiles into the register of notable hands."""
+    from scoring.models import Hand
+    from tournaments.permissions import can_referee
+
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_referee(request.user, tournament):
+        raise PermissionDenied(_("Only a referee or a director registers a hand."))
+    target = get_object_or_404(
+        Hand,
+        result__table__session__tournament=tournament,
+        result__table__session__number=session,
+        result__table__number=number,
+        number=hand,
+    )
+    form = tile_forms.RegisterFromHandForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give the hand a title."))
+    else:
+        try:
+            tiles_services.notable_hand_from_hand(
+                hand=target, title=form.cleaned_data["title"], user=request.user
+            )
+        except RuleError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("The hand is in the register of notable hands."))
+    return redirect("tiles-statistics", slug=slug)
+
+
+def notable_hands(request: HttpRequest) -> HttpResponse:
+    """The public register of notable hands, across tournaments; directors add entries by hand."""
+    from tournaments.permissions import is_any_director
+
+    from .selectors import notable_hands as entries
+
+    can_add = is_any_director(request.user)
+    status = 200
+    form = tile_forms.NotableHandForm() if can_add else None
+    if request.method == "POST":
+        if not can_add:
+            raise PermissionDenied(_("Only a tournament director adds to the register."))
+        form = tile_forms.NotableHandForm(request.POST)
+        if form.is_valid():
+            try:
+                tiles_services.notable_hand_create(**form.cleaned_data, user=request.user)
+            except RuleError as exc:
+                form.add_error(exc.path if exc.path in form.fields else None, exc.message)
+            else:
+                messages.success(request, _("Entry added to the register."))
+                return redirect("notable-hands")
+        status = 400
+    return render(
+        request, "scoring/tiles/notable_hands.html", {"entries": entries()[:500], "form": form}, status=status
     )
