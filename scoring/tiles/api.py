@@ -20,7 +20,7 @@ from scoring import api as result_api
 from scoring import handshape
 from scoring import services as result_services
 from scoring.rules.base import RuleError
-from tournaments.permissions import can_view
+from tournaments.permissions import actor_for, can_view
 
 from . import services
 
@@ -108,9 +108,7 @@ class TableTilesViewSet(viewsets.ViewSet):
         viewset = result_api.TableResultViewSet()
         table = viewset._table(table_pk)
         try:
-            actor = result_services.actor_for(
-                user=request.user, table=table, table_key=result_api.table_key_of(request)
-            )
+            actor = actor_for(user=request.user, table=table, table_key=result_api.table_key_of(request))
         except DjangoPermissionDenied:
             if not can_view(request.user, table.session.tournament):
                 raise Http404 from None

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from scoring import selectors, services
 from scoring.rules.base import RuleError
 from tournaments.models import Table, Tournament
-from tournaments.permissions import can_manage
+from tournaments.permissions import actor_for, can_manage
 
 from . import forms as tile_forms
 from . import services as tiles_services
@@ -73,14 +73,14 @@ def tiles_value(request: HttpRequest, slug: str, session: int, number: int) -> H
     if not request.user.is_authenticated:
         raise PermissionDenied
     table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
-    actor = services.actor_for(user=request.user, table=table)
+    actor = actor_for(user=request.user, table=table)
     return _preview(request, table, actor)
 
 
 @require_POST
 def tiles_value_link(request: HttpRequest, key: str) -> HttpResponse:
     table = selectors.table_for_key(key=key)
-    actor = services.actor_for(user=request.user, table=table, table_key=key)
+    actor = actor_for(user=request.user, table=table, table_key=key)
     return _preview(request, table, actor)
 
 
@@ -89,7 +89,7 @@ def hand_resolve(request: HttpRequest, slug: str, session: int, number: int, han
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
-    actor = services.actor_for(user=request.user, table=table)
+    actor = actor_for(user=request.user, table=table)
     if not actor.is_referee:
         raise PermissionDenied(_("Only a referee or a director resolves a held hand."))
     page_url = reverse("table-page", args=[slug, session, number])

@@ -7,7 +7,7 @@ import datetime as dt
 
 import pytest
 
-from rankings.exporters import exporter_get
+from rankings.exports import exporter_get
 from scoring.models import Hand, NotableHand
 from scoring.rules.tiles import stats
 from tournaments import services as tournament_services
