@@ -142,13 +142,9 @@ def hands_revalue(*, rules: Ruleset, mode: str, hands: list[Hand], start: int) -
         new_data, record = hand_tiles_prepare(
             rules=rules, mode=mode, previous=[x.data for x in hands[:index]], hand=data
         )
-        if (
-            record
-            and h.valuation
-            and h.valuation.get("status") == "computed"
-            and record["status"] == "agreed"
-        ):
-            record["status"] = "computed"
+        before = (h.valuation or {}).get("status")
+        if record and before in ("filled", "computed") and record["status"] == "agreed":
+            record["status"] = before  # the value still comes from the tiles
         if new_data != h.data or record != h.valuation:
             h.data, h.valuation = new_data, record
             changed.append(h)

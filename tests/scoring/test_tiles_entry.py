@@ -194,3 +194,34 @@ def test_the_value_preview_refuses_below_the_minimum_with_the_fan_named(api_as, 
 def test_the_value_preview_needs_access(api, table):
     response = api.post(url(table, "tiles/value/"), {"result": "win", "tiles": MCR_TILES}, format="json")
     assert response.status_code in (403, 404)
+
+
+def test_a_corrected_earlier_hand_values_the_later_tiles_again(api_as, referee, make_tournament):
+    """Salamanca: the pung of the own wind counts only for the player whose wind it is, and the winds
+    follow the dealer, which follows who won the earlier hands."""
+    tournament = make_tournament("salamanca-tiles", ruleset="salamanca")
+    tournament_services.role_grant(tournament=tournament, user=referee, role="referee")
+    table = seat(tournament, KEYS)[0]
+    client = api_as(referee)
+    # hand 1: p2 wins: the deal passes to p2, so p3 sits South in hand 2
+    assert add(client, table, 1, result="win", winner="p2", discarder="p1", fan=2).status_code == 201
+    # hand 2: p3 wins with a pung of South (2z): own wind 1 + concealed 1 + two pungs of fives 1 + single wait 1
+    tiles = {"hand": "555m555p234s222z99m", "winning_tile": "9m"}
+    second = add(client, table, 2, result="win", winner="p3", discarder="p1", tiles=tiles)
+    assert second.json()["hands"][1]["hand"]["fan"] == 4
+    # hand 1 corrected: p1, the dealer, won it: the deal stays, p3 is West in hand 2 and the pung is worth nothing
+    fixed = client.put(
+        f"/api/tables/{table.pk}/result/hands/1/",
+        {
+            "version": 3,
+            "reason": "wrong winner",
+            "result": "win",
+            "winner": "p1",
+            "discarder": "p2",
+            "fan": 2,
+        },
+        format="json",
+    )
+    assert fixed.status_code == 200, fixed.content
+    hand = fixed.json()["hands"][1]
+    assert hand["hand"]["fan"] == 3 and hand["valuation"]["status"] == "filled"
