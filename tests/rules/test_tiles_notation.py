@@ -50,12 +50,12 @@ def test_parses_suffix_notation_and_melds():
         (
             {"hand": "123m456p789s11x", "winning_tile": "1m"},
             "hand",
-            "'x' in '123m456p789s11x' is not a digit",
+            "'x' in “123m456p789s11x” is not a digit",
         ),
         (
             {"hand": "123m456p789s118z", "winning_tile": "1m"},
             "hand",
-            "8z in '123m456p789s118z' is not a tile",
+            "8z in “123m456p789s118z” is not a tile",
         ),
         ({"hand": "123m456p789s1155", "winning_tile": "1m"}, "hand", "ends with numbers '1155'"),
         ({"hand": "023m456p789s11z", "winning_tile": "2m"}, "hand", "write a red five as 5m"),
