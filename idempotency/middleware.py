@@ -27,8 +27,11 @@ def _is_form(request: HttpRequest) -> bool:
 
 
 def key_of(request: HttpRequest) -> str | None:
+    """The header, else the form's hidden field; not the field of a form that htmx sends along with a
+    partial request (a preview posting the whole form is not the form's write: htmx writes send the
+    header)."""
     key = request.headers.get(HEADER)
-    if key is None and _is_form(request):
+    if key is None and _is_form(request) and request.headers.get("HX-Request") != "true":
         key = request.POST.get(FIELD)
     return key
 

@@ -15,6 +15,8 @@ STATIC_FILES = (
     "css/app.css",
     "vendor/htmx-2.0.4.min.js",
     "js/offline-entry.js",
+    "js/confirm.js",
+    "scoring/tiles.js",
     "icons/entry-192.png",
 )
 

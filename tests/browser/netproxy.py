@@ -40,6 +40,7 @@ class Proxy:
         self.upstream_port = upstream_port
         self.offline = False
         self.drop_post_answers = 0
+        self.drop_only: str | None = None  # drop answers of POSTs to this path only
         self.posts: list[str] = []
         self.dropped: list[str] = []
         self._listener = socket.create_server(("127.0.0.1", 0))
@@ -88,7 +89,7 @@ class Proxy:
                     answer += chunk
             if method == b"POST":
                 self.posts.append(path.decode())
-                if self.drop_post_answers > 0:
+                if self.drop_post_answers > 0 and self.drop_only in (None, path.decode()):
                     self.drop_post_answers -= 1
                     self.dropped.append(path.decode())
                     _reset(conn)

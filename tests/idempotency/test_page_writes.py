@@ -140,3 +140,18 @@ def test_keys_are_kept_at_least_a_day_then_forgotten(settings, client, tournamen
     assert IdempotencyRecord.objects.count() == 1
     assert idempotency_purge(now=now + dt.timedelta(hours=25)) == 1
     assert not IdempotencyRecord.objects.exists()
+
+
+def test_an_htmx_preview_posting_the_whole_form_is_not_the_forms_write(client, tournament, scorer):
+    """The tile value preview posts the hand form (with its key) at each change: not a keyed write."""
+    table = seat_session(tournament)[0]
+    client.force_login(scorer)
+    data = {**action(table, "hand", **WIN), "idempotency_key": new_key()}
+    preview = f"{table_url(table)}tiles/value/?hand=1"
+    first = client.post(preview, data, HTTP_HX_REQUEST="true")
+    second = client.post(preview, {**data, "fan": 12}, HTTP_HX_REQUEST="true")
+    assert first.status_code == second.status_code == 200
+    assert "Idempotent-Replayed" not in second
+    assert not IdempotencyRecord.objects.exists()
+    assert client.post(table_url(table), data).status_code == 302  # the form's own write keeps its key
+    assert IdempotencyRecord.objects.count() == 1
