@@ -375,6 +375,7 @@ class TableView:
     status: str  # "waiting", "playing", "submitted", "confirmed"
     seats: list[SeatLine] = field(default_factory=list)
     imbalance_reason: str = ""
+    short_reason: str = ""  # why the table played fewer hands than usual
 
 
 TABLE_STATUSES = ("waiting", "playing", "submitted", "confirmed")
@@ -383,7 +384,7 @@ TABLE_STATUSES = ("waiting", "playing", "submitted", "confirmed")
 def _table_status(table: Table, session: Session) -> str:
     result = getattr(table, "result", None)
     if result is None:
-        return "playing" if session.status != Session.Status.PLANNED else "waiting"
+        return "waiting" if session.status in (Session.Status.PLANNED, Session.Status.SEATED) else "playing"
     return {"draft": "playing", "submitted": "submitted", "confirmed": "confirmed"}.get(
         result.status, "playing"
     )
@@ -422,6 +423,7 @@ def session_tables(*, session: Session) -> list[TableView]:
         result = getattr(table, "result", None)
         if status == "confirmed" and summaries[table.pk]:
             view.imbalance_reason = result.imbalance_reason if result else ""
+            view.short_reason = result.short_reason if result else ""
             view.seats = [
                 _summary_seat(s, seats[table.pk].get(s.position))
                 for s in sorted(summaries[table.pk], key=lambda s: s.position)

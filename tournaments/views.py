@@ -160,9 +160,10 @@ def session_page(request, slug: str, number: int):
         raise Http404("No such tournament.")
     session = get_object_or_404(Session, tournament=tournament, number=number)
     version = freshness.input_version
+    hidden = _results_hidden(request, tournament, session)
     key = (
         f"session:{rk.page_stamp(tournament)}:{session.number}:{session.status}:{session.seating_published}:"
-        f"{version}:{get_language()}"
+        f"{version}:{get_language()}:{hidden}"
     )
     html = None
     with contextlib.suppress(Exception):
@@ -173,6 +174,10 @@ def session_page(request, slug: str, number: int):
             if session.seating_published or session.status != "planned"
             else []
         )
+        if hidden:
+            tables = [
+                rk.TableView(number=t.number, status="hidden", seats=_names_only(t.seats)) for t in tables
+            ]
         html = render_to_string(
             "tournaments/_session_tables.html",
             {
@@ -198,6 +203,22 @@ def session_page(request, slug: str, number: int):
             "roles": user_roles(request.user, tournament),
         },
     )
+
+
+def _results_hidden(request, tournament: Tournament, session: Session) -> bool:
+    """The session is one of the last ones whose results stay hidden from the public until the reveal."""
+    from tournaments.console import selectors as console
+
+    last = console.hidden_after(tournament=tournament)
+    return (
+        last is not None
+        and session.number > last
+        and not console.sees_hidden(user=request.user, tournament=tournament)
+    )
+
+
+def _names_only(seats):
+    return [rk.SeatLine(wind=s.wind, key=s.key, name=s.name) for s in seats]
 
 
 @login_required
