@@ -8,6 +8,7 @@ from rankings import archive_api, export_api
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 from tournaments import seating_api
+from tournaments.console import api as console_api
 
 router = DefaultRouter()
 router.register("tournaments", tournaments_api.TournamentViewSet, basename="tournament")
@@ -29,6 +30,15 @@ router.register(
 router.register("archives", archive_api.ArchiveViewSet, basename="archive")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/seating", seating_api.SeatingViewSet, basename="seating-api"
+)
+
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/console/sessions",
+    console_api.ConsoleSessionViewSet,
+    basename="console-session-api",
+)
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/console", console_api.ConsoleViewSet, basename="console-api"
 )
 
 urlpatterns = router.urls

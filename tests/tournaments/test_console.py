@@ -451,3 +451,57 @@ def test_last_sessions_hidden_from_the_public_until_revealed(client, make_tourna
     client.logout()
     public = client.get(reverse("standings", args=[tournament.slug])).content.decode()
     assert "After session 1." not in public
+
+
+# -- the API ---------------------------------------------------------------------------------------------
+
+
+def test_console_api_runs_a_session_and_the_tournament(make_tournament, director, make_user):
+    from rest_framework.test import APIClient
+
+    tournament = make_tournament(director=director, players=5, sessions=1)
+    api = APIClient()
+    api.force_authenticate(make_user("stranger"))
+    base = f"/api/tournaments/{tournament.slug}/console"
+    assert api.post(f"{base}/sessions/1/advance/").status_code == 403
+    api.force_authenticate(director)
+    present = [f"p{i}" for i in range(1, 5)]
+    checked = api.post(
+        f"{base}/sessions/1/checkin/", {"present": present, "absent": {"p5": "withdraw"}}, format="json"
+    )
+    assert checked.status_code == 200, checked.content
+    assert Registration.objects.get(tournament=tournament, key="p5").withdrawn_from == 1
+    assert api.post(f"{base}/sessions/1/seat/").status_code == 200
+    assert api.post(f"{base}/sessions/1/advance/").json()["status"] == "seated"
+    assert api.post(f"{base}/sessions/1/advance/").json()["status"] == "playing"
+    refused = api.post(f"{base}/sessions/1/advance/")
+    assert refused.status_code == 400 and refused.json()["non_field_errors"] == ["Tables not confirmed: 1."]
+    confirm(Session.objects.get(tournament=tournament, number=1).tables.get(), [10, 5, -5, -10], director)
+    assert api.post(f"{base}/sessions/1/advance/").json()["status"] == "finished"
+    assert api.post(f"{base}/finish/").json()["status"] == "finished"
+    assert api.post(f"{base}/reopen/").json()["status"] == "running"
+
+
+def test_console_api_players_staff_and_ema_list(make_tournament, director, make_user):
+    from rest_framework.test import APIClient
+
+    tournament = make_tournament(director=director, players=1)
+    make_user("ana", email="ana@example.org")
+    EMAPlayer.objects.create(ema_id="04010001", first_name="Élodie", last_name="Martín", country="FRA")
+    api = APIClient()
+    api.force_authenticate(director)
+    base = f"/api/tournaments/{tournament.slug}/console"
+    assert api.post(f"{base}/staff/", {"who": "ana@example.org", "role": "scorer"}).status_code == 201
+    assert {r["username"] for r in api.get(f"{base}/staff/").json()} == {"director", "ana"}
+    assert api.post(f"{base}/staff/", {"who": "nobody", "role": "scorer"}).json()["who"]
+    assert api.get(f"{base}/ema-list/", {"q": "ELODIE"}).json()[0]["ema_id"] == "04010001"
+    clash = api.post(f"{base}/players/", {"first_name": "player1", "last_name": "OPEN-2026"}, format="json")
+    assert clash.status_code == 409 and clash.json()["possible_duplicates"][0]["name"] == "Player1 open-2026"
+    made = api.post(
+        f"{base}/players/",
+        {"first_name": "player1", "last_name": "OPEN-2026", "same_player": 0},
+        format="json",
+    )
+    assert made.status_code == 201 and made.json()["key"] == "p2"
+    bad = api.post(f"{base}/players/", {"first_name": "X", "ema_id": "123"}, format="json")
+    assert bad.status_code == 400 and "ema_id" in bad.json()
