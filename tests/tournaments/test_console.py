@@ -208,7 +208,7 @@ def test_staff_added_by_email_and_created_on_the_spot(client, make_tournament, d
     link = page.split('id="new-link" class="wrap">')[1].split("<")[0]
     path = link.replace("http://testserver", "")
     client.logout()
-    assert client.post(path).status_code == 302  # signed in
+    assert client.post(path)["Location"] == reverse("console-password")  # signed in, asked for a password
     assert client.get(reverse("my-tournaments")).context["mine"][0].roles == ["referee"]
     client.logout()
     assert client.get(path).status_code == 410  # once only
@@ -505,3 +505,28 @@ def test_console_api_players_staff_and_ema_list(make_tournament, director, make_
     assert made.status_code == 201 and made.json()["key"] == "p2"
     bad = api.post(f"{base}/players/", {"first_name": "X", "ema_id": "123"}, format="json")
     assert bad.status_code == 400 and "ema_id" in bad.json()
+
+
+def test_console_pages_speak_spanish(client, make_tournament, director):
+    tournament = make_tournament(director=director, players=4, sessions=1)
+    login(client, director)
+    client.cookies["django_language"] = "es"
+    pages = {
+        reverse("console-home", args=[tournament.slug]): ["Terminar el torneo", "Entrega de premios"],
+        reverse("console-players", args=[tournament.slug]): ["Añadir un jugador a mano"],
+        reverse("console-rules", args=[tournament.slug]): ["Fan mínimo", "Predefinido"],
+        reverse("console-session", args=[tournament.slug, 1]): [
+            "Control de asistencia",
+            "Sentar esta sesión",
+        ],
+        reverse("console-staff", args=[tournament.slug]): ["Crear una cuenta para un colaborador"],
+        reverse("my-tournaments"): ["Mis torneos"],
+    }
+    for url, texts in pages.items():
+        html = client.get(url).content.decode()
+        for text in texts:
+            assert text in html, (url, text)
+    response = client.post(
+        reverse("console-tournament-action", args=[tournament.slug, "finish"]), follow=True
+    )
+    assert "Sesiones sin terminar: 1." in response.content.decode()

@@ -299,11 +299,26 @@ def sign_in(request, uid: str, token: str):
         return render(request, "tournaments/console/sign_in_used.html", status=410)
     if request.method == "POST":
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(
-            request, _("You are signed in. Set a password from the admin's password page if you need one.")
-        )
-        return redirect("my-tournaments")
+        messages.success(request, _("You are signed in. Choose a password to sign in next time."))
+        return redirect("console-password")
     return render(request, "tournaments/console/sign_in.html", {"helper": user})
+
+
+@login_required
+def password_set(request):
+    """Choose a password (a helper who came with a one-time link has none yet)."""
+    from django.contrib.auth import update_session_auth_hash
+    from django.contrib.auth.forms import SetPasswordForm
+
+    form = SetPasswordForm(request.user, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        update_session_auth_hash(request, form.user)
+        messages.success(request, _("Your password is saved."))
+        return redirect("my-tournaments")
+    return render(
+        request, "tournaments/console/password.html", {"form": form}, status=400 if form.errors else 200
+    )
 
 
 # -- players --------------------------------------------------------------------------------------------
