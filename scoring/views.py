@@ -461,6 +461,7 @@ def session_tables(request: HttpRequest, slug: str, session: int) -> HttpRespons
                     table=table,
                     actor=actor_for(user=request.user, table=table),
                     expected_version=form.cleaned_data["version"],
+                    short_reason=request.POST.get("short_reason", "")[:500],
                 )
             except StaleWrite as exc:
                 status, stale = 409, (table.number, exc.current_version)
@@ -486,6 +487,7 @@ def session_tables(request: HttpRequest, slug: str, session: int) -> HttpRespons
         "director": Role.DIRECTOR in user_roles(request.user, tournament),
         "errors": errors,
         "stale": stale,
+        "usual_hands": getattr(tournament.get_rules().config, "max_hands", None),
     }
     return render(request, "scoring/session_tables.html", context, status=status)
 
