@@ -11,14 +11,15 @@ from django.urls import reverse
 
 from penalties.models import Kind
 from penalties.services import penalty_record
-from rankings.services import standings_refresh
+from rankings.standings.services import standings_refresh
 from scoring.models import TableResult
 from scoring.rules.base import RuleError
-from scoring.services import Actor, actor_for, hand_add, result_confirm, totals_set
+from scoring.services import hand_add, result_confirm, totals_set
 from tests.rankings.test_standings_pages import confirm, seat
 from tournaments.console import services
 from tournaments.console.plan import day_plan, fold, parse_times
 from tournaments.models import EMAPlayer, Registration, Role, Session, Tournament, TournamentRole
+from tournaments.permissions import Actor, actor_for
 
 pytestmark = pytest.mark.django_db
 

@@ -147,7 +147,7 @@ class ConsoleSessionViewSet(_ConsoleBase):
     @action(detail=True, methods=["post"], url_path="seat", url_name="seat")
     def seat(self, request, tournament_slug=None, number=None):
         """Seat a planned session with the seating engine (a draft until it is published)."""
-        from tournaments.seating import SeatingError
+        from tournaments.seating.engine import SeatingError
 
         session = self._session(number)
         try:

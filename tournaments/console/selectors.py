@@ -79,8 +79,8 @@ def sees_hidden(*, user, tournament: Tournament) -> bool:
 
 def standings_document_upto(*, tournament: Tournament, last_session: int) -> dict:
     """The standings as they stood after ``last_session`` (rows and penalties of later sessions left out)."""
-    from rankings.engine.standings import compute_standings, method_for_family
-    from rankings.selectors import standings_inputs, tiebreak_order
+    from rankings.standings.engine import compute_standings, method_for_family
+    from rankings.standings.selectors import standings_inputs, tiebreak_order
 
     players, rows, score_penalties, tp_penalties, _complete = standings_inputs(tournament=tournament)
     rows = [r for r in rows if r.session <= last_session]

@@ -581,19 +581,20 @@ def session_blockers(*, session: Session) -> list[str]:
 def session_seat(*, session: Session) -> None:
     """Seat ``session`` with the engine (the whole plan's history counts; Swiss order from session 2 on
     when the tournament's seating settings say so)."""
-    from tournaments import seating_services as seating
+    from tournaments.seating import selectors as seating_read
+    from tournaments.seating import services as seating
 
-    config = seating.seating_config(tournament=session.tournament)
-    strategy = seating.SCHEDULE
-    if getattr(config, "strategy", "") in seating.STRATEGIES:
+    config = seating_read.seating_config(tournament=session.tournament)
+    strategy = seating_read.SCHEDULE
+    if getattr(config, "strategy", "") in seating_read.STRATEGIES:
         strategy = config.strategy
     seating.seating_generate(tournament=session.tournament, sessions=[session], strategy=strategy)
 
 
 def session_advance(*, session: Session) -> Session:
     """Planned → seated (the seating is published) → playing → finished."""
-    from tournaments import seating_services as seating
-    from tournaments.seating import SeatingError
+    from tournaments.seating import services as seating
+    from tournaments.seating.engine import SeatingError
 
     with transaction.atomic():
         locked = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)

@@ -18,7 +18,7 @@ from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from rankings import selectors as rk
+from rankings.standings import selectors as rk
 from tournaments import selectors as tsel
 from tournaments.console import selectors, services
 from tournaments.console.forms import (
@@ -586,7 +586,9 @@ def session_page(request, slug: str, number: int):
                 text += " " + _("Withdrawn: %(names)s.") % {"names": ", ".join(report.withdrawn)}
             messages.success(request, text)
             return redirect("console-session", slug=slug, number=number)
-    tables = rk.session_tables(session=session)
+    from scoring.selectors import session_tables
+
+    tables = session_tables(session=session)
     return _page(
         request,
         "session.html",
@@ -608,7 +610,7 @@ def session_page(request, slug: str, number: int):
 def session_action(request, slug: str, number: int, action: str):
     tournament = _director_tournament(request, slug)
     session = _session(tournament, number)
-    from tournaments.seating import SeatingError
+    from tournaments.seating.engine import SeatingError
 
     try:
         if action == "seat":
@@ -669,7 +671,7 @@ def tournament_action(request, slug: str, action: str):
 def reveal(request, slug: str):
     """The prize-giving: the final places from the bottom up, one tap at a time."""
     tournament = _director_tournament(request, slug)
-    from rankings.services import standings_current
+    from rankings.standings.services import standings_current
 
     document = standings_current(tournament=tournament).document
     lines = rk.standings_lines(tournament=tournament, document=document)
@@ -687,7 +689,7 @@ def hidden_standings(request, tournament: Tournament) -> HttpResponse | None:
     if last is None or selectors.sees_hidden(user=request.user, tournament=tournament):
         return None
     document = selectors.standings_document_upto(tournament=tournament, last_session=last)
-    from rankings.views import _by_table_points
+    from rankings.standings.views import _by_table_points
 
     return render(
         request,
