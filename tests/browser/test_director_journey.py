@@ -387,7 +387,7 @@ def run_journey(ruleset: str, live_server, phones) -> Journey:
     boss.follow("Import players from CSV")
     boss.fill("main form", {"file": players_csv})
     boss.submit("main form")
-    assert "15 registered" in boss.messages()
+    assert "15 players registered" in boss.messages()
     boss.follow("Back to the players")
     boss.fill(
         "#player-form", {"first_name": "Lucia", "last_name": "Fernandez", "country": "ESP", "club": "Club 9"}
