@@ -97,18 +97,33 @@ def director_players(request, slug: str):
     )
 
 
-def _player_tournament_context(tournament: Tournament, registration: Registration) -> dict:
-    document = rk.standings_document_if_any(tournament=tournament)
+def _player_tournament_context(tournament: Tournament, registration: Registration, user=None) -> dict:
+    from tournaments.console import selectors as console
+
+    last = console.hidden_after(tournament=tournament)
+    hidden = last is not None and not (
+        user is not None and console.sees_hidden(user=user, tournament=tournament)
+    )
+    if hidden:  # the standings as after the last session the public may see
+        document = console.standings_document_upto(tournament=tournament, last_session=last)
+    else:
+        document = rk.standings_document_if_any(tournament=tournament)
     published = rk.next_published_session(tournament=tournament)
     next_seat = None
     if published is not None:
         next_seat = registration.seats.filter(session=published).select_related("table").first()
     penalties = rk.player_penalty_lines(registration=registration)
+    sessions = rk.player_sessions(registration=registration)
+    if hidden:
+        for line in sessions:
+            if line.number > last:  # seats stay; results wait for the prize-giving
+                line.status, line.mine, line.penalties = "hidden", None, []
+                line.opponents = _names_only(line.opponents)
     return {
         "tournament": tournament,
         "registration": registration,
         "standing": rk.player_standing(document=document, key=registration.key),
-        "sessions": rk.player_sessions(registration=registration),
+        "sessions": sessions,
         "published": published,
         "next_seat": next_seat,
         "other_penalties": [p for p in penalties if p.session is None],
@@ -128,7 +143,7 @@ def player_public(request, slug: str, key: str):
     registration = get_object_or_404(
         Registration.objects.select_related("player"), tournament=tournament, key=key
     )
-    context = _player_tournament_context(tournament, registration)
+    context = _player_tournament_context(tournament, registration, request.user)
     context["roles"] = user_roles(request.user, tournament)
     return render(request, "tournaments/player.html", context)
 

@@ -531,3 +531,15 @@ def test_console_pages_speak_spanish(client, make_tournament, director):
         reverse("console-tournament-action", args=[tournament.slug, "finish"]), follow=True
     )
     assert "Sesiones sin terminar: 1." in response.content.decode()
+
+
+def test_player_pages_keep_the_hidden_sessions_results(client, make_tournament, director):
+    tournament = make_tournament(director=director, players=4, sessions=2, settings={"hide_last_sessions": 1})
+    (t1,) = seat(tournament, 1, [["p1", "p2", "p3", "p4"]])
+    confirm(t1, [10, 5, -5, -10], director)
+    (t2,) = seat(tournament, 2, [["p1", "p2", "p3", "p4"]])
+    confirm(t2, [-82, 5, 0, 77], director)
+    page = client.get(reverse("player-public", args=[tournament.slug, "p4"])).content.decode()
+    assert "results hidden" in page and "77" not in page
+    login(client, director)
+    assert "77" in client.get(reverse("player-public", args=[tournament.slug, "p4"])).content.decode()
