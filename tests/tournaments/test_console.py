@@ -543,3 +543,19 @@ def test_player_pages_keep_the_hidden_sessions_results(client, make_tournament, 
     assert "results hidden" in page and "77" not in page
     login(client, director)
     assert "77" in client.get(reverse("player-public", args=[tournament.slug, "p4"])).content.decode()
+
+
+def test_the_demo_director_creates_a_tournament_from_the_home_page(client):
+    from tournaments.demo import load_demo
+
+    load_demo()
+    client.post(reverse("login"), {"username": "director", "password": _demo_password()})
+    home = client.get(reverse("home")).content.decode()
+    assert 'id="new-tournament"' in home and reverse("tournament-new") in home
+    assert client.get(reverse("tournament-new")).status_code == 200
+
+
+def _demo_password() -> str:
+    from tournaments.demo import DEMO_PASSWORD
+
+    return DEMO_PASSWORD
