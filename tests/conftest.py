@@ -32,6 +32,18 @@ def _tasks_in_process(request, settings):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Every test starts in the default language, whatever language an earlier test (or a task it ran
+    in this thread) left active: messages that render in the reader's language depend on it."""
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Accounts are made by the dozen in tests: hash their passwords cheaply (never in production)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
