@@ -9,6 +9,7 @@ from rankings.standings import api as rankings_api
 from scoring import api as scoring_api
 from scoring.tiles import api as tiles_api
 from tournaments import api as tournaments_api
+from tournaments.console import api as console_api
 from tournaments.seating import api as seating_api
 
 router = DefaultRouter()
@@ -36,6 +37,15 @@ router.register(
 router.register("archives", archive_api.ArchiveViewSet, basename="archive")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/seating", seating_api.SeatingViewSet, basename="seating-api"
+)
+
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/console/sessions",
+    console_api.ConsoleSessionViewSet,
+    basename="console-session-api",
+)
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/console", console_api.ConsoleViewSet, basename="console-api"
 )
 
 urlpatterns = router.urls

@@ -158,7 +158,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "my-tournaments"
 LOGOUT_REDIRECT_URL = "home"
 
 # Internationalisation: English and Spanish.

@@ -26,6 +26,7 @@ urlpatterns = [
     path("", include("rankings.exports.urls")),
     path("", include("rankings.archive.urls")),
     path("", include("tournaments.seating.urls")),
+    path("", include("tournaments.console.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:
