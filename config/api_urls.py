@@ -9,6 +9,7 @@ from rankings.standings import api as rankings_api
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 from tournaments.seating import api as seating_api
+from tournaments.teams import api as teams_api
 
 router = DefaultRouter()
 router.register("tournaments", tournaments_api.TournamentViewSet, basename="tournament")
@@ -31,5 +32,6 @@ router.register("archives", archive_api.ArchiveViewSet, basename="archive")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/seating", seating_api.SeatingViewSet, basename="seating-api"
 )
+router.register(r"tournaments/(?P<tournament_slug>[^/.]+)/teams", teams_api.TeamViewSet, basename="teams-api")
 
 urlpatterns = router.urls

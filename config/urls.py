@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("rankings.exports.urls")),
     path("", include("rankings.archive.urls")),
     path("", include("tournaments.seating.urls")),
+    path("", include("tournaments.teams.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:

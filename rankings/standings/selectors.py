@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from collections import defaultdict
@@ -29,6 +30,7 @@ from rankings.standings.engine import (
     compute_standings,
     method_for_family,
 )
+from rankings.standings.teams import TeamInfo, figures_of, team_standings
 from scoring.models import SeatSummary
 from scoring.selectors import summary_seat_line, table_status
 from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tournament
@@ -148,7 +150,7 @@ def tiebreak_order(*, tournament: Tournament) -> tuple[str, ...]:
 def standings_compute(*, tournament: Tournament) -> Standings:
     players, rows, score_penalties, tp_penalties, complete = standings_inputs(tournament=tournament)
     rules = tournament.get_rules()
-    return compute_standings(
+    standings = compute_standings(
         players=players,
         rows=rows,
         method=method_for_family(rules.family),
@@ -157,6 +159,25 @@ def standings_compute(*, tournament: Tournament) -> Standings:
         tiebreaks=tiebreak_order(tournament=tournament),
         complete_sessions=complete,
     )
+    teams = standings_teams(tournament=tournament)
+    if not teams:
+        return standings
+    ranked = team_standings(teams, figures_of(standings.rows), standings.method == "table_points")
+    return dataclasses.replace(standings, teams=ranked)
+
+
+def standings_teams(*, tournament: Tournament) -> list[TeamInfo]:
+    """The tournament's teams with their members' keys (one query); teams without members are left out."""
+    teams: dict[int, TeamInfo] = {}
+    rows = (
+        Registration.objects.filter(tournament=tournament, team__isnull=False)
+        .order_by("team__name", "id")
+        .values_list("team_id", "team__name", "key")
+    )
+    for team_id, name, key in rows:
+        info = teams.get(team_id)
+        teams[team_id] = TeamInfo(team_id, name, (*(info.members if info else ()), key))
+    return list(teams.values())
 
 
 # -- pages ------------------------------------------------------------------------------------------
@@ -523,3 +544,29 @@ def current_session(*, tournament: Tournament) -> Session | None:
 def standings_document_if_any(*, tournament: Tournament) -> dict | None:
     """The stored standings document, or None when none was computed yet (one query, no computing)."""
     return StandingsState.objects.filter(tournament=tournament).values_list("document", flat=True).first()
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    rank: int
+    name: str
+    table_points: Any
+    score: Any
+    members: list[str]  # names, in the team's order
+
+
+def team_lines(*, document: dict | None) -> list[TeamLine]:
+    """The team standings of a standings document, members named from its rows."""
+    if not document or not document.get("teams"):
+        return []
+    names = {row["player"]: row["name"] for row in document.get("standings", [])}
+    return [
+        TeamLine(
+            rank=t["rank"],
+            name=t["name"],
+            table_points=t["table_points"],
+            score=t["score"],
+            members=[names.get(k, k) for k in t["members"]],
+        )
+        for t in document["teams"]
+    ]

@@ -419,7 +419,9 @@ def test_the_dashboard_lists_open_tables_recent_penalties_and_freshness(
     assert next(r for r in state.document["standings"] if r["player"] == "p1")["table_points"] == 4
 
 
-def test_a_penalty_at_a_table_still_playing_counts_at_once_as_the_table_page_says(client, tournament, referee):
+def test_a_penalty_at_a_table_still_playing_counts_at_once_as_the_table_page_says(
+    client, tournament, referee
+):
     """The rule and the text agree: the game waits for the referee's confirmation, a penalty does not."""
     tables = seat(tournament, 1, [keys for keys, _ in SESSION_1])
     actor = actor_for(user=referee, table=tables[0])
