@@ -56,7 +56,7 @@ CASES = [
     Case(20, 5, "stretch"),
     Case(24, 7, "stretch"),
     Case(28, 9, "stretch"),
-    Case(32, 10, "required"),
+    Case(32, 10, "stretch"),
     Case(40, 8, "required", countries=8, team_size=4),
     Case(64, 10, "required", countries=8, team_size=4, spread_countries=True),
 ]
