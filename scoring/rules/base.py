@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from .text import Text
+
 SEATS = 4
 WINDS = ("E", "S", "W", "N")
 
@@ -30,16 +32,20 @@ class RuleError(ValueError):
     input deeper prefix it with :meth:`within`.
     """
 
-    def __init__(self, message: str, path: str = ""):
+    def __init__(self, message: str | Text, path: str = ""):
         super().__init__(message)
-        self.message = message
+        self.text = message  # a Text is rendered in the reader's language each time it is read
         self.path = path
+
+    @property
+    def message(self) -> str:
+        return str(self.text)
 
     def within(self, prefix: str) -> RuleError:
         if not self.path:
-            return RuleError(self.message, prefix)
+            return RuleError(self.text, prefix)
         sep = "" if self.path.startswith("[") else "."
-        return RuleError(self.message, f"{prefix}{sep}{self.path}")
+        return RuleError(self.text, f"{prefix}{sep}{self.path}")
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message
