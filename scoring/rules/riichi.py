@@ -74,6 +74,9 @@ class RiichiConfig(Config):
     two_yaku_counters: int | None = None  # from this many counters a win needs 2 yaku (002 §3.4.11)
     rounds: int = 2  # rounds in a game: 2 = hanchan, East and South (002 §3.1)
     referee_limit: int = 100000  # largest deduction a referee decision may carry, in points
+    # A referee decision's points must be a multiple of this; no preset default (no published source
+    # found, see docs/rules-notes-riichi.md): None accepts any amount within the limit.
+    referee_step: int | None = None
 
     def __post_init__(self) -> None:
         if sum(self.uma) != 0:
@@ -83,6 +86,11 @@ class RiichiConfig(Config):
         for key in _NON_NEGATIVE:
             if getattr(self, key) < 0:
                 raise RuleError(f"rule '{key}' cannot be negative", f"rules.{key}")
+        if self.referee_step is not None and not 1 <= self.referee_step <= max(1, self.referee_limit):
+            raise RuleError(
+                f"referee_step must be from 1 to referee_limit ({self.referee_limit}), not {self.referee_step}",
+                "rules.referee_step",
+            )
 
 
 EMA_2016 = RiichiConfig()
@@ -707,6 +715,9 @@ class RiichiRuleset(Ruleset):
 
     def referee_bounds(self) -> tuple[int, int]:
         return (-self.config.referee_limit, 0)
+
+    def referee_step(self) -> int | None:
+        return self.config.referee_step
 
     def false_hu(self, seat: int, variant: str) -> Four:
         raise RuleError(
