@@ -108,6 +108,7 @@ def standings_inputs(*, tournament: Tournament):
                     final=final,
                 )
             )
+    rows += replacement_rows(tournament=tournament, penalties=penalties, key_of=key_of, in_rows=in_rows)
     disqualified = {
         p.registration_id for p in penalties if p.kind == Kind.DISQUALIFIED and p.scope == Scope.TOURNAMENT
     }
@@ -133,6 +134,54 @@ def standings_inputs(*, tournament: Tournament):
         for r in registrations
     ]
     return players, rows, score_penalties, tp_penalties, complete
+
+
+def replacement_rows(
+    *, tournament: Tournament, penalties: list[Penalty], key_of: dict[int, str], in_rows: set
+) -> list[SessionRow]:
+    """Riichi with ``replacement_points`` set: a player replaced by a substitute carries that fixed result
+    (plus ``replacement_uma``) for the session they missed, once their table is confirmed (the substitute,
+    who is never ranked, keeps the seat's real result). One query, only when there are replacements."""
+    config = getattr(tournament.get_rules(), "config", None)
+    points = getattr(config, "replacement_points", None)
+    replaced = [p for p in penalties if p.kind == Kind.REPLACED and p.session_id]
+    if points is None or not replaced:
+        return []
+    uma = config.replacement_uma or 0
+    wanted = {(p.registration_id, p.session_id) for p in replaced}
+    seats = Seat.objects.filter(
+        session__tournament=tournament, registration_id__in={r for r, _ in wanted}
+    ).values_list("registration_id", "session_id", "position", "table__number", "table_id")
+    confirmed = set(
+        SeatSummary.objects.filter(tournament=tournament).values_list("table_id", flat=True).distinct()
+    )
+    out = []
+    for registration_id, session_id, position, table_number, table_id in seats:
+        if (registration_id, session_id) not in wanted or table_id not in confirmed:
+            continue
+        penalty = next(
+            p for p in replaced if (p.registration_id, p.session_id) == (registration_id, session_id)
+        )
+        number = penalty.session.number
+        if (registration_id, number) in in_rows:
+            continue
+        out.append(
+            SessionRow(
+                player=key_of[registration_id],
+                session=number,
+                table=table_number,
+                seat_wind=WIND_LETTERS[position],
+                opponents=(),
+                game_score=config.target_points + points,
+                table_points=None,
+                uma=uma,
+                transfers=0,
+                chombo=0,
+                penalties=0,
+                final=points + uma,
+            )
+        )
+    return out
 
 
 def tiebreak_order(*, tournament: Tournament) -> tuple[str, ...]:

@@ -78,6 +78,11 @@ class RiichiConfig(Config):
     # A referee decision's points must be a multiple of this; no preset default (no published source
     # found, see docs/rules-notes-riichi.md): None accepts any amount within the limit.
     referee_step: int | None = None
+    # A player replaced by a substitute carries this fixed session result (points against the target,
+    # plus ``replacement_uma``) for the session missed. No preset default: the EMA and WRC rules texts
+    # found give none; Pantheon's EMA and WRC presets use -15000 and -15000 (docs/rules-notes-riichi.md).
+    replacement_points: int | None = None
+    replacement_uma: int | None = None
 
     def __post_init__(self) -> None:
         if sum(self.uma) != 0:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -51,6 +51,18 @@ def _as_data(view: sel.TeamView) -> dict:
     return {"id": t.pk, "name": t.name, "country": t.country, "club": t.club, "members": view.member_keys}
 
 
+SLUG = OpenApiParameter("tournament_slug", str, OpenApiParameter.PATH, description="The tournament's slug.")
+TEAM = OpenApiParameter("id", int, OpenApiParameter.PATH, description="The team's id.")
+
+
+@extend_schema_view(
+    list=extend_schema(parameters=[SLUG]),
+    create=extend_schema(parameters=[SLUG]),
+    retrieve=extend_schema(parameters=[SLUG, TEAM]),
+    update=extend_schema(parameters=[SLUG, TEAM]),
+    destroy=extend_schema(parameters=[SLUG, TEAM]),
+    size=extend_schema(parameters=[SLUG]),
+)
 class TeamViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]
     serializer_class = TeamSerializer
