@@ -7,6 +7,7 @@ import os
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from tournaments import services
@@ -29,6 +30,15 @@ def _tasks_in_process(request, settings):
     this off themselves."""
     if request.node.get_closest_marker("worker") is None:
         settings.CELERY_TASK_ALWAYS_EAGER = True
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """A page requested in Spanish leaves Spanish active in the test's thread (the locale middleware
+    activates it and nothing resets it): every test starts from the default language."""
+    translation.deactivate()
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture(autouse=True)
