@@ -11,6 +11,7 @@ from scoring.tiles import api as tiles_api
 from tournaments import api as tournaments_api
 from tournaments.console import api as console_api
 from tournaments.seating import api as seating_api
+from tournaments.teams import api as teams_api
 
 router = DefaultRouter()
 router.register("tournaments", tournaments_api.TournamentViewSet, basename="tournament")
@@ -38,6 +39,7 @@ router.register("archives", archive_api.ArchiveViewSet, basename="archive")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/seating", seating_api.SeatingViewSet, basename="seating-api"
 )
+router.register(r"tournaments/(?P<tournament_slug>[^/.]+)/teams", teams_api.TeamViewSet, basename="teams-api")
 
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/console/sessions",

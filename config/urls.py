@@ -27,6 +27,7 @@ urlpatterns = [
     path("", include("rankings.archive.urls")),
     path("", include("tournaments.seating.urls")),
     path("", include("tournaments.console.urls")),
+    path("", include("tournaments.teams.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:

@@ -175,10 +175,14 @@ class PenaltyForm(forms.Form):
             )
         if kind == Kind.REFEREE:
             low, high = rules.referee_bounds()
+            step = rules.referee_step()
+            bounds = _("Between %(low)s and %(high)s.") % {"low": low, "high": high}
+            if step:
+                bounds += " " + _("In steps of %(step)s points.") % {"step": step}
             f["points"] = forms.CharField(
                 label=_("Points (0 or negative)"),
                 max_length=20,
-                help_text=_("Between %(low)s and %(high)s.") % {"low": low, "high": high},
+                help_text=bounds,
                 widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
             )
         if kind == Kind.TABLE_POINTS:

@@ -182,6 +182,11 @@ def penalty_record(
             raise RuleError(f"points {points!r} is not a number", "points") from None
         if not low <= value <= high:
             raise RuleError(f"points {points} is outside the ruleset's bounds {low} to {high}", "points")
+        step = rules.referee_step()
+        if step and value % step:
+            raise RuleError(
+                f"points {points} is not a multiple of the ruleset's step of {step} points", "points"
+            )
         penalty.points = value
     elif kind == Kind.DISQUALIFIED:
         if scope not in Scope.values:

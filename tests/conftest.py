@@ -7,6 +7,7 @@ import os
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
@@ -41,7 +42,6 @@ def _source_language():
     """A page asked for in Spanish leaves Spanish active in the test's thread (the locale middleware does
     not switch back): each test starts in the source language, whatever ran before it."""
     from django.conf import settings as django_settings
-    from django.utils import translation
 
     translation.activate(django_settings.LANGUAGE_CODE)
     yield

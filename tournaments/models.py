@@ -115,6 +115,13 @@ class Tournament(models.Model):
         _("qualifies for a European championship"), default=False
     )
     settings = models.JSONField(_("settings"), default=dict, blank=True)
+    team_size = models.PositiveSmallIntegerField(
+        _("team size"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(2), MaxValueValidator(12)],
+        help_text=_("Players per team in a team event; empty when the tournament has no teams."),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -175,6 +182,24 @@ class TournamentRole(models.Model):
         return f"{self.user} – {self.get_role_display()} – {self.tournament}"
 
 
+class Team(models.Model):
+    """A club or national team of a tournament. Its members are registrations; teammates never
+    share a table and the team ranks on the sum of its members' table points and score."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    name = models.CharField(_("name"), max_length=100)
+    country = models.CharField(_("country"), max_length=3, blank=True, validators=[validate_country])
+    club = models.CharField(_("club"), max_length=150, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "name"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "name"], name="team_name_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Registration(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
@@ -182,6 +207,14 @@ class Registration(models.Model):
         _("key"), max_length=40, help_text=_("The player's key in the tournament archive (p1, p2, …).")
     )
     is_substitute = models.BooleanField(_("substitute"), default=False)
+    team = models.ForeignKey(
+        "Team",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="members",
+        verbose_name=_("team"),
+    )
     withdrawn_from = models.PositiveSmallIntegerField(
         _("withdrawn from session"),
         null=True,

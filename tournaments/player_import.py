@@ -1,6 +1,8 @@
 """Register players in bulk from a CSV file: all or nothing.
 
-Columns: first_name, last_name, ema_id, country, club (only first_name is required). UTF-8 with or
+Columns: first_name, last_name, ema_id, country, club, team (only first_name is required). ``team``
+names the player's team in a team event: teams are created by name as they first appear, and a team
+may not grow beyond the tournament's team size. UTF-8 with or
 without a byte order mark; comma or semicolon separated. A file with faults is refused with every
 faulty line and field named; a player already known by EMA number is reused, not duplicated.
 """
@@ -20,7 +22,7 @@ from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Tournament
 from tournaments.services import next_registration_key, standings_changed
 
-COLUMNS = ("first_name", "last_name", "ema_id", "country", "club")
+COLUMNS = ("first_name", "last_name", "ema_id", "country", "club", "team")
 REQUIRED = ("first_name",)
 
 
@@ -64,6 +66,7 @@ class _Row:
     ema_id: str | None
     country: str
     club: str
+    team: str = ""
 
 
 def _decode(data: bytes | str) -> str:
@@ -150,13 +153,23 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
                 _("line %(line)s, country: “%(value)s” is not an ISO 3166 three-letter code (ESP, FRA, …)")
                 % {"line": line, "value": record["country"]}
             )
-        for name, limit in (("first_name", 100), ("last_name", 100), ("club", 150)):
+        for name, limit in (("first_name", 100), ("last_name", 100), ("club", 150), ("team", 100)):
             if len(record[name]) > limit:
                 faults.append(
                     _("line %(line)s, %(column)s: longer than %(limit)s characters")
                     % {"line": line, "column": name, "limit": limit}
                 )
-        rows.append(_Row(line, record["first_name"], record["last_name"], ema_id, country, record["club"]))
+        rows.append(
+            _Row(
+                line,
+                record["first_name"],
+                record["last_name"],
+                ema_id,
+                country,
+                record["club"],
+                record["team"],
+            )
+        )
     if faults:
         raise PlayerImportError(faults)
     if not rows:
@@ -178,6 +191,7 @@ def players_import_csv(
         for p in Player.objects.filter(registrations__tournament=tournament, ema_id__isnull=True)
     }
     next_key = int(next_registration_key(tournament)[1:])
+    teams: dict[str, tuple[int, str]] = {}
     for row in rows:
         player = known.get(row.ema_id) if row.ema_id else None
         if (
@@ -213,6 +227,15 @@ def players_import_csv(
         next_key += 1
         registered.add(player.pk)
         report.registrations.append(registration)
+        if row.team:
+            teams[registration.key] = (row.line, row.team)
+    if teams:
+        from tournaments.teams.services import TeamError, teams_assign
+
+        try:
+            teams_assign(tournament=tournament, names_by_key={k: name for k, (_, name) in teams.items()})
+        except TeamError as exc:
+            raise PlayerImportError([f"team: {exc}"]) from exc
     if report.registrations:
         standings_changed(tournament_id=tournament.pk)
     return report

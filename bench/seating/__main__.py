@@ -23,12 +23,23 @@ class Case:
     sessions: int
     kind: str  # "required" or "stretch"
     countries: int = 0  # players come from this many countries of equal size
+    team_size: int = 0  # players form teams of this size (consecutive numbers), kept apart
+    spread_countries: bool = False  # country of player i is i modulo ``countries`` (teams mix countries)
 
     @property
     def name(self) -> str:
         text = f"{self.players} x {self.sessions}"
+        if self.team_size:
+            text += f", teams of {self.team_size}"
         if self.countries:
             text += f", {self.countries} countries"
+        return text
+
+    @property
+    def key(self) -> str:
+        text = f"{self.players}x{self.sessions}"
+        if self.team_size:
+            text += "t"
         return text
 
 
@@ -46,15 +57,29 @@ CASES = [
     Case(24, 7, "stretch"),
     Case(28, 9, "stretch"),
     Case(32, 10, "stretch"),
+    Case(40, 8, "required", countries=8, team_size=4),
+    Case(64, 10, "required", countries=8, team_size=4, spread_countries=True),
 ]
 
 
+def _country(case: Case, i: int) -> str:
+    if not case.countries:
+        return ""
+    if case.spread_countries:
+        return f"C{(i - 1) % case.countries + 1}"
+    return f"C{(i - 1) // (case.players // case.countries) + 1}"
+
+
 def roster(case: Case) -> list[Player]:
-    size = case.players // case.countries if case.countries else 0
-    return [
-        Player(id=i, country=f"C{(i - 1) // size + 1}" if case.countries else "")
-        for i in range(1, case.players + 1)
-    ]
+    return [Player(id=i, country=_country(case, i)) for i in range(1, case.players + 1)]
+
+
+def teams(case: Case) -> list[list[int]]:
+    """Teams of ``team_size`` consecutive players: teammates must never share a table."""
+    if not case.team_size:
+        return []
+    k = case.team_size
+    return [list(range(start, start + k)) for start in range(1, case.players + 1, k)]
 
 
 def baseline(players: list[Player], sessions: int, draws: int, seed: int) -> list:
@@ -103,19 +128,19 @@ def check(sessions, ids) -> None:
             raise SystemExit(f"invalid schedule: session {k} does not seat every player once")
 
 
-def figures(report, seconds: float) -> tuple:
+def figures(report) -> str:
+    """repeats | max pair | teammates | same country | wind spread"""
     return (
-        report.repeated_meetings,
-        report.max_pair_meetings,
-        report.max_wind_spread,
-        report.same_country_meetings,
-        seconds,
+        f"{report.repeated_meetings} | {report.max_pair_meetings} | {report.separated_meetings} | "
+        f"{report.same_country_meetings} | {report.max_wind_spread}"
     )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.seating", description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="*", help='cases to run, e.g. "32x10" "40x8"')
+    parser.add_argument(
+        "--only", nargs="*", help='cases to run, e.g. "32x10" "40x8" ("40x8t": the case with teams)'
+    )
     parser.add_argument(
         "--draws", type=int, default=1000, help="random seatings per session for the baseline"
     )
@@ -126,40 +151,41 @@ def main(argv: list[str] | None = None) -> int:
     cases = CASES
     if args.only:
         wanted = {w.replace(" ", "").lower() for w in args.only}
-        cases = [c for c in CASES if f"{c.players}x{c.sessions}" in wanted]
+        cases = [c for c in CASES if c.key in wanted]
 
     header = (
-        "| case | kind | repeats | max pair | wind spread | same country | CPU s | wall s "
-        "| baseline repeats | max pair | wind spread | same country | CPU s |"
+        "| case | kind | repeats | max pair | teammates | same country | wind spread | CPU s | wall s "
+        "| baseline repeats | max pair | teammates | same country | wind spread | CPU s |"
     )
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
     failures = []
     for case in cases:
         players = roster(case)
+        separate = teams(case)
         ids = [p.id for p in players]
         wall, cpu = time.perf_counter(), time.process_time()
-        plan = plan_schedule(Tournament(players, settings=SeatingSettings(seed=args.seed)), case.sessions)
+        tournament = Tournament(players, separate=separate, settings=SeatingSettings(seed=args.seed))
+        plan = plan_schedule(tournament, case.sessions)
         cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
         check(plan.sessions, ids)
-        ours = figures(plan.quality, cpu)
-        row = f"| {case.name} | {case.kind} | {ours[0]} | {ours[1]} | {ours[2]} | {ours[3]} | {cpu:.2f} | {wall:.2f} |"
+        row = f"| {case.name} | {case.kind} | {figures(plan.quality)} | {cpu:.2f} | {wall:.2f} |"
         if args.no_baseline:
-            row += " | | | | |"
+            row += " | | | | | |"
         else:
             bcpu = time.process_time()
             base = baseline(players, case.sessions, args.draws, args.seed)
             bcpu = time.process_time() - bcpu
             check(base, ids)
-            theirs = figures(quality_report(players, base), bcpu)
-            row += f" {theirs[0]} | {theirs[1]} | {theirs[2]} | {theirs[3]} | {bcpu:.2f} |"
+            row += f" {figures(quality_report(players, base, separate, separate))} | {bcpu:.2f} |"
         print(row, flush=True)
         limit = 30.0 if case.players >= 400 else 10.0
-        if case.kind == "required":
-            if plan.quality.repeated_meetings or plan.quality.max_wind_spread > 1 or cpu > limit:
-                failures.append(case.name)
-            if case.countries and plan.quality.same_country_meetings:
-                failures.append(case.name)
+        q = plan.quality
+        # Teams: zero teammate meetings is required; compatriots are then kept apart as well as can be.
+        compatriots = bool(case.countries and not case.team_size and q.same_country_meetings)
+        missed = q.repeated_meetings or q.max_wind_spread > 1 or cpu > limit or q.separated_meetings
+        if case.kind == "required" and (missed or compatriots):
+            failures.append(case.name)
     if failures:
         print(f"\nrequired targets missed: {', '.join(failures)}")
         return 1

@@ -12,6 +12,8 @@ The canonical form (the one the exporter writes; the importer accepts it and the
 - fields the product adds to ARCHIVE.md are written only when they differ from their defaults:
   ``tournament.is_public`` (false), ``tournament.qualifies_for_championship`` (true),
   ``tournament.settings`` (not empty), ``players[].withdrawn_from``, ``sessions[].starts_at``;
+- teams: ``tournament.team_size`` when set, ``players[].team`` (the team's name) for players in a
+  team, and the top-level ``teams`` (name, country, club, by name) when the tournament has teams;
 - players in registration order, sessions by number, tables by number, penalties in recorded order;
   cancelled penalties are left out (they count for nothing);
 - numbers are integers when whole, else decimals.
@@ -27,7 +29,7 @@ from django.utils import timezone
 from penalties.models import Kind, Penalty, Scope
 from scoring import handshape
 from scoring.models import Hand, TableResult
-from tournaments.models import Registration, Seat, Session, Table, Tournament
+from tournaments.models import Registration, Seat, Session, Table, Team, Tournament
 
 from .shape import FORMAT, VERSION, plain
 
@@ -35,10 +37,10 @@ from .shape import FORMAT, VERSION, plain
 def archive_export(*, tournament: Tournament) -> dict[str, Any]:
     """The archive document of ``tournament`` (see ARCHIVE.md), in the canonical form."""
     registrations = list(
-        Registration.objects.filter(tournament=tournament).select_related("player").order_by("id")
+        Registration.objects.filter(tournament=tournament).select_related("player", "team").order_by("id")
     )
     key_of = {r.pk: r.key for r in registrations}
-    return {
+    doc = {
         "format": FORMAT,
         "version": VERSION,
         "tournament": _tournament(tournament),
@@ -46,6 +48,13 @@ def archive_export(*, tournament: Tournament) -> dict[str, Any]:
         "sessions": _sessions(tournament, key_of),
         "penalties": _penalties(tournament, key_of),
     }
+    teams = [
+        {"name": t.name, "country": t.country, "club": t.club}
+        for t in Team.objects.filter(tournament=tournament).order_by("name")
+    ]
+    if teams:
+        doc["teams"] = teams
+    return doc
 
 
 def _tournament(t: Tournament) -> dict[str, Any]:
@@ -65,6 +74,8 @@ def _tournament(t: Tournament) -> dict[str, Any]:
         doc["qualifies_for_championship"] = True
     if t.settings:
         doc["settings"] = t.settings
+    if t.team_size is not None:
+        doc["team_size"] = t.team_size
     return doc
 
 
@@ -81,6 +92,8 @@ def _player(r: Registration) -> dict[str, Any]:
     }
     if r.withdrawn_from is not None:
         doc["withdrawn_from"] = r.withdrawn_from
+    if r.team is not None:
+        doc["team"] = r.team.name
     return doc
 
 

@@ -33,9 +33,10 @@ from scoring.services import summary_rows
 from scoring.tiles import services as tiles_services
 from tournaments import services as tournament_services
 from tournaments.countries import is_country
-from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament
+from tournaments.models import Player, Registration, Role, Seat, Session, Table, Team, Tournament
 from tournaments.permissions import Actor
 from tournaments.search import folded_name
+from tournaments.teams.services import MAX_TEAM_SIZE
 
 from . import shape
 from .shape import join, show
@@ -108,6 +109,7 @@ class ArchiveImport:
         with transaction.atomic():
             self.tournament = self._tournament(head["tournament"])
             self._players(head["players"])
+            self._teams(head.get("teams"))
             sessions = self.source.sessions()
             index = 0
             while (raw := next(sessions, _END)) is not _END:
@@ -146,6 +148,14 @@ class ArchiveImport:
         country = self._country(t, path)
         is_public = shape.flag(t, "is_public", path, default=True)
         qualifies = shape.flag(t, "qualifies_for_championship", path)
+        team_size = t.get("team_size")
+        if team_size is not None:
+            team_size = shape.whole(team_size, join(path, "team_size"), "team_size")
+            if not 2 <= team_size <= MAX_TEAM_SIZE:
+                raise RuleError(
+                    f"team_size must be from 2 to {MAX_TEAM_SIZE}, not {team_size}", join(path, "team_size")
+                )
+        self.team_size = team_size
         settings = t.get("settings")
         if settings is None:
             settings = {}
@@ -192,6 +202,9 @@ class ArchiveImport:
             raise _validation_error(exc, path) from None
         for user_id, role in self.kept_roles:
             tournament.roles.get_or_create(user_id=user_id, role=role)
+        if team_size is not None:
+            tournament.team_size = team_size
+            tournament.save(update_fields=["team_size"])
         return tournament
 
     @staticmethod
@@ -252,6 +265,7 @@ class ArchiveImport:
                     "club": shape.text(p, "club", path, max_length=150),
                     "substitute": shape.flag(p, "substitute", path),
                     "withdrawn_from": withdrawn,
+                    "team": shape.text(p, "team", path, max_length=100),
                 }
             )
         known = {p.ema_id: p for p in Player.objects.filter(ema_id__in=list(ema_ids))}
@@ -285,6 +299,45 @@ class ArchiveImport:
             registrations.append(registration)
         for registration in Registration.objects.bulk_create(registrations):
             self.registrations[registration.key] = registration.pk
+        self.player_teams = [(i, p["key"], p["team"]) for i, p in enumerate(parsed) if p["team"]]
+
+    def _teams(self, doc: Any) -> None:
+        """The top-level ``teams`` (name, country, club) and every team a player names; each team at most
+        ``team_size`` players."""
+        details: dict[str, dict[str, str]] = {}
+        if doc is not None:
+            if not isinstance(doc, list):
+                raise RuleError(f"teams must be a list, not {show(doc)}", "teams")
+            for i, raw in enumerate(doc):
+                path = f"teams[{i}]"
+                t = shape.fields(raw, path, "a team", shape.TEAM_REQUIRED, shape.TEAM_OPTIONAL)
+                name = shape.text(t, "name", path, max_length=100, required=True)
+                if name.casefold() in details:
+                    raise RuleError(f"the team {name!r} is listed twice", join(path, "name"))
+                details[name.casefold()] = {
+                    "name": name,
+                    "country": self._country(t, path),
+                    "club": shape.text(t, "club", path, max_length=150),
+                }
+        for _i, _key, name in self.player_teams:
+            details.setdefault(name.casefold(), {"name": name, "country": "", "club": ""})
+        if not details:
+            return
+        teams = {}
+        for folded, fields in details.items():
+            team = Team(tournament=self.tournament, **fields)
+            self._clean(team, "teams")
+            teams[folded] = team
+        Team.objects.bulk_create(teams.values())
+        limit = self.team_size or MAX_TEAM_SIZE
+        size: dict[str, int] = {}
+        for i, key, name in self.player_teams:
+            size[name.casefold()] = size.get(name.casefold(), 0) + 1
+            if size[name.casefold()] > limit:
+                raise RuleError(
+                    f"the team {name!r} would have more than {limit} players", f"players[{i}].team"
+                )
+            Registration.objects.filter(pk=self.registrations[key]).update(team=teams[name.casefold()])
 
     @staticmethod
     def _clean(obj, path: str) -> None:

@@ -20,7 +20,7 @@ FORMAT = "mahjong-tournament-archive"
 VERSION = 1
 
 TOP_REQUIRED = ("format", "version", "tournament", "players")
-TOP_OPTIONAL = ("sessions", "penalties")
+TOP_OPTIONAL = ("sessions", "penalties", "teams")
 
 TOURNAMENT_REQUIRED = ("name", "slug", "ruleset", "starts_on")
 TOURNAMENT_OPTIONAL = (
@@ -32,10 +32,14 @@ TOURNAMENT_OPTIONAL = (
     "is_public",
     "qualifies_for_championship",
     "settings",
+    "team_size",
 )
 
 PLAYER_REQUIRED = ("key", "first_name")
-PLAYER_OPTIONAL = ("last_name", "ema_id", "country", "club", "substitute", "withdrawn_from")
+PLAYER_OPTIONAL = ("last_name", "ema_id", "country", "club", "substitute", "withdrawn_from", "team")
+
+TEAM_REQUIRED = ("name",)
+TEAM_OPTIONAL = ("country", "club")
 
 SESSION_REQUIRED = ("number",)
 SESSION_OPTIONAL = ("tables", "starts_at")

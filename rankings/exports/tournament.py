@@ -141,6 +141,35 @@ class StandingsExporter(Exporter):
 
 
 @register
+class TeamStandingsExporter(Exporter):
+    identifier = "team-standings"
+    name = gettext_lazy("Team standings")
+    description = gettext_lazy(
+        "Team events: rank, team, table points and score (the sums of the members'), and the members."
+    )
+
+    @classmethod
+    def available_for(cls, tournament) -> bool:
+        return tournament.teams.exists()
+
+    def rows(self) -> Iterator[Sequence[Cell]]:
+        standings = _standings(self.tournament)
+        names = {row.player: row.name for row in standings.rows}
+        self.report(1, 2)
+        yield [_("Rank"), _("Team"), _("Table points"), _("Score"), _("Members"), _("Keys")]
+        for team in standings.teams:
+            yield [
+                team.rank,
+                team.name,
+                team.table_points,
+                team.score,
+                ", ".join(names.get(k, k) for k in team.members),
+                " ".join(team.members),
+            ]
+        self.report(2, 2)
+
+
+@register
 class SeatingExporter(Exporter):
     identifier = "seating"
     name = gettext_lazy("Seating")

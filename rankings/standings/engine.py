@@ -152,6 +152,7 @@ class Standings:
     rows: tuple[StandingRow, ...]
     complete_sessions: int = 0
     tiebreaks: tuple[str, ...] = ()
+    teams: tuple[Any, ...] = ()  # TeamStanding rows (rankings.standings.teams), when there are teams
 
     def row(self, player: str) -> StandingRow:
         for row in self.rows:
@@ -166,6 +167,7 @@ class Standings:
             "ruleset": ruleset_key,
             "complete_sessions": self.complete_sessions,
             "standings": [row.as_document() for row in self.rows],
+            **({"teams": [team.as_document(printable) for team in self.teams]} if self.teams else {}),
         }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from collections import defaultdict
@@ -29,6 +30,7 @@ from rankings.standings.engine import (
     compute_standings,
     method_for_family,
 )
+from rankings.standings.teams import TeamInfo, figures_of, team_standings
 from scoring.models import SeatSummary
 from scoring.selectors import summary_seat_line, table_status
 from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tournament
@@ -106,6 +108,7 @@ def standings_inputs(*, tournament: Tournament):
                     final=final,
                 )
             )
+    rows += replacement_rows(tournament=tournament, penalties=penalties, key_of=key_of, in_rows=in_rows)
     disqualified = {
         p.registration_id for p in penalties if p.kind == Kind.DISQUALIFIED and p.scope == Scope.TOURNAMENT
     }
@@ -133,6 +136,54 @@ def standings_inputs(*, tournament: Tournament):
     return players, rows, score_penalties, tp_penalties, complete
 
 
+def replacement_rows(
+    *, tournament: Tournament, penalties: list[Penalty], key_of: dict[int, str], in_rows: set
+) -> list[SessionRow]:
+    """Riichi with ``replacement_points`` set: a player replaced by a substitute carries that fixed result
+    (plus ``replacement_uma``) for the session they missed, once their table is confirmed (the substitute,
+    who is never ranked, keeps the seat's real result). One query, only when there are replacements."""
+    config = getattr(tournament.get_rules(), "config", None)
+    points = getattr(config, "replacement_points", None)
+    replaced = [p for p in penalties if p.kind == Kind.REPLACED and p.session_id]
+    if points is None or not replaced:
+        return []
+    uma = config.replacement_uma or 0
+    wanted = {(p.registration_id, p.session_id) for p in replaced}
+    seats = Seat.objects.filter(
+        session__tournament=tournament, registration_id__in={r for r, _ in wanted}
+    ).values_list("registration_id", "session_id", "position", "table__number", "table_id")
+    confirmed = set(
+        SeatSummary.objects.filter(tournament=tournament).values_list("table_id", flat=True).distinct()
+    )
+    out = []
+    for registration_id, session_id, position, table_number, table_id in seats:
+        if (registration_id, session_id) not in wanted or table_id not in confirmed:
+            continue
+        penalty = next(
+            p for p in replaced if (p.registration_id, p.session_id) == (registration_id, session_id)
+        )
+        number = penalty.session.number
+        if (registration_id, number) in in_rows:
+            continue
+        out.append(
+            SessionRow(
+                player=key_of[registration_id],
+                session=number,
+                table=table_number,
+                seat_wind=WIND_LETTERS[position],
+                opponents=(),
+                game_score=config.target_points + points,
+                table_points=None,
+                uma=uma,
+                transfers=0,
+                chombo=0,
+                penalties=0,
+                final=points + uma,
+            )
+        )
+    return out
+
+
 def tiebreak_order(*, tournament: Tournament) -> tuple[str, ...]:
     """The director's tie-breaks; keys that are unknown or repeated (hand-edited settings) are left out."""
     keys = (tournament.settings or {}).get("tiebreaks") or ()
@@ -148,7 +199,7 @@ def tiebreak_order(*, tournament: Tournament) -> tuple[str, ...]:
 def standings_compute(*, tournament: Tournament) -> Standings:
     players, rows, score_penalties, tp_penalties, complete = standings_inputs(tournament=tournament)
     rules = tournament.get_rules()
-    return compute_standings(
+    standings = compute_standings(
         players=players,
         rows=rows,
         method=method_for_family(rules.family),
@@ -157,6 +208,25 @@ def standings_compute(*, tournament: Tournament) -> Standings:
         tiebreaks=tiebreak_order(tournament=tournament),
         complete_sessions=complete,
     )
+    teams = standings_teams(tournament=tournament)
+    if not teams:
+        return standings
+    ranked = team_standings(teams, figures_of(standings.rows), standings.method == "table_points")
+    return dataclasses.replace(standings, teams=ranked)
+
+
+def standings_teams(*, tournament: Tournament) -> list[TeamInfo]:
+    """The tournament's teams with their members' keys (one query); teams without members are left out."""
+    teams: dict[int, TeamInfo] = {}
+    rows = (
+        Registration.objects.filter(tournament=tournament, team__isnull=False)
+        .order_by("team__name", "id")
+        .values_list("team_id", "team__name", "key")
+    )
+    for team_id, name, key in rows:
+        info = teams.get(team_id)
+        teams[team_id] = TeamInfo(team_id, name, (*(info.members if info else ()), key))
+    return list(teams.values())
 
 
 # -- pages ------------------------------------------------------------------------------------------
@@ -523,3 +593,29 @@ def current_session(*, tournament: Tournament) -> Session | None:
 def standings_document_if_any(*, tournament: Tournament) -> dict | None:
     """The stored standings document, or None when none was computed yet (one query, no computing)."""
     return StandingsState.objects.filter(tournament=tournament).values_list("document", flat=True).first()
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    rank: int
+    name: str
+    table_points: Any
+    score: Any
+    members: list[str]  # names, in the team's order
+
+
+def team_lines(*, document: dict | None) -> list[TeamLine]:
+    """The team standings of a standings document, members named from its rows."""
+    if not document or not document.get("teams"):
+        return []
+    names = {row["player"]: row["name"] for row in document.get("standings", [])}
+    return [
+        TeamLine(
+            rank=t["rank"],
+            name=t["name"],
+            table_points=t["table_points"],
+            score=t["score"],
+            members=[names.get(k, k) for k in t["members"]],
+        )
+        for t in document["teams"]
+    ]

@@ -142,6 +142,7 @@ def _context(tournament: Tournament, freshness: selectors.Freshness) -> dict:
         "rows": standings_rows_html(tournament=tournament, freshness=freshness),
         "by_table_points": _by_table_points(tournament),
         "poll_seconds": poll_seconds(),
+        "teams": selectors.team_lines(document=selectors.standings_document_if_any(tournament=tournament)),
     }
 
 

@@ -320,3 +320,7 @@ class Ruleset:
     def referee_bounds(self) -> tuple[int, int]:
         """The smallest and largest points a referee decision may carry."""
         return (-1000, 0)
+
+    def referee_step(self) -> int | None:
+        """The points of a referee decision are a multiple of this (None: any amount)."""
+        return None

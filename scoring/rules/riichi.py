@@ -76,6 +76,14 @@ class RiichiConfig(Config):
     two_yaku_counters: int | None = None  # from this many counters a win needs 2 yaku (002 §3.4.11)
     rounds: int = 2  # rounds in a game: 2 = hanchan, East and South (002 §3.1)
     referee_limit: int = 100000  # largest deduction a referee decision may carry, in points
+    # A referee decision's points must be a multiple of this; no preset default (no published source
+    # found, see docs/rules-notes-riichi.md): None accepts any amount within the limit.
+    referee_step: int | None = None
+    # A player replaced by a substitute carries this fixed session result (points against the target,
+    # plus ``replacement_uma``) for the session missed. No preset default: the EMA and WRC rules texts
+    # found give none; Pantheon's EMA and WRC presets use -15000 and -15000 (docs/rules-notes-riichi.md).
+    replacement_points: int | None = None
+    replacement_uma: int | None = None
 
     def __post_init__(self) -> None:
         if sum(self.uma) != 0:
@@ -94,6 +102,15 @@ class RiichiConfig(Config):
         for key in _NON_NEGATIVE:
             if getattr(self, key) < 0:
                 raise RuleError(gettext_noop("rule '%(_key)s' cannot be negative", _key=key), f"rules.{key}")
+        if self.referee_step is not None and not 1 <= self.referee_step <= max(1, self.referee_limit):
+            raise RuleError(
+                gettext_noop(
+                    "referee_step must be from 1 to referee_limit (%(limit)s), not %(step)s",
+                    limit=self.referee_limit,
+                    step=self.referee_step,
+                ),
+                "rules.referee_step",
+            )
 
 
 EMA_2016 = RiichiConfig()
@@ -769,6 +786,9 @@ class RiichiRuleset(Ruleset):
 
     def referee_bounds(self) -> tuple[int, int]:
         return (-self.config.referee_limit, 0)
+
+    def referee_step(self) -> int | None:
+        return self.config.referee_step
 
     def false_hu(self, seat: int, variant: str) -> Four:
         raise RuleError(

@@ -320,6 +320,23 @@ def test_riichi_referee_decisions_reach_100000_points(riichi):
         record(tournament, actor, "p1", "referee", points=-100001, reason="collusion")
 
 
+def test_a_riichi_referee_step_set_by_the_tournament_is_enforced(riichi):
+    tournament, _, actor = riichi("ema-riichi-2016")
+    # No preset default: any amount within the limit.
+    assert tournament.get_rules().referee_step() is None
+    assert record(tournament, actor, "p1", "referee", points=-1500, reason="slow play").points == -1500
+    tournament.rules = {"referee_step": 1000}
+    tournament.save(update_fields=["rules"])
+    with pytest.raises(RuleError) as caught:
+        record(tournament, actor, "p2", "referee", points=-1500, reason="slow play")
+    assert caught.value.path == "points"
+    assert caught.value.message == "points -1500 is not a multiple of the ruleset's step of 1000 points"
+    assert record(tournament, actor, "p2", "referee", points=-2000, reason="slow play").points == -2000
+    with pytest.raises(RuleError, match="referee_step must be from 1"):
+        tournament.rules = {"referee_step": 0}
+        tournament.get_rules()
+
+
 def test_a_table_points_deduction_lowers_table_points_not_the_score(tournament, tables, ref):
     confirm_totals(tables[1][0], ref, [20, 15, -15, -20])
     record(tournament, ref, "p1", "table_points", table_points=-1, reason="late for the session")

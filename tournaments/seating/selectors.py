@@ -55,6 +55,14 @@ class SeatingConfig:
     fixed_tables: dict[str, int] = field(default_factory=dict)
     separate: tuple[tuple[str, ...], ...] = ()
     problems: tuple[str, ...] = ()
+    teams: tuple[tuple[str, ...], ...] = ()
+    """The tournament's teams (registration keys): teammates never share a table. Not part of the
+    stored settings: teams are their own records."""
+
+    @property
+    def keep_apart(self) -> tuple[tuple[str, ...], ...]:
+        """Every group whose members must not share a table: the director's groups and the teams."""
+        return self.separate + self.teams
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -90,11 +98,12 @@ def _whole(value: Any) -> int | None:
 
 def seating_config(*, tournament: Tournament) -> SeatingConfig:
     """The tournament's seating settings, with defaults for what is absent."""
+    teams = team_groups(tournament=tournament)
     raw = (tournament.settings or {}).get("seating")
     if raw is None:
-        return SeatingConfig()
+        return SeatingConfig(teams=teams)
     if not isinstance(raw, dict):
-        return SeatingConfig(problems=(_("The seating settings are not a JSON object."),))
+        return SeatingConfig(problems=(_("The seating settings are not a JSON object."),), teams=teams)
     problems: list[str] = []
     values: dict[str, Any] = {}
     if "seed" in raw:
@@ -130,7 +139,20 @@ def seating_config(*, tournament: Tournament) -> SeatingConfig:
         values["separate"] = tuple(tuple(str(k) for k in g) for g in groups if len(g) > 1)
     else:
         problems.append(_("The players to keep apart must be a list of groups of player keys."))
-    return SeatingConfig(**values, problems=tuple(problems))
+    return SeatingConfig(**values, problems=tuple(problems), teams=teams)
+
+
+def team_groups(*, tournament: Tournament) -> tuple[tuple[str, ...], ...]:
+    """The registration keys of each team of two or more members, in team order."""
+    members: dict[int, list[str]] = {}
+    rows = (
+        Registration.objects.filter(tournament=tournament, team__isnull=False)
+        .order_by("team__name", "id")
+        .values_list("team_id", "key")
+    )
+    for team_id, key in rows:
+        members.setdefault(team_id, []).append(key)
+    return tuple(tuple(keys) for keys in members.values() if len(keys) > 1)
 
 
 def config_faults(config: SeatingConfig, keys: Iterable[str]) -> list[str]:
@@ -140,7 +162,7 @@ def config_faults(config: SeatingConfig, keys: Iterable[str]) -> list[str]:
     for key in config.fixed_tables:
         if key not in known:
             faults.append(_("A fixed table is set for %(key)s, who is not registered.") % {"key": key})
-    for group in config.separate:
+    for group in config.keep_apart:
         for key in group:
             if key not in known:
                 faults.append(
@@ -293,7 +315,7 @@ def quality_of(
     registrations: Sequence[Registration], config: SeatingConfig, seatings: dict[int, Tables]
 ) -> QualityReport:
     players = engine_players(registrations, config, number=None)
-    return quality_report(players, ordered_history(seatings), config.separate)
+    return quality_report(players, ordered_history(seatings), config.keep_apart, config.teams)
 
 
 def seating_quality(*, tournament: Tournament) -> QualityReport:
@@ -504,7 +526,7 @@ def seating_quality_details(*, tournament: Tournament) -> QualityDetails:
         PairLine(name(a), name(b), m, tuple(met[frozenset((a, b))])) for a, b, m in report.repeated_pairs
     ]
     separated = []
-    for group in config.separate:
+    for group in config.keep_apart:
         for a, b in combinations(group, 2):
             if met.get(frozenset((a, b))):
                 sessions = tuple(met[frozenset((a, b))])
@@ -556,7 +578,7 @@ def seating_quality_details(*, tournament: Tournament) -> QualityDetails:
         table_visits=visit_lines,
         fixed_violations=fixed_lines,
         problems=config_faults(config, by_key),
-        keeps_apart=bool(config.separate),
+        keeps_apart=bool(config.keep_apart),
     )
 
 

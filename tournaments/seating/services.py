@@ -207,7 +207,7 @@ def seating_generate(
                     engine = SeatingTournament(
                         players,
                         ordered_history({**history, **plans}),
-                        config.separate,
+                        config.keep_apart,
                         config.engine_settings(seed=seed + session.number),
                     )
                     plans[session.number] = plan_random_session(engine).sessions[0]
@@ -215,7 +215,7 @@ def seating_generate(
             engine = SeatingTournament(
                 players,
                 ordered_history({**history, **plans}),
-                config.separate,
+                config.keep_apart,
                 config.engine_settings(seed=seed),
             )
             plan = plan_swiss_session(engine) if strategy == SWISS else plan_schedule(engine, len(chunk))
@@ -296,7 +296,7 @@ def seating_import(
         engine = SeatingTournament(
             players,
             [[[ident(k) for k in t] for t in tables] for tables in ordered_history(history)],
-            [[ident(k) for k in g] for g in config.separate],
+            [[ident(k) for k in g] for g in config.keep_apart],
             config.engine_settings(),
         )
         plan = plan_predefined(engine, text, sessions=len(locked))
@@ -359,7 +359,7 @@ def seating_replan_after_withdrawal(*, tournament: Tournament) -> SeatingOutcome
         for chunk in _chunks(targets, registrations):
             players = engine_players(registrations, config, number=chunk[0].number)
             played = ordered_history({**history, **plans})
-            engine = SeatingTournament(players, played, config.separate, config.engine_settings())
+            engine = SeatingTournament(players, played, config.keep_apart, config.engine_settings())
             previous = [seatings[s.number] for s in chunk]
             plan = replan_after_withdrawal(engine, len(played) + len(chunk), previous)
             for session, tables in zip(chunk, plan.sessions, strict=True):
@@ -407,7 +407,7 @@ def _what_broke(
                 _("%(a)s and %(b)s meet again: %(times)s times, in sessions %(list)s.")
                 % {**names, "times": len(met), "list": ", ".join(map(str, met))}
             )
-        if any(a in g and b in g for g in config.separate):
+        if any(a in g and b in g for g in config.keep_apart):
             out.append(_("%(a)s and %(b)s were to be kept apart.") % names)
         if country_on and ra.player.country and ra.player.country == rb.player.country:
             out.append(
@@ -475,7 +475,7 @@ def seating_swap(*, session: Session, a: str, b: str) -> SeatingOutcome:
         engine = SeatingTournament(
             engine_players(registrations, config, number=locked.number),
             ordered_history(history),
-            config.separate,
+            config.keep_apart,
             config.engine_settings(),
         )
         try:

@@ -106,7 +106,8 @@ class QualityReport:
     * ``max_pair_meetings``: the most times any two players share a table.
     * ``same_country_meetings`` / ``same_club_meetings``: pair-meetings of compatriots / club
       mates (each session counted), with the per-session breakdown.
-    * ``separated_meetings``: meetings of players who were to be kept apart.
+    * ``separated_meetings``: meetings of players who were to be kept apart (teams included);
+      ``teammate_meetings``: those of them between members of the same team.
     * ``winds``: per player, how often they sat East, South, West, North; ``wind_spread`` is the
       max minus the min of those four; ``max_wind_spread`` the largest spread.
     * ``repeated_table_visits``: visits to a table number a player had already sat at (players
@@ -129,6 +130,7 @@ class QualityReport:
     max_wind_spread: int
     repeated_table_visits: int
     fixed_table_violations: int
+    teammate_meetings: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -142,6 +144,7 @@ class QualityReport:
             "same_country_by_session": list(self.same_country_by_session),
             "same_club_by_session": list(self.same_club_by_session),
             "separated_meetings": self.separated_meetings,
+            "teammate_meetings": self.teammate_meetings,
             "max_wind_spread": self.max_wind_spread,
             "winds": [
                 {"player": p, **dict(zip(WINDS, counts, strict=True)), "spread": self.wind_spread[p]}

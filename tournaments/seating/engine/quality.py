@@ -17,11 +17,13 @@ def quality_report(
     players: Sequence[Player],
     sessions: Sequence[Session],
     separate: Iterable[Sequence[PlayerId]] = (),
+    teams: Iterable[Sequence[PlayerId]] = (),
 ) -> QualityReport:
     """Report on ``sessions`` (played and planned, tables in table-number order, seats E, S, W, N).
 
     ``players`` supplies countries, clubs and fixed tables; players seated but not listed count
-    as having neither.
+    as having neither. ``separate``: groups whose members must not meet; ``teams``: the teams,
+    whose meetings are also counted on their own (``teammate_meetings``).
     """
     info = {p.id: p for p in players}
     order: dict[PlayerId, int] = {p.id: i for i, p in enumerate(players)}
@@ -33,6 +35,11 @@ def quality_report(
     for gi, group in enumerate(separate):
         for p in group:
             group_of.setdefault(p, set()).add(gi)
+    team_of: dict[PlayerId, int] = {}
+    for ti, team in enumerate(teams):
+        for p in team:
+            team_of[p] = ti
+    teammates = 0
 
     meetings: Counter[tuple[PlayerId, PlayerId]] = Counter()
     winds: dict[PlayerId, list[int]] = {}
@@ -61,6 +68,8 @@ def quality_report(
                         same_club += 1
                 if group_of.get(a, set()) & group_of.get(b, set()):
                     separated += 1
+                if a in team_of and team_of.get(b) == team_of[a]:
+                    teammates += 1
         country_by_session.append(same_country)
         club_by_session.append(same_club)
 
@@ -87,6 +96,7 @@ def quality_report(
         max_wind_spread=max(spread.values(), default=0),
         repeated_table_visits=sum(v - 1 for v in visits.values() if v > 1),
         fixed_table_violations=fixed_violations,
+        teammate_meetings=teammates,
     )
 
 
@@ -108,6 +118,7 @@ def format_schedule(sessions: Sequence[Session], quality: QualityReport, first_s
         f"  same-country meetings:    {q.same_country_meetings}",
         f"  same-club meetings:       {q.same_club_meetings}",
         f"  kept-apart meetings:      {q.separated_meetings}",
+        f"  teammate meetings:        {q.teammate_meetings}",
         f"  largest wind spread:      {q.max_wind_spread}",
         f"  repeated table visits:    {q.repeated_table_visits}",
     ]
