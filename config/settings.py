@@ -181,7 +181,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_PAGINATION_CLASS": "config.api.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api.exception_handler",

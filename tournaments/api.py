@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
-from drf_spectacular.utils import extend_schema_field
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -209,7 +209,10 @@ class TournamentScopedViewSet(viewsets.ModelViewSet):
         raw = data.get(self.create_field)
         if raw in (None, ""):
             raise serializers.ValidationError({self.create_field: ["This field is required."]})
-        parent = field.to_internal_value(raw)
+        try:
+            parent = field.to_internal_value(raw)
+        except serializers.ValidationError as exc:
+            raise serializers.ValidationError({self.create_field: exc.detail}) from None
         return self.get_permission_tournament_from_parent(parent)
 
     def get_permission_tournament_from_parent(self, parent):
@@ -286,6 +289,13 @@ class TournamentViewSet(viewsets.ModelViewSet):
             status=status.HTTP_201_CREATED,
         )
 
+    @extend_schema(
+        responses=inline_serializer(
+            "TournamentRoles",
+            {"roles": serializers.ListField(child=serializers.ChoiceField(choices=Role.choices))},
+        ),
+        description="Your roles in this tournament (empty when you have none).",
+    )
     @action(detail=True, methods=["get"])
     def roles(self, request, slug=None):
         tournament = self.get_object()
