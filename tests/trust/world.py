@@ -1,8 +1,10 @@
 """A tournament with everyone around it, for the authorization and privacy tests.
 
-``build_world`` makes tournament ``T`` (two sessions, session 1 seated on two tables and published,
-table 1 confirmed from its totals, a late-arrival penalty, an export job) with its director, referee and
-scorer; another tournament ``T2`` with its own director; and a plain signed-in user. Players of ``T``
+``build_world`` makes tournament ``T`` with its director, referee and scorer: 20 players and a 21st not
+seated (a substitute), four sessions: session 1 seated on five tables and published (table 1 confirmed
+from its totals, table 2 with one hand, table 3 empty, table 4 with totals, table 5 submitted), session 2
+with one table of three seats, session 3 seated and not published, session 4 empty; a late-arrival penalty and an export job; another tournament ``T2`` with its own
+director; a player registered nowhere; and a plain signed-in user. Players of ``T``
 are called Secretina… with EMA numbers 0400000N and the club "Hidden club", so that a page or an
 answer that shows them can be spotted.
 """
@@ -19,7 +21,7 @@ from penalties import services as penalty_services
 from rankings.models import ExportJob
 from scoring import services as scoring_services
 from tournaments import services
-from tournaments.models import Registration, Role, Session, Table, Tournament
+from tournaments.models import Registration, Role, Seat, Session, Table, Tournament
 
 MARKERS = ("Secretina", "Hidden club", "04000001")
 
@@ -31,6 +33,10 @@ class World:
     users: dict[str, Any]
     table: Table
     free_table: Table
+    tables: list
+    open_table: Table
+    lone_player: Any
+    spare_registration: Registration
     session: Session
     spare_session: Session
     registration: Registration
@@ -57,7 +63,7 @@ def build_world(*, public: bool = True, ruleset: str = "mcr", prefix: str = "") 
         ruleset=ruleset,
         starts_on=dt.date(2026, 5, 1),
         director=users["director"],
-        sessions=2,
+        sessions=4,
         is_public=public,
     )
     services.role_grant(tournament=tournament, user=users["referee"], role=Role.REFEREE)
@@ -71,28 +77,42 @@ def build_world(*, public: bool = True, ruleset: str = "mcr", prefix: str = "") 
         sessions=1,
     )
     regs = []
-    for i in range(1, 9):
+    for i in range(1, 22):
         player = services.player_create(
             first_name=f"Secretina{i}",
             last_name="Vega",
             country="ESP",
-            ema_id=f"0400000{i}",
+            ema_id=f"04{i:06d}",
             club="Hidden club",
         )
-        regs.append(services.registration_create(tournament=tournament, player=player, key=f"p{i}"))
+        regs.append(
+            services.registration_create(
+                tournament=tournament, player=player, key=f"p{i}", is_substitute=i == 21
+            )
+        )
     for i in range(1, 5):
         player = services.player_create(first_name=f"Other{i}", last_name="Player", country="FRA")
         services.registration_create(tournament=other, player=player, key=f"p{i}")
     session = tournament.sessions.get(number=1)
-    tables = services.session_seat(session=session, tables=[regs[:4], regs[4:]])
+    tables = services.session_seat(session=session, tables=[regs[i : i + 4] for i in range(0, 20, 4)])
     session.seating_published = True
     session.save()
     director = scoring_services.Actor(user=users["director"], role=Role.DIRECTOR)
     table = tables[0]
     scores = [40, 10, -20, -30] if ruleset == "mcr" else [40000, 30000, 20000, 10000]
-    result = scoring_services.totals_set(table=table, scores=scores, actor=director, expected_version=None)
-    result = scoring_services.result_submit(table=table, actor=director, expected_version=result.version)
-    scoring_services.result_confirm(table=table, actor=director, expected_version=result.version)
+    for t in (tables[0], tables[3], tables[4]):
+        scoring_services.totals_set(table=t, scores=scores, actor=director, expected_version=None)
+        if t is not tables[3]:
+            scoring_services.result_submit(table=t, actor=director, expected_version=None)
+    scoring_services.result_confirm(table=table, actor=director, expected_version=None)
+    scoring_services.hand_add(table=tables[1], hand={"result": "draw"}, actor=director, expected_version=None)
+    spare_session = tournament.sessions.get(number=2)
+    open_table = Table.objects.create(session=spare_session, number=1)
+    for position, registration in enumerate(regs[:3]):
+        Seat.objects.create(table=open_table, position=position, registration=registration)
+    services.session_seat(
+        session=tournament.sessions.get(number=3), tables=[regs[i : i + 4] for i in range(0, 20, 4)]
+    )
     penalty = penalty_services.penalty_record(
         tournament=tournament,
         registration=regs[4],
@@ -102,6 +122,7 @@ def build_world(*, public: bool = True, ruleset: str = "mcr", prefix: str = "") 
         minutes_late=7,
         reason="late",
     )
+    lone_player = services.player_create(first_name="Lone", last_name="Player", country="PRT")
     job = ExportJob.objects.create(tournament=tournament, exporter="standings", format="csv")
     tournament.status = Tournament.Status.FINISHED
     tournament.save()
@@ -111,8 +132,12 @@ def build_world(*, public: bool = True, ruleset: str = "mcr", prefix: str = "") 
         users=users,
         table=table,
         free_table=tables[1],
+        tables=tables,
+        open_table=open_table,
+        lone_player=lone_player,
+        spare_registration=regs[20],
         session=session,
-        spare_session=tournament.sessions.get(number=2),
+        spare_session=spare_session,
         registration=regs[0],
         penalty=penalty,
         job=job,
