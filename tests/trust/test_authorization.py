@@ -171,3 +171,14 @@ def test_players_of_private_tournaments_are_not_listed_to_outsiders(
     services.registration_create(tournament=tournament, player=secret)
     assert api.get("/api/players/", {"search": "Secretina"}).json()["count"] == 1
     assert Player.objects.filter(pk=secret.pk).exists()
+
+
+def test_the_nickname_shows_on_the_tournaments_pages_only(client, tournament, make_tournament, make_user):
+    registration = tournament.registrations.get(key="p1")
+    registration.nickname = "El Dragón"
+    registration.save()
+    other = make_tournament(slug="elsewhere", director=make_user("d3"), players=0)
+    services.registration_create(tournament=other, player=registration.player, key="p1")
+    assert "El Dragón" in client.get(f"/t/{tournament.slug}/players/").content.decode()
+    assert "El Dragón" in client.get(f"/t/{tournament.slug}/p/p1/").content.decode()
+    assert "El Dragón" not in client.get(f"/t/{other.slug}/players/").content.decode()
