@@ -154,3 +154,32 @@ def test_an_unexpected_failure_is_a_json_500_with_no_details(api, monkeypatch, t
     assert response["Content-Type"].startswith("application/json")
     assert "secret" not in response.content.decode()
     assert response.json()["detail"]
+
+
+def test_no_write_answers_5xx_to_a_body_of_the_wrong_json_type(api_as):
+    """Every write operation of the schema, sent an array, a string, null or a number instead of an object."""
+    import re
+
+    from django.db import transaction
+
+    from tests.trust.urlmap import api_operations
+    from tests.trust.world import build_world
+
+    world = build_world(prefix="wt-")
+    client = api_as(world.users["director"])
+    ids = {"table_pk": world.free_table.pk, "number": 1, "slug": world.tournament.slug}
+    ids["tournament_slug"] = world.tournament.slug
+    faults = []
+    for method, path in api_operations():
+        if method not in ("POST", "PUT", "PATCH"):
+            continue
+        url = re.sub(r"\{(\w+)\}", lambda m: str(ids.get(m.group(1), 1)), path)
+        for body in ([{"tournament": world.tournament.pk}], "text", None, 7):
+            with transaction.atomic():
+                response = getattr(client, method.lower())(url, body, format="json")
+                transaction.set_rollback(True)
+            if response.status_code >= 500:
+                faults.append(f"{method} {path} with {body!r}: {response.status_code}")
+            elif response.status_code == 400 and not isinstance(response.json(), dict):
+                faults.append(f"{method} {path} with {body!r}: 400 that is not an object")
+    assert not faults, "\n".join(faults)
