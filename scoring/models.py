@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 from simple_history.signals import pre_create_historical_record
 
-from scoring.fields import FractionField
+from tournaments.fields import FractionField
 from tournaments.models import Registration, Session, Table, Tournament, Wind
 
 

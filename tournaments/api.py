@@ -16,6 +16,7 @@ from tournaments import services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
 from tournaments.player_import import PlayerImportError, players_import_csv
+from tournaments.search import name_query
 
 
 def visible_tournaments(user):
@@ -81,6 +82,17 @@ class TournamentSerializer(serializers.ModelSerializer):
             "qualifies_for_championship",
             "settings",
         ]
+
+    def validate_settings(self, value):
+        from rankings.standings.engine import check_tiebreaks
+        from scoring.rules.base import RuleError
+
+        if isinstance(value, dict) and isinstance(value.get("tiebreaks"), list):
+            try:
+                check_tiebreaks(value["tiebreaks"])
+            except RuleError as exc:
+                raise serializers.ValidationError(str(exc)) from None
+        return value
 
     def validate(self, attrs):
         instance = Tournament(**{**({} if self.instance is None else _fields(self.instance)), **attrs})
@@ -366,7 +378,8 @@ class PlayerViewSet(viewsets.ModelViewSet):
     def get_queryset(self):
         qs = visible_players(self.request.user)
         if q := self.request.query_params.get("search"):
-            qs = qs.filter(Q(first_name__icontains=q) | Q(last_name__icontains=q) | Q(ema_id=q))
+            by_name = name_query(q)
+            qs = qs.filter((by_name or Q(pk__in=[])) | Q(ema_id=q.strip()[:8]))
         return qs
 
     def perform_update(self, serializer):

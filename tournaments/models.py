@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.countries import validate_country
+from tournaments.search import folded_name
 
 RULESET_CHOICES = [
     ("mcr", "MCR (MERS)"),
@@ -34,23 +35,15 @@ ema_id_validator = RegexValidator(r"^\d{8}$", _("An EMA number has exactly 8 dig
 def settings_fault(value) -> str | None:
     """What is wrong with a tournament's settings (None when they are usable).
 
-    An object; ``tiebreaks`` a list of known tie-break keys, ``players_confirm`` a boolean, ``seating`` an
-    object (its values are read with their own checks). Other keys are kept as they are.
+    An object; ``tiebreaks`` a list of keys (which keys exist is the standings' business: the API and the
+    archive import check them), ``players_confirm`` a boolean, ``seating`` an object (its values are read
+    with their own checks). Other keys are kept as they are.
     """
     if not isinstance(value, dict):
         return _("The settings must be a JSON object.")
-    if "tiebreaks" in value:
-        from rankings.engine.standings import check_tiebreaks
-        from scoring.rules.base import RuleError
-
-        if not isinstance(value["tiebreaks"], list) or not all(
-            isinstance(k, str) for k in value["tiebreaks"]
-        ):
-            return _("tiebreaks must be a list of tie-break keys.")
-        try:
-            check_tiebreaks(value["tiebreaks"])
-        except RuleError as exc:
-            return str(exc)
+    tiebreaks = value.get("tiebreaks", [])
+    if not isinstance(tiebreaks, list) or not all(isinstance(k, str) for k in tiebreaks):
+        return _("tiebreaks must be a list of tie-break keys.")
     if "players_confirm" in value and not isinstance(value["players_confirm"], bool):
         return _("players_confirm must be true or false.")
     if "seating" in value and not isinstance(value["seating"], dict):
@@ -112,6 +105,8 @@ class Player(models.Model):
     )
     country = models.CharField(_("country"), max_length=3, blank=True, validators=[validate_country])
     club = models.CharField(_("club"), max_length=150, blank=True)
+    # the name folded for search (lower case, no accents): see tournaments.search
+    search_name = models.CharField(max_length=201, blank=True, editable=False, db_index=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
@@ -135,6 +130,11 @@ class Player(models.Model):
             self.ema_id = None
         if self.country:
             self.country = self.country.upper()
+        self.search_name = folded_name(self.first_name, self.last_name)
+        if kwargs.get("update_fields") is not None and {"first_name", "last_name"} & set(
+            kwargs["update_fields"]
+        ):
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_name"}
         super().save(*args, **kwargs)
 
     @property
