@@ -77,8 +77,12 @@ def outsiders(world):
     return clients
 
 
-def leaked(content: bytes) -> list[str]:
+def leaked(content: bytes, url: str = "") -> list[str]:
+    """The markers found in an answer; the address asked for (echoed in the language switcher) is not a
+    leak: the caller typed it."""
     text = content.decode("utf-8", "replace")
+    if url:
+        text = text.replace(url, "")
     return [m for m in MARKERS if m in text]
 
 
@@ -93,7 +97,7 @@ def test_no_page_shows_a_private_tournament_to_outsiders():
             url = reverse(name, kwargs=page_kwargs(world, name, route))
             response = client.get(url)
             assert response.status_code < 500, (who, url, response.status_code)
-            assert not leaked(response.content), (who, url, leaked(response.content))
+            assert not leaked(response.content, url), (who, url, leaked(response.content, url))
             if "<slug:slug>" in route:
                 assert response.status_code in (302, 403, 404, 405), (who, url, response.status_code)
             swept += 1
