@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0002_history_reason_text'),
+        ('scoring', '0004_notable_hands'),
     ]
 
     operations = [
