@@ -55,6 +55,7 @@ class Write:
     changes: bool = True  # an allowed caller's request writes something
     htmx: bool = False
     setup: Callable[[World], None] | None = None  # the state this write needs, made before every caller
+    anonymous: tuple | None = None  # a page that refuses anonymous callers outright instead of to log in
 
 
 def version(table) -> int:
@@ -179,6 +180,39 @@ API: dict[str, Write] = {
         path=lambda w: {"table_pk": t(w, 3).pk},
         body=lambda w: {"scores": [40, 10, -20, -30], "version": 1},
     ),
+    "POST /api/tables/{table_pk}/tiles/value/": Write(  # computes a value, stores nothing
+        RESULT_WRITERS,
+        body=lambda w: {
+            "result": "win",
+            "winner": "p5",
+            "discarder": "p7",
+            "tiles": {
+                "hand": "234m567m99p",
+                "melds": ["pung 7z", "chow 345s"],
+                "winning_tile": "4m",
+                "robbing_kong": True,
+            },
+        },
+        ok=(200,),
+        changes=False,
+    ),
+    "POST /api/tables/{table_pk}/tiles/hands/{number}/resolve/": Write(  # no held hand here: the rule answers
+        REFEREES,
+        body=lambda w: {"version": version(t(w, 2)), "decision": "computed"},
+        ok=(400,),
+        changes=False,
+    ),
+    "POST /api/notable-hands/": Write(
+        ANY_DIRECTOR,
+        body=lambda w: {
+            "person": "Ana",
+            "title": "Nine gates",
+            "value": 88,
+            "unit": "fan",
+            "date": "2026-05-01",
+        },
+        ok=(201,),
+    ),
     "POST /api/tournaments/": Write(  # staff only (or the add_tournament permission): none of these callers
         NOBODY,
         body=lambda w: {"name": "New", "slug": "brand-new", "ruleset": "mcr", "starts_on": "2026-09-01"},
@@ -224,6 +258,32 @@ LOGIN = 302  # pages send an anonymous caller to the login page
 KEYED = (404,)  # a page opened by a private link: a caller without the right link finds nothing
 
 PAGES: dict[str, Write] = {
+    "tiles-setting": Write(DIRECTORS, body=lambda w: {"tiles": "optional"}, ok=(302,)),
+    "tiles-hand-resolve": Write(  # no held hand here: the referee is sent back to the table
+        REFEREES,
+        body=lambda w: {"version": version(t(w, 2)), "decision": "computed"},
+        ok=(302,),
+        changes=False,
+    ),
+    "tiles-register-hand": Write(  # a hand with no tiles: the referee is told so, nothing is registered
+        REFEREES,
+        path=lambda w: {"number": 2},
+        body=lambda w: {"title": "Nine gates"},
+        ok=(302,),
+        changes=False,
+    ),
+    "notable-hands": Write(
+        ANY_DIRECTOR,
+        body=lambda w: {
+            "person": "Ana",
+            "title": "Nine gates",
+            "value": "88",
+            "unit": "fan",
+            "date": "2026-05-01",
+        },
+        ok=(302,),
+        anonymous=(403,),
+    ),
     # importing needs the right to create tournaments (staff), even to replace one's own tournament
     "archive-import": Write(NOBODY, body=lambda w: {"file": archive_upload(w), "replace": "on"}, ok=(302,)),
     "director-archive": Write(
@@ -284,7 +344,8 @@ READ_PAGES = {
     "ema-ranking-family", "ema-ranking-player", "export-download", "export-job", "healthz", "home",
     "penalty-list", "player-private", "player-public", "riichi-fu-options", "seating",
     "seating-print-cards", "seating-print-players", "seating-print-tables", "session", "standings",
-    "standings-rows", "tournament-home", "tournament-players",
+    "standings-rows", "tournament-home", "tournament-players", "tiles-value", "tiles-value-link",
+    "tiles-statistics",
 }  # fmt: skip
 
 
@@ -406,7 +467,9 @@ def check(results: list, label: str, spec: Write, actor: str, status: int, chang
             )
         return
     expected = spec.refused
-    if actor == "anonymous" and label.split()[0] not in WRITE_METHODS and spec.refused != KEYED:
+    if actor in ("anonymous", "table_link") and spec.anonymous:
+        expected = spec.anonymous
+    elif actor == "anonymous" and label.split()[0] not in WRITE_METHODS and spec.refused != KEYED:
         expected = (LOGIN,)
     elif actor == "table_link" and label.split()[0] not in WRITE_METHODS and spec.refused != KEYED:
         expected = (LOGIN,)  # a table link opens its own table's pages only, not the tournament's
