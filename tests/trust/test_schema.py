@@ -47,3 +47,9 @@ def test_nullable_numbers_of_penalties_are_documented(schema):
     penalty = schema["components"]["schemas"]["Penalty"]["properties"]
     assert penalty["table_points"]["nullable"] is True
     assert penalty["points"]["nullable"] is True
+
+
+def test_the_hand_statistics_are_one_object(schema):
+    operation = schema["paths"]["/api/tournaments/{tournament_slug}/statistics/"]["get"]
+    body = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert "$ref" in body and body.get("type") != "array"
