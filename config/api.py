@@ -1,18 +1,95 @@
-"""API plumbing shared by every app: errors become 400/409 bodies that name the field and the rule."""
+"""API plumbing shared by every app.
+
+Errors become bodies that name the field and the rule: rule errors and validation errors → 400, stale
+writes and deletions of what is still in use → 409. The exception handler is the last line: whatever
+escapes a view becomes a JSON answer (a 500 with no internals when nothing else fits), never Django's
+HTML error page.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Mapping
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db import DataError, IntegrityError
+from django.db.models import ProtectedError, RestrictedError
+from django.http import JsonResponse
 from rest_framework import status
-from rest_framework.exceptions import APIException
+from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
 from scoring.rules.base import RuleError
+
+logger = logging.getLogger("config.api")
+
+MAX_LIMIT = 1000
+MAX_OFFSET = 10**9
 
 
 class Conflict(APIException):
     status_code = status.HTTP_409_CONFLICT
     default_detail = "Someone else changed this record; reload it and try again."
     default_code = "conflict"
+
+
+class BoundedLimitOffsetPagination(LimitOffsetPagination):
+    """``limit`` and ``offset`` are whole numbers in a range; anything else is a 400 naming the parameter."""
+
+    max_limit = MAX_LIMIT
+
+    @staticmethod
+    def _bounded(request, name: str, low: int, high: int, default):
+        raw = request.query_params.get(name)
+        if raw is None or raw == "":
+            return default
+        text = raw.strip()
+        if (
+            not (text.isdigit() and text.isascii() and len(text) <= len(str(high)))
+            or not low <= int(text) <= high
+        ):
+            raise ValidationError({name: [f"{name} must be a whole number from {low} to {high}."]})
+        return int(text)
+
+    def get_limit(self, request):
+        return self._bounded(request, self.limit_query_param, 1, self.max_limit, self.default_limit)
+
+    def get_offset(self, request):
+        return self._bounded(request, self.offset_query_param, 0, MAX_OFFSET, 0)
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.limit_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_limit)
+            elif parameter["name"] == self.offset_query_param:
+                parameter["schema"].update(minimum=0, maximum=MAX_OFFSET)
+        return parameters
+
+
+def require_object(data, what: str = "the request body") -> Mapping:
+    """A JSON array or a scalar where an object is expected is a 400, not a crash further on."""
+    if not isinstance(data, Mapping):
+        raise ValidationError(
+            {"non_field_errors": [f"Expected a JSON object as {what}, got {type(data).__name__}."]}
+        )
+    return data
+
+
+def _holders(exc: ProtectedError | RestrictedError) -> str:
+    counts: dict[str, int] = {}
+    for obj in getattr(exc, "protected_objects", None) or getattr(exc, "restricted_objects", None) or ():
+        label = str(obj._meta.verbose_name_plural)
+        counts[label] = counts.get(label, 0) + 1
+    return ", ".join(f"{n} {label}" for label, n in sorted(counts.items())) or "other records"
+
+
+def conflict_body(detail: str) -> dict:
+    return {"detail": detail}
 
 
 def exception_handler(exc, context):
@@ -25,5 +102,37 @@ def exception_handler(exc, context):
         else:
             body = {"non_field_errors": exc.messages}
         body["detail"] = "; ".join(f"{k}: {' '.join(v)}" for k, v in body.items())
+        set_rollback()
         return Response(body, status=status.HTTP_400_BAD_REQUEST)
-    return drf_exception_handler(exc, context)
+    if isinstance(exc, (ProtectedError, RestrictedError)):
+        set_rollback()
+        detail = f"This cannot be deleted: it is still used by {_holders(exc)}."
+        return Response(conflict_body(detail), status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, IntegrityError):
+        set_rollback()
+        logger.warning("integrity error answered as 409: %s", exc)
+        detail = "This conflicts with data already stored (a value that must be unique, or a record in use)."
+        return Response(conflict_body(detail), status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, (DataError, OverflowError)):
+        set_rollback()
+        return Response({"detail": "A value is too large or malformed."}, status=status.HTTP_400_BAD_REQUEST)
+    response = drf_exception_handler(exc, context)
+    if response is not None:
+        return response
+    # The last line: a fault of ours. Logged with an id the answer gives, no internals shown.
+    set_rollback()
+    incident = uuid.uuid4().hex[:12]
+    logger.error("unhandled API error %s", incident, exc_info=exc)
+    return Response(
+        {"detail": f"Something went wrong on the server; it was logged as {incident}."},
+        status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+    )
+
+
+def server_error(request, *args, **kwargs):
+    """Django's 500 handler: JSON under /api/, the error page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": "Something went wrong on the server."}, status=500)
+    from django.views.defaults import server_error as page_server_error
+
+    return page_server_error(request, *args, **kwargs)

@@ -1,4 +1,7 @@
-"""/healthz: the state of the database, the cache and the broker, as JSON."""
+"""/healthz: the state of the database, the cache and the broker, as JSON.
+
+Anyone (a load balancer) sees whether each part is up; what went wrong (the exception and its message,
+which may name hosts, users or paths) is shown to signed-in staff only."""
 
 import time
 
@@ -50,9 +53,19 @@ def broker_state() -> dict:
     return _check(probe)
 
 
+def _public(check: dict) -> dict:
+    """A check as the public sees it: up or down, no error text."""
+    if check.get("ok"):
+        return check
+    return {key: value for key, value in check.items() if key != "error"}
+
+
 @never_cache
 def healthz(request):
     checks = {"database": _check(_database), "cache": _check(_cache), "broker": broker_state()}
+    user = getattr(request, "user", None)
+    if not (user is not None and user.is_authenticated and user.is_staff):
+        checks = {name: _public(check) for name, check in checks.items()}
     healthy = all(c["ok"] for c in checks.values())
     body = {"status": "ok" if healthy else ("down" if not checks["database"]["ok"] else "degraded"), **checks}
     return JsonResponse(body, status=200 if checks["database"]["ok"] else 503)

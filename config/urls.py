@@ -30,5 +30,7 @@ urlpatterns = [
     path("", include("tournaments.teams.urls")),
     path("", include("tournaments.urls")),
 ]
+handler500 = "config.api.server_error"
+
 if settings.DEBUG:
     urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)

@@ -108,11 +108,11 @@ class PenaltySerializer(serializers.ModelSerializer):
             "appeal_decided_at",
         ]
 
-    @extend_schema_field(OpenApiTypes.NUMBER)
+    @extend_schema_field({"type": "number", "nullable": True})
     def get_points(self, obj: Penalty):
         return _amount(obj.points)
 
-    @extend_schema_field(OpenApiTypes.NUMBER)
+    @extend_schema_field({"type": "number", "nullable": True})
     def get_table_points(self, obj: Penalty):
         return _amount(obj.table_points)
 

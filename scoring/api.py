@@ -572,7 +572,11 @@ class TableResultViewSet(viewsets.ViewSet):
         return {
             "what": what,
             "when": h.history_date,
-            "who": h.history_user.get_username() if h.history_user else None,
+            "who": h.history_user.get_username()
+            if h.history_user
+            else (
+                f"table link of table {h.history_table_link}" if h.history_table_link is not None else None
+            ),
             "change": h.history_type,
             "reason": h.history_change_reason,
             "version": None,

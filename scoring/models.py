@@ -5,11 +5,29 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
+from simple_history.signals import pre_create_historical_record
 
 from tournaments.fields import FractionField
 from tournaments.models import Registration, Session, Table, Tournament, Wind
+
+
+class WriterHistory(models.Model):
+    """What the history keeps of a writer with no account: the number of the table whose private link
+    made the change (``history_user`` is empty then)."""
+
+    history_table_link = models.PositiveSmallIntegerField(_("table link of table"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+@receiver(pre_create_historical_record)
+def _stamp_table_link(sender, instance, history_instance, **kwargs):
+    if hasattr(history_instance, "history_table_link"):
+        history_instance.history_table_link = getattr(instance, "_history_table_link", None)
 
 
 class TableResult(models.Model):
@@ -50,7 +68,9 @@ class TableResult(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     # Reasons are free text written by referees: a text column, not the default 100 characters.
     history = HistoricalRecords(
-        excluded_fields=["updated_at"], history_change_reason_field=models.TextField(null=True)
+        excluded_fields=["updated_at"],
+        history_change_reason_field=models.TextField(null=True),
+        bases=[WriterHistory],
     )
 
     class Meta:
@@ -81,7 +101,9 @@ class Hand(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
-    history = HistoricalRecords(history_change_reason_field=models.TextField(null=True))
+    history = HistoricalRecords(
+        history_change_reason_field=models.TextField(null=True), bases=[WriterHistory]
+    )
 
     class Meta:
         ordering = ["result", "number"]

@@ -465,7 +465,11 @@ class HistoryEntry:
 
 def _who_of(record) -> str:
     user = getattr(record, "history_user", None)
-    return user.get_username() if user is not None else _("private link")
+    if user is not None:
+        return user.get_username()
+    if (number := getattr(record, "history_table_link", None)) is not None:
+        return _("table link of table %(number)s") % {"number": number}
+    return _("private link")
 
 
 def _result_text(name: str, value: Any) -> str:

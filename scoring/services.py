@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -60,8 +60,16 @@ def result_game(result: TableResult, hands: Sequence[Hand] | None = None) -> Gam
 # -- guards ------------------------------------------------------------------------------------
 
 
-def _lock(table: Table) -> TableResult:
-    TableResult.objects.get_or_create(table=table)
+def _lock(table: Table, actor: Actor | None = None) -> TableResult:
+    if not TableResult.objects.filter(table=table).exists():
+        created = TableResult(table=table)
+        if actor is not None:
+            _stamp(created, actor, table)
+        try:
+            with transaction.atomic():
+                created.save()
+        except IntegrityError:  # another writer created it meanwhile
+            pass
     return (
         TableResult.objects.select_for_update().select_related("table__session__tournament").get(table=table)
     )
@@ -79,12 +87,18 @@ def _guard(result: TableResult, actor: Actor, expected_version: int | None, reas
             raise RuleError("changing a confirmed result needs a reason", "reason")
 
 
+def _stamp(record, actor: Actor, table: Table) -> None:
+    """Who the history names: the user, or the table whose private link wrote."""
+    record._history_user = actor.db_user
+    record._history_table_link = table.number if actor.role == "table" else None
+
+
 def _save(result: TableResult, actor: Actor, reason: str, **changes) -> TableResult:
     for name, value in changes.items():
         setattr(result, name, value)
     result.version += 1
     result._change_reason = reason or ""
-    result._history_user = actor.db_user
+    _stamp(result, actor, result.table)
     result.save()
     if result.is_confirmed:
         summaries_write(result=result)
@@ -133,7 +147,7 @@ def hand_add(
     reason: str = "",
 ) -> TableResult:
     """Add the next hand. On a confirmed table only a referee may, and only with a ``reason``."""
-    result = _lock(table)
+    result = _lock(table, actor)
     _guard(result, actor, expected_version, reason=reason)
     if result.mode == TableResult.Mode.TOTALS and result.scores is not None:
         raise RuleError("this table is entered as game totals; clear the totals to enter hands", "mode")
@@ -145,7 +159,7 @@ def hand_add(
         result=result, number=len(existing) + 1, data=data, valuation=valuation, created_by=actor.db_user
     )
     note = f"hand {new.number} added" + (f": {reason.strip()}" if reason.strip() else "")
-    new._history_user = actor.db_user
+    _stamp(new, actor, table)
     new._change_reason = note
     new.save()
     return _save(result, actor, note, mode=TableResult.Mode.HANDS)
@@ -162,7 +176,7 @@ def hand_replace(
     reason: str,
 ) -> TableResult:
     """Correct hand ``number``; the whole game is replayed before anything is saved."""
-    result = _lock(table)
+    result = _lock(table, actor)
     _guard(result, actor, expected_version, reason=reason)
     if not reason.strip():
         raise RuleError("editing a hand needs a reason", "reason")
@@ -176,13 +190,13 @@ def hand_replace(
     target.data = data
     target.valuation = valuation
     target._change_reason = reason
-    target._history_user = actor.db_user
+    _stamp(target, actor, table)
     target.save()
     rules = result.table.session.tournament.get_rules()
     mode = tiles_services.tiles_mode(result.table.session.tournament)
     for later in tiles_services.hands_revalue(rules=rules, mode=mode, hands=hands, start=number - 1):
         later._change_reason = f"hand {later.number} valued again after hand {number} changed"
-        later._history_user = actor.db_user
+        _stamp(later, actor, table)
         later.save()
     return _save(result, actor, f"hand {number} changed: {reason}")
 
@@ -192,13 +206,13 @@ def hand_remove_last(
     *, table: Table, actor: Actor, expected_version: int | None, reason: str = ""
 ) -> TableResult:
     """Undo the last hand."""
-    result = _lock(table)
+    result = _lock(table, actor)
     _guard(result, actor, expected_version, reason=reason)
     last = result.hands.order_by("-number").first()
     if last is None:
         raise RuleError("there is no hand to undo", "hands")
     last._change_reason = reason or "last hand undone"
-    last._history_user = actor.db_user
+    _stamp(last, actor, table)
     last.delete()
     return _save(result, actor, f"hand {last.number} undone" + (f": {reason}" if reason else ""))
 
@@ -217,7 +231,7 @@ def totals_set(
     reason: str = "",
 ) -> TableResult:
     """The four totals of the table's score sheet (seat order E, S, W, N)."""
-    result = _lock(table)
+    result = _lock(table, actor)
     _guard(result, actor, expected_version, reason=reason)
     if result.hands.exists():
         raise RuleError("this table already has hands; undo them to enter game totals", "mode")
@@ -244,7 +258,7 @@ def totals_clear(
     *, table: Table, actor: Actor, expected_version: int | None, reason: str = ""
 ) -> TableResult:
     """Clear a draft table's totals so that it can be entered hand by hand instead."""
-    result = _lock(table)
+    result = _lock(table, actor)
     _guard(result, actor, expected_version, reason=reason)
     if result.is_confirmed:
         raise RuleError("this table is confirmed; reopen it before clearing its totals", "status")
@@ -275,7 +289,7 @@ def _require_complete(result: TableResult) -> GameResult:
 
 @transaction.atomic
 def result_submit(*, table: Table, actor: Actor, expected_version: int | None) -> TableResult:
-    result = _lock(table)
+    result = _lock(table, actor)
     _guard(result, actor, expected_version, reason="submit")
     if result.is_confirmed:
         raise RuleError("this table is already confirmed", "status")

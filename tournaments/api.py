@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
+from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
+from config.api import require_object
 from tournaments import services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
@@ -26,7 +28,43 @@ def visible_tournaments(user):
     return qs.filter(is_public=True)
 
 
+@extend_schema_field({"type": "object", "additionalProperties": True})
+class JSONObjectField(serializers.JSONField):
+    """A JSON object (``{}`` when empty). In a form or multipart body the value is JSON text."""
+
+    default_error_messages = {
+        "not_object": "Must be a JSON object, not {kind}.",
+        "not_json": "Must be a JSON object written as JSON text.",
+    }
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            import json
+
+            try:
+                data = json.loads(data)
+            except ValueError:
+                self.fail("not_json")
+        if not isinstance(data, dict):
+            self.fail("not_object", kind="null" if data is None else type(data).__name__)
+        return super().to_internal_value(data)
+
+    def validate_empty_values(self, data):
+        if data is None:
+            self.fail("not_object", kind="null")
+        return super().validate_empty_values(data)
+
+
 class TournamentSerializer(serializers.ModelSerializer):
+    rules = JSONObjectField(help_text="Overrides of the ruleset's figures, key by key.")
+    settings = JSONObjectField(
+        help_text="tiebreaks (list of keys), players_confirm (boolean), seating (object)."
+    )
+
     class Meta:
         model = Tournament
         fields = [
@@ -45,6 +83,17 @@ class TournamentSerializer(serializers.ModelSerializer):
             "settings",
         ]
 
+    def validate_settings(self, value):
+        from rankings.standings.engine import check_tiebreaks
+        from scoring.rules.base import RuleError
+
+        if isinstance(value, dict) and isinstance(value.get("tiebreaks"), list):
+            try:
+                check_tiebreaks(value["tiebreaks"])
+            except RuleError as exc:
+                raise serializers.ValidationError(str(exc)) from None
+        return value
+
     def validate(self, attrs):
         instance = Tournament(**{**({} if self.instance is None else _fields(self.instance)), **attrs})
         instance.clean()
@@ -55,13 +104,28 @@ def _fields(instance: Tournament) -> dict:
     return {f: getattr(instance, f) for f in TournamentSerializer.Meta.fields if f != "id"}
 
 
+class FixedParentSerializer(serializers.ModelSerializer):
+    """The parent field (``parent_field``) is set at creation and never changes: a write that names
+    another parent is refused by name."""
+
+    parent_field = "tournament"
+
+    def validate(self, attrs):
+        name = self.parent_field
+        if self.instance is not None and name in attrs and attrs[name] != getattr(self.instance, name):
+            raise serializers.ValidationError(
+                {name: [f"The {name} cannot change after creation; create a new one there instead."]}
+            )
+        return super().validate(attrs)
+
+
 class PlayerSerializer(serializers.ModelSerializer):
     class Meta:
         model = Player
         fields = ["id", "first_name", "last_name", "ema_id", "country", "club"]
 
 
-class RegistrationSerializer(serializers.ModelSerializer):
+class RegistrationSerializer(FixedParentSerializer):
     player_name = serializers.CharField(source="player.full_name", read_only=True)
     key = serializers.CharField(
         required=False, max_length=40, help_text="Archive key (p1, p2, …); given when absent."
@@ -69,10 +133,20 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Registration
-        fields = ["id", "tournament", "player", "player_name", "key", "is_substitute", "withdrawn_from"]
+        fields = [
+            "id",
+            "tournament",
+            "player",
+            "player_name",
+            "nickname",
+            "key",
+            "is_substitute",
+            "withdrawn_from",
+        ]
         validators = []  # uniqueness is checked in validate() with a message that names the field
 
     def validate(self, attrs):
+        attrs = super().validate(attrs)
         tournament = attrs.get("tournament") or self.instance.tournament
         player = attrs.get("player") or self.instance.player
         others = Registration.objects.filter(tournament=tournament)
@@ -92,13 +166,15 @@ class RegistrationSerializer(serializers.ModelSerializer):
         return services.registration_create(**validated_data)
 
 
-class SessionSerializer(serializers.ModelSerializer):
+class SessionSerializer(FixedParentSerializer):
     class Meta:
         model = Session
         fields = ["id", "tournament", "number", "starts_at", "status", "seating_published"]
 
 
-class SeatSerializer(serializers.ModelSerializer):
+class SeatSerializer(FixedParentSerializer):
+    parent_field = "table"
+
     wind = serializers.CharField(read_only=True)
     player = serializers.IntegerField(source="registration.player_id", read_only=True)
 
@@ -107,6 +183,7 @@ class SeatSerializer(serializers.ModelSerializer):
         fields = ["id", "table", "position", "wind", "registration", "player"]
 
     def validate(self, attrs):
+        attrs = super().validate(attrs)
         table = attrs.get("table") or self.instance.table
         registration = attrs.get("registration") or self.instance.registration
         if registration.tournament_id != table.session.tournament_id:
@@ -116,7 +193,8 @@ class SeatSerializer(serializers.ModelSerializer):
         return attrs
 
 
-class TableSerializer(serializers.ModelSerializer):
+class TableSerializer(FixedParentSerializer):
+    parent_field = "session"
     seats = SeatSerializer(many=True, read_only=True)
 
     class Meta:
@@ -137,12 +215,16 @@ class TournamentScopedViewSet(viewsets.ModelViewSet):
         return obj
 
     def get_create_tournament(self, request):
-        serializer = self.get_serializer(data=request.data)
+        data = require_object(request.data)
+        serializer = self.get_serializer(data=data)
         field = serializer.fields[self.create_field]
-        raw = request.data.get(self.create_field)
+        raw = data.get(self.create_field)
         if raw in (None, ""):
             raise serializers.ValidationError({self.create_field: ["This field is required."]})
-        parent = field.to_internal_value(raw)
+        try:
+            parent = field.to_internal_value(raw)
+        except serializers.ValidationError as exc:
+            raise serializers.ValidationError({self.create_field: exc.detail}) from None
         return self.get_permission_tournament_from_parent(parent)
 
     def get_permission_tournament_from_parent(self, parent):
@@ -219,6 +301,13 @@ class TournamentViewSet(viewsets.ModelViewSet):
             status=status.HTTP_201_CREATED,
         )
 
+    @extend_schema(
+        responses=inline_serializer(
+            "TournamentRoles",
+            {"roles": serializers.ListField(child=serializers.ChoiceField(choices=Role.choices))},
+        ),
+        description="Your roles in this tournament (empty when you have none).",
+    )
     @action(detail=True, methods=["get"])
     def roles(self, request, slug=None):
         tournament = self.get_object()
@@ -226,8 +315,9 @@ class TournamentViewSet(viewsets.ModelViewSet):
 
 
 class PlayerPermission(permissions.BasePermission):
-    """Players are shared by all tournaments: directors add them; a player's data can be changed by
-    staff or a director of a tournament the player is registered in."""
+    """Players are shared by all tournaments. Directors add them; a director may change or remove a
+    player only while the player plays in no tournament the director does not direct (staff always).
+    What one tournament wants to show differently (a nickname) belongs to the registration."""
 
     message = "Only tournament directors can add or change players."
 
@@ -241,12 +331,43 @@ class PlayerPermission(permissions.BasePermission):
         if request.method in permissions.SAFE_METHODS:
             return True
         user = request.user
-        return (
-            user.is_staff
-            or TournamentRole.objects.filter(
-                user=user, role=Role.DIRECTOR, tournament__registrations__player=obj
-            ).exists()
-        )
+        if user.is_staff or user.is_superuser:
+            return True
+        others = player_foreign_tournaments(player=obj, user=user)
+        if others:
+            self.message = (
+                f"This player also plays in {others} tournament{'s' if others > 1 else ''} you do not "
+                "direct, so a change would show there too: only the staff can change this player. "
+                "Set a nickname on your tournament's registration instead."
+            )
+            return False
+        return True
+
+
+def player_foreign_tournaments(*, player: Player, user) -> int:
+    """How many tournaments ``player`` plays in that ``user`` does not direct."""
+    directed = TournamentRole.objects.filter(user=user, role=Role.DIRECTOR).values("tournament_id")
+    return (
+        Registration.objects.filter(player=player)
+        .exclude(tournament_id__in=directed)
+        .values("tournament_id")
+        .distinct()
+        .count()
+    )
+
+
+def visible_players(user):
+    """Players anyone may see: those who play in a tournament the user may see. Directors also see the
+    players registered nowhere yet (to register them); staff see everyone."""
+    qs = Player.objects.all()
+    if user.is_authenticated and (user.is_staff or user.is_superuser):
+        return qs
+    visible = Q(registrations__tournament__is_public=True)
+    if user.is_authenticated:
+        visible |= Q(registrations__tournament__roles__user=user)
+        if is_any_director(user):
+            visible |= Q(registrations__isnull=True)
+    return qs.filter(pk__in=qs.filter(visible).values("pk"))
 
 
 class PlayerViewSet(viewsets.ModelViewSet):
@@ -255,7 +376,7 @@ class PlayerViewSet(viewsets.ModelViewSet):
     queryset = Player.objects.all()
 
     def get_queryset(self):
-        qs = super().get_queryset()
+        qs = visible_players(self.request.user)
         if q := self.request.query_params.get("search"):
             by_name = name_query(q)
             qs = qs.filter((by_name or Q(pk__in=[])) | Q(ema_id=q.strip()[:8]))

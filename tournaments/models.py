@@ -32,6 +32,25 @@ RULESET_CHOICES = [
 ema_id_validator = RegexValidator(r"^\d{8}$", _("An EMA number has exactly 8 digits (leading zeros kept)."))
 
 
+def settings_fault(value) -> str | None:
+    """What is wrong with a tournament's settings (None when they are usable).
+
+    An object; ``tiebreaks`` a list of keys (which keys exist is the standings' business: the API and the
+    archive import check them), ``players_confirm`` a boolean, ``seating`` an object (its values are read
+    with their own checks). Other keys are kept as they are.
+    """
+    if not isinstance(value, dict):
+        return _("The settings must be a JSON object.")
+    tiebreaks = value.get("tiebreaks", [])
+    if not isinstance(tiebreaks, list) or not all(isinstance(k, str) for k in tiebreaks):
+        return _("tiebreaks must be a list of tie-break keys.")
+    if "players_confirm" in value and not isinstance(value["players_confirm"], bool):
+        return _("players_confirm must be true or false.")
+    if "seating" in value and not isinstance(value["seating"], dict):
+        return _("seating must be a JSON object.")
+    return None
+
+
 def new_private_key() -> str:
     return secrets.token_urlsafe(16)
 
@@ -46,6 +65,36 @@ class Wind(models.IntegerChoices):
 
 
 WIND_LETTERS = ("E", "S", "W", "N")
+
+
+class FixedParent(models.Model):
+    """An object never moves to another parent (a registration's tournament, a session's tournament, a
+    table's session, a seat's table): its tournament is where its permissions were checked."""
+
+    fixed_parents: tuple[str, ...] = ()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        self.check_fixed_parents()
+        super().save(*args, **kwargs)
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        instance = super().from_db(db, field_names, values)
+        instance._loaded_parents = {name: instance.__dict__.get(f"{name}_id") for name in cls.fixed_parents}
+        return instance
+
+    def check_fixed_parents(self) -> None:
+        loaded = getattr(self, "_loaded_parents", None)
+        if self.pk is None or not loaded:
+            return
+        for name, was in loaded.items():
+            if was is not None and getattr(self, f"{name}_id") != was:
+                raise ValidationError(
+                    {name: _("The %(field)s cannot change after creation.") % {"field": name}}
+                )
 
 
 class Player(models.Model):
@@ -147,6 +196,8 @@ class Tournament(models.Model):
             except RuleError as exc:
                 field = "ruleset" if exc.path == "ruleset" else "rules"
                 raise ValidationError({field: str(exc)}) from exc
+        if fault := settings_fault(self.settings):
+            raise ValidationError({"settings": fault})
 
     def get_rules(self):
         """The ruleset engine of this tournament, overrides applied."""
@@ -200,11 +251,19 @@ class Team(models.Model):
         return self.name
 
 
-class Registration(models.Model):
+class Registration(FixedParent):
+    fixed_parents = ("tournament",)
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="registrations")
     key = models.CharField(
         _("key"), max_length=40, help_text=_("The player's key in the tournament archive (p1, p2, …).")
+    )
+    nickname = models.CharField(
+        _("nickname"),
+        max_length=60,
+        blank=True,
+        help_text=_("How this tournament shows the player, when not by name."),
     )
     is_substitute = models.BooleanField(_("substitute"), default=False)
     team = models.ForeignKey(
@@ -233,16 +292,22 @@ class Registration(models.Model):
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
 
+    @property
+    def display_name(self) -> str:
+        return self.nickname or self.player.full_name
+
     def is_active_in(self, session_number: int) -> bool:
         return self.withdrawn_from is None or session_number < self.withdrawn_from
 
 
-class Session(models.Model):
+class Session(FixedParent):
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
         SEATED = "seated", _("Seated")
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
+
+    fixed_parents = ("tournament",)
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="sessions")
     number = models.PositiveSmallIntegerField(_("number"), validators=[MinValueValidator(1)])
@@ -264,7 +329,9 @@ class Session(models.Model):
         return f"{self.tournament} – {_('session')} {self.number}"
 
 
-class Table(models.Model):
+class Table(FixedParent):
+    fixed_parents = ("session",)
+
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("number"), validators=[MinValueValidator(1)])
     private_key = models.CharField(max_length=32, unique=True, default=new_private_key, editable=False)
@@ -280,9 +347,11 @@ class Table(models.Model):
         return f"{_('Table')} {self.number} ({_('session')} {self.session.number})"
 
 
-class Seat(models.Model):
+class Seat(FixedParent):
     """A registration at a table. ``session`` repeats the table's session so that the database itself
     refuses a second seat for one registration in one session."""
+
+    fixed_parents = ("table",)
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="seats", editable=False)

@@ -27,7 +27,9 @@ from tournaments.permissions import can_manage
 
 class ExportJobSerializer(serializers.ModelSerializer):
     tournament = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    requested_by = serializers.CharField(source="requested_by.get_username", read_only=True, default=None)
+    requested_by = serializers.CharField(
+        source="requested_by.get_username", read_only=True, default=None, allow_null=True
+    )
     filename = serializers.CharField(read_only=True)
     download = serializers.SerializerMethodField()
 

@@ -16,6 +16,7 @@ class StandingsViewSet(viewsets.ViewSet):
 
     permission_classes = [permissions.AllowAny]
     lookup_field = "tournament_slug"
+    schema_single_object = True  # ``list`` answers the one standings document, not a list
 
     @extend_schema(
         parameters=[OpenApiParameter("tournament_slug", str, OpenApiParameter.PATH)],
@@ -25,8 +26,21 @@ class StandingsViewSet(viewsets.ViewSet):
                 "tournament": serializers.CharField(),
                 "ruleset": serializers.CharField(),
                 "complete_sessions": serializers.IntegerField(),
-                "standings": serializers.ListField(child=serializers.DictField()),
-                "freshness": serializers.DictField(),
+                "standings": serializers.ListField(
+                    child=serializers.DictField(),
+                    help_text="One row per player, ranked, as in the archive's standings.",
+                ),
+                "freshness": inline_serializer(
+                    "StandingsFreshness",
+                    {
+                        "computed_version": serializers.IntegerField(),
+                        "input_version": serializers.IntegerField(),
+                        "fresh": serializers.BooleanField(),
+                        "delayed": serializers.BooleanField(),
+                        "computed_at": serializers.DateTimeField(allow_null=True),
+                        "queue_error": serializers.CharField(allow_blank=True),
+                    },
+                ),
             },
         ),
     )

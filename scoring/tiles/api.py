@@ -296,6 +296,7 @@ class StatisticsSerializer(serializers.Serializer):
 class StatisticsViewSet(viewsets.ViewSet):
     permission_classes = [permissions.AllowAny]
     lookup_field = "tournament_slug"
+    schema_single_object = True  # ``list`` answers one statistics document, not a list
 
     @extend_schema(
         parameters=[OpenApiParameter("tournament_slug", str, OpenApiParameter.PATH)],

@@ -90,8 +90,10 @@ class SeatingOutcomeSerializer(serializers.Serializer):
 
 
 class SeatingFaultsSerializer(serializers.Serializer):
-    detail = serializers.CharField()
-    faults = serializers.ListField(child=serializers.CharField())
+    """A refused plan (``detail`` and every fault), or a refused input (each field with its messages)."""
+
+    detail = serializers.CharField(required=False)
+    faults = serializers.ListField(child=serializers.CharField(), required=False)
 
 
 SLUG = OpenApiParameter("tournament_slug", str, OpenApiParameter.PATH, description="The tournament's slug.")

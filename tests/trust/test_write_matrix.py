@@ -1,0 +1,549 @@
+"""Every write endpoint and page form × every kind of caller.
+
+The write operations of the API come from the OpenAPI schema and the pages from the URL resolver, so an
+endpoint or a page added later fails ``test_every_write_is_in_the_table`` until it is given its row here.
+Each row says who may write; every other caller must be refused with the stated status, and the
+database must be exactly as it was (every row of every table of the apps compared). The callers allowed
+must succeed, so the row's request is a real write, not one refused for its content. Each request runs
+in a transaction rolled back afterwards, so every caller meets the same state.
+
+Callers: anonymous, the holder of a table's private link (table 2 of session 1), a scorer, a referee and
+the director of the tournament, the director of another tournament, and a signed-in user with no role.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import pytest
+from django.apps import apps
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from rankings.archive import archive_export
+from scoring.models import TableResult
+from tests.trust.urlmap import api_operations, page_patterns
+from tests.trust.world import World, build_world
+
+pytestmark = pytest.mark.django_db
+
+ACTORS = ("anonymous", "table_link", "scorer", "referee", "director", "other_director", "plain")
+NOBODY: frozenset = frozenset()
+DIRECTORS = frozenset({"director"})
+ANY_DIRECTOR = frozenset({"director", "other_director"})
+REFEREES = frozenset({"referee", "director"})
+STAFF = frozenset({"scorer", "referee", "director"})
+RESULT_WRITERS = STAFF | {"table_link"}
+LINK = frozenset({"table_link"})
+APPS = ("tournaments", "scoring", "penalties", "rankings")
+
+
+@dataclass(frozen=True)
+class Write:
+    allowed: frozenset
+    body: Callable[[World], object] | None = None
+    ok: tuple = (200, 201, 204)  # what an allowed caller gets
+    refused: tuple = (403,)  # what a caller without the right gets (pages: anonymous is sent to log in)
+    path: Callable[[World], dict] | None = None  # path parameters
+    query: Callable[[World], str] | None = None
+    multipart: bool = False
+    changes: bool = True  # an allowed caller's request writes something
+    htmx: bool = False
+    setup: Callable[[World], None] | None = None  # the state this write needs, made before every caller
+    anonymous: tuple | None = None  # a page that refuses anonymous callers outright instead of to log in
+
+
+def version(table) -> int:
+    return TableResult.objects.get(table=table).version
+
+
+def t(world: World, n: int):
+    return world.tables[n - 1]
+
+
+def reg(world: World, key: str):
+    return world.tournament.registrations.get(key=key)
+
+
+def csv_upload(name="players.csv"):
+    return SimpleUploadedFile(
+        name, b"first_name,last_name,ema_id,country,club\nNuevo,Jugador,,ESP,\n", "text/csv"
+    )
+
+
+def importable_archive(world: World) -> dict:
+    """The tournament's archive, without session 2's table of three (a partly seated table does not
+    import again)."""
+    doc = archive_export(tournament=world.tournament)
+    for session in doc.get("sessions", []):
+        session["tables"] = [
+            t for t in session.get("tables", []) if all(session_seat for session_seat in t.get("seats", []))
+        ]
+    return doc
+
+
+def archive_upload(world: World):
+    data = json.dumps(importable_archive(world)).encode()
+    return SimpleUploadedFile("archive.json", data, "application/json")
+
+
+def session3_text() -> str:
+    return "\n".join(",".join(f"p{i + j}" for j in range(4)) for i in range(1, 21, 4))
+
+
+def publish(world: World, number: int) -> None:
+    world.tournament.sessions.filter(number=number).update(seating_published=True)
+
+
+def withdraw(world: World, key: str, session: int) -> None:
+    world.tournament.registrations.filter(key=key).update(withdrawn_from=session)
+
+
+API: dict[str, Write] = {
+    "POST /api/archives/": Write(DIRECTORS, body=importable_archive, query=lambda w: "replace=true"),
+    "POST /api/penalties/": Write(
+        REFEREES,
+        body=lambda w: {"tournament": w.tournament.slug, "player": "p9", "kind": "foul", "session": 1},
+    ),
+    "POST /api/penalties/{id}/appeal/": Write(REFEREES, body=lambda w: {"appeal": "I was at the table"}),
+    "POST /api/penalties/{id}/cancel/": Write(REFEREES, body=lambda w: {"reason": "the clock was wrong"}),
+    "POST /api/players/": Write(ANY_DIRECTOR, body=lambda w: {"first_name": "Nueva", "country": "ESP"}),
+    "PUT /api/players/{id}/": Write(DIRECTORS, body=lambda w: {"first_name": "Renamed", "last_name": "Vega"}),
+    "PATCH /api/players/{id}/": Write(DIRECTORS, body=lambda w: {"club": "Another club"}),
+    "DELETE /api/players/{id}/": Write(ANY_DIRECTOR, path=lambda w: {"id": w.lone_player.pk}),
+    "POST /api/registrations/": Write(
+        DIRECTORS, body=lambda w: {"tournament": w.tournament.pk, "player": w.lone_player.pk}
+    ),
+    "PUT /api/registrations/{id}/": Write(
+        DIRECTORS,
+        path=lambda w: {"id": w.spare_registration.pk},
+        body=lambda w: {
+            "tournament": w.tournament.pk,
+            "player": w.spare_registration.player_id,
+            "nickname": "Nick",
+        },
+    ),
+    "PATCH /api/registrations/{id}/": Write(
+        DIRECTORS, path=lambda w: {"id": w.spare_registration.pk}, body=lambda w: {"nickname": "Nick"}
+    ),
+    "DELETE /api/registrations/{id}/": Write(DIRECTORS, path=lambda w: {"id": w.spare_registration.pk}),
+    "POST /api/seats/": Write(
+        DIRECTORS,
+        body=lambda w: {"table": w.open_table.pk, "position": 3, "registration": reg(w, "p4").pk},
+    ),
+    "PUT /api/seats/{id}/": Write(
+        DIRECTORS,
+        body=lambda w: {"table": w.open_table.pk, "position": 0, "registration": reg(w, "p5").pk},
+    ),
+    "PATCH /api/seats/{id}/": Write(DIRECTORS, body=lambda w: {"registration": reg(w, "p5").pk}),
+    "DELETE /api/seats/{id}/": Write(DIRECTORS),
+    "POST /api/sessions/": Write(DIRECTORS, body=lambda w: {"tournament": w.tournament.pk, "number": 5}),
+    "PUT /api/sessions/{id}/": Write(
+        DIRECTORS, body=lambda w: {"tournament": w.tournament.pk, "number": 2, "status": "playing"}
+    ),
+    "PATCH /api/sessions/{id}/": Write(DIRECTORS, body=lambda w: {"status": "playing"}),
+    "DELETE /api/sessions/{id}/": Write(DIRECTORS),
+    "POST /api/tables/": Write(DIRECTORS, body=lambda w: {"session": w.spare_session.pk, "number": 2}),
+    "PUT /api/tables/{id}/": Write(DIRECTORS, body=lambda w: {"session": w.spare_session.pk, "number": 3}),
+    "PATCH /api/tables/{id}/": Write(DIRECTORS, body=lambda w: {"number": 3}),
+    "DELETE /api/tables/{id}/": Write(DIRECTORS),
+    "POST /api/tables/{table_pk}/result/confirm/": Write(
+        REFEREES, path=lambda w: {"table_pk": t(w, 5).pk}, body=lambda w: {"version": version(t(w, 5))}
+    ),
+    "POST /api/tables/{table_pk}/result/hands/": Write(
+        RESULT_WRITERS, body=lambda w: {"result": "draw", "version": version(t(w, 2))}
+    ),
+    "PUT /api/tables/{table_pk}/result/hands/{number}/": Write(
+        RESULT_WRITERS, body=lambda w: {"result": "draw", "version": version(t(w, 2)), "reason": "recount"}
+    ),
+    "PATCH /api/tables/{table_pk}/result/hands/{number}/": Write(
+        RESULT_WRITERS, body=lambda w: {"result": "draw", "version": version(t(w, 2)), "reason": "recount"}
+    ),
+    "DELETE /api/tables/{table_pk}/result/hands/last/": Write(
+        RESULT_WRITERS, query=lambda w: f"version={version(t(w, 2))}"
+    ),
+    "POST /api/tables/{table_pk}/result/reopen/": Write(
+        REFEREES,
+        path=lambda w: {"table_pk": t(w, 1).pk},
+        body=lambda w: {"version": version(t(w, 1)), "reason": "recount"},
+    ),
+    "POST /api/tables/{table_pk}/result/submit/": Write(
+        STAFF, path=lambda w: {"table_pk": t(w, 4).pk}, body=lambda w: {"version": version(t(w, 4))}
+    ),
+    "PUT /api/tables/{table_pk}/result/totals/": Write(
+        STAFF,
+        path=lambda w: {"table_pk": t(w, 3).pk},
+        body=lambda w: {"scores": [40, 10, -20, -30], "version": 1},
+    ),
+    "POST /api/tables/{table_pk}/tiles/value/": Write(  # computes a value, stores nothing
+        RESULT_WRITERS,
+        body=lambda w: {
+            "result": "win",
+            "winner": "p5",
+            "discarder": "p7",
+            "tiles": {
+                "hand": "234m567m99p",
+                "melds": ["pung 7z", "chow 345s"],
+                "winning_tile": "4m",
+                "robbing_kong": True,
+            },
+        },
+        ok=(200,),
+        changes=False,
+    ),
+    "POST /api/tables/{table_pk}/tiles/hands/{number}/resolve/": Write(  # no held hand here: the rule answers
+        REFEREES,
+        body=lambda w: {"version": version(t(w, 2)), "decision": "computed"},
+        ok=(400,),
+        changes=False,
+    ),
+    "POST /api/notable-hands/": Write(
+        ANY_DIRECTOR,
+        body=lambda w: {
+            "person": "Ana",
+            "title": "Nine gates",
+            "value": 88,
+            "unit": "fan",
+            "date": "2026-05-01",
+        },
+        ok=(201,),
+    ),
+    "POST /api/tournaments/": Write(  # staff only (or the add_tournament permission): none of these callers
+        NOBODY,
+        body=lambda w: {"name": "New", "slug": "brand-new", "ruleset": "mcr", "starts_on": "2026-09-01"},
+    ),
+    "PUT /api/tournaments/{slug}/": Write(
+        DIRECTORS,
+        body=lambda w: {
+            "name": "Renamed Cup",
+            "slug": w.tournament.slug,
+            "ruleset": "mcr",
+            "starts_on": "2026-05-01",
+        },
+    ),
+    "PATCH /api/tournaments/{slug}/": Write(DIRECTORS, body=lambda w: {"city": "León"}),
+    "DELETE /api/tournaments/{slug}/": Write(DIRECTORS, ok=(409,), changes=False),  # results hold it
+    "POST /api/tournaments/{slug}/import-players/": Write(
+        DIRECTORS, body=lambda w: {"file": csv_upload()}, multipart=True
+    ),
+    "POST /api/tournaments/{tournament_slug}/exports/": Write(
+        DIRECTORS, body=lambda w: {"exporter": "standings", "format": "csv"}
+    ),
+    "POST /api/tournaments/{tournament_slug}/seating/{number}/publish/": Write(
+        DIRECTORS, path=lambda w: {"number": 3}
+    ),
+    "POST /api/tournaments/{tournament_slug}/seating/{number}/swap/": Write(
+        DIRECTORS, path=lambda w: {"number": 3}, body=lambda w: {"a": "p1", "b": "p5"}
+    ),
+    "POST /api/tournaments/{tournament_slug}/seating/{number}/unpublish/": Write(
+        DIRECTORS, path=lambda w: {"number": 3}, setup=lambda w: publish(w, 3)
+    ),
+    "POST /api/tournaments/{tournament_slug}/seating/generate/": Write(
+        DIRECTORS, body=lambda w: {"sessions": [4], "seed": 1}
+    ),
+    "POST /api/tournaments/{tournament_slug}/seating/import/": Write(
+        DIRECTORS, body=lambda w: {"sessions": [4], "names": "keys", "text": session3_text()}
+    ),
+    "POST /api/tournaments/{tournament_slug}/seating/replan/": Write(
+        DIRECTORS, setup=lambda w: withdraw(w, "p20", 3)
+    ),
+}
+
+LOGIN = 302  # pages send an anonymous caller to the login page
+KEYED = (404,)  # a page opened by a private link: a caller without the right link finds nothing
+
+PAGES: dict[str, Write] = {
+    "tiles-setting": Write(DIRECTORS, body=lambda w: {"tiles": "optional"}, ok=(302,)),
+    "tiles-hand-resolve": Write(  # no held hand here: the referee is sent back to the table
+        REFEREES,
+        body=lambda w: {"version": version(t(w, 2)), "decision": "computed"},
+        ok=(302,),
+        changes=False,
+    ),
+    "tiles-register-hand": Write(  # a hand with no tiles: the referee is told so, nothing is registered
+        REFEREES,
+        path=lambda w: {"number": 2},
+        body=lambda w: {"title": "Nine gates"},
+        ok=(302,),
+        changes=False,
+    ),
+    "notable-hands": Write(
+        ANY_DIRECTOR,
+        body=lambda w: {
+            "person": "Ana",
+            "title": "Nine gates",
+            "value": "88",
+            "unit": "fan",
+            "date": "2026-05-01",
+        },
+        ok=(302,),
+        anonymous=(403,),
+    ),
+    # importing needs the right to create tournaments (staff), even to replace one's own tournament
+    "archive-import": Write(NOBODY, body=lambda w: {"file": archive_upload(w), "replace": "on"}, ok=(302,)),
+    "director-archive": Write(
+        DIRECTORS, body=lambda w: {"file": archive_upload(w), "replace": "on"}, ok=(302,)
+    ),
+    "director-players": Write(DIRECTORS, body=lambda w: {"file": csv_upload()}, ok=(302,)),
+    "director-recompute": Write(DIRECTORS, ok=(302,)),
+    "director-tiebreaks": Write(DIRECTORS, body=lambda w: {"tiebreak_1": "first_places"}, ok=(302,)),
+    "export-list": Write(DIRECTORS, body=lambda w: {"exporter": "standings", "format": "csv"}, ok=(302,)),
+    "penalty-appeal": Write(REFEREES, body=lambda w: {"appeal": "I was at the table"}, ok=(302,)),
+    "penalty-cancel": Write(REFEREES, body=lambda w: {"reason": "the clock was wrong"}, ok=(302,)),
+    "player-penalties": Write(
+        REFEREES, body=lambda w: {"kind": "foul", "session": "1", "reason": "slow"}, ok=(302,)
+    ),
+    "seating-generate": Write(
+        DIRECTORS, body=lambda w: {"strategy": "schedule", "sessions": ["4"], "seed": "1"}, ok=(302,)
+    ),
+    "seating-import": Write(
+        DIRECTORS, body=lambda w: {"sessions": ["4"], "names": "keys", "text": session3_text()}, ok=(302,)
+    ),
+    "seating-publish": Write(DIRECTORS, ok=(302,)),
+    "seating-replan": Write(DIRECTORS, ok=(302,), setup=lambda w: withdraw(w, "p20", 3)),
+    "seating-settings": Write(DIRECTORS, body=lambda w: {"seed": "3", "avoid_same_country": "on"}, ok=(302,)),
+    "seating-swap": Write(DIRECTORS, body=lambda w: {"a": "p1", "b": "p5"}, ok=(200,), htmx=True),
+    "seating-unpublish": Write(DIRECTORS, ok=(302,), setup=lambda w: publish(w, 3)),
+    "session-tables": Write(
+        REFEREES, body=lambda w: {"table": t(w, 5).pk, "version": version(t(w, 5))}, ok=(302,)
+    ),
+    "table-hand": Write(
+        STAFF, body=lambda w: {"result": "draw", "version": version(t(w, 2)), "reason": "recount"}, ok=(302,)
+    ),
+    "table-page": Write(
+        STAFF, body=lambda w: {"action": "hand", "result": "draw", "version": version(t(w, 2))}, ok=(302,)
+    ),
+    "table-penalty": Write(
+        REFEREES, body=lambda w: {"kind": "foul", "player": "p5", "reason": "slow"}, ok=(302,)
+    ),
+    "table-link": Write(
+        LINK,
+        body=lambda w: {"action": "hand", "result": "draw", "version": version(t(w, 2))},
+        ok=(302,),
+        refused=KEYED,
+    ),
+    "table-link-hand": Write(
+        LINK,
+        body=lambda w: {"result": "draw", "version": version(t(w, 2)), "reason": "recount"},
+        ok=(302,),
+        refused=KEYED,
+    ),
+    "table-player-confirm": Write(
+        LINK, body=lambda w: {"version": version(t(w, 5))}, ok=(302,), refused=KEYED
+    ),
+}
+
+# Pages that change nothing: a POST to them (by the director) must leave the database as it was.
+READ_PAGES = {
+    "director-archive-download", "director-dashboard", "ema-ranking", "ema-ranking-export",
+    "ema-ranking-family", "ema-ranking-player", "export-download", "export-job", "healthz", "home",
+    "penalty-list", "player-private", "player-public", "riichi-fu-options", "seating",
+    "seating-print-cards", "seating-print-players", "seating-print-tables", "session", "standings",
+    "standings-rows", "tournament-home", "tournament-players", "tiles-value", "tiles-value-link",
+    "tiles-statistics",
+}  # fmt: skip
+
+
+def fingerprint() -> list:
+    """Every row of every table of the apps (history included)."""
+    rows = []
+    for app in APPS:
+        for model in apps.get_app_config(app).get_models():
+            rows.append((model._meta.label, list(model.objects.order_by("pk").values())))
+    return rows
+
+
+def api_path(world: World, path: str, spec: Write) -> str:
+    params = {
+        "slug": world.tournament.slug,
+        "tournament_slug": world.tournament.slug,
+        "table_pk": t(world, 2).pk,
+        "number": 1,
+    }
+    if path.startswith("/api/players/"):
+        params["id"] = reg(world, "p1").player_id
+    elif path.startswith("/api/registrations/"):
+        params["id"] = reg(world, "p1").pk
+    elif path.startswith("/api/sessions/"):
+        params["id"] = world.spare_session.pk
+    elif path.startswith("/api/tables/{id}"):
+        params["id"] = world.open_table.pk
+    elif path.startswith("/api/seats/"):
+        params["id"] = world.open_table.seats.get(position=0).pk
+    elif path.startswith("/api/penalties/"):
+        params["id"] = world.penalty.pk
+    if spec.path:
+        params.update(spec.path(world))
+    url = path
+    for name, value in params.items():
+        url = url.replace(f"{{{name}}}", str(value))
+    return url
+
+
+def page_url(world: World, name: str, route: str, spec: Write, actor: str) -> str:
+    link_table = t(world, 5) if name == "table-player-confirm" else t(world, 2)
+    right_link = actor == "table_link"
+    values = {
+        "slug": world.tournament.slug,
+        "session": 1,
+        "number": 2 if "table" in name else 3,
+        "hand": 1,
+        "kind": "foul",
+        "pk": world.penalty.pk,
+        "key": (link_table.private_key if right_link else "not-a-table-link")
+        if name.startswith("table-")
+        else "p9",
+        "player_key": reg(world, "p17").player.private_key
+        if right_link
+        else reg(world, "p1").player.private_key,
+        "family": "mcr",
+        "fmt": "csv",
+        "ema_id": "04000001",
+    }
+    if spec.path:
+        values.update(spec.path(world))
+    import re
+
+    kwargs = {k: values[k] for k in re.findall(r"<(?:\w+:)?(\w+)>", route)}
+    return reverse(name, kwargs=kwargs)
+
+
+def matrix_world() -> World:
+    world = build_world(public=True, prefix="mx-")
+    world.tournament.settings = {"players_confirm": True}
+    world.tournament.save()
+    return world
+
+
+def api_client(world: World, actor: str) -> APIClient:
+    client = APIClient()
+    if actor == "table_link":
+        client.credentials(HTTP_X_TABLE_KEY=t(world, 2).private_key)
+    elif actor != "anonymous":
+        client.force_authenticate(world.users[actor])
+    return client
+
+
+def page_client(world: World, actor: str) -> Client:
+    client = Client()
+    if actor not in ("anonymous", "table_link"):
+        client.force_login(world.users[actor])
+    return client
+
+
+def attempt(send) -> tuple[int, bool, object]:
+    with transaction.atomic():
+        before = fingerprint()
+        response = send()
+        changed = fingerprint() != before
+        transaction.set_rollback(True)
+    return response.status_code, changed, response
+
+
+WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def test_every_write_is_in_the_table():
+    """A new write endpoint or page must be given its row (who may write) before it ships."""
+    api_writes = {f"{m} {p}" for m, p in api_operations() if m in WRITE_METHODS}
+    assert api_writes - set(API) == set(), "API writes with no row in the matrix"
+    assert set(API) - api_writes == set(), "rows for API writes that no longer exist"
+    pages = set(page_patterns())
+    assert pages - set(PAGES) - READ_PAGES == set(), "pages with no row in the matrix"
+    assert (set(PAGES) | READ_PAGES) - pages == set(), "rows for pages that no longer exist"
+
+
+def check(results: list, label: str, spec: Write, actor: str, status: int, changed: bool, response) -> None:
+    content = getattr(response, "content", b"")[:300]
+    if actor in spec.allowed:
+        if status not in spec.ok or changed != spec.changes:
+            results.append(
+                f"{label} as {actor}: {status}, changed={changed} (expected {spec.ok}) {content!r}"
+            )
+        return
+    expected = spec.refused
+    if actor in ("anonymous", "table_link") and spec.anonymous:
+        expected = spec.anonymous
+    elif actor == "anonymous" and label.split()[0] not in WRITE_METHODS and spec.refused != KEYED:
+        expected = (LOGIN,)
+    elif actor == "table_link" and label.split()[0] not in WRITE_METHODS and spec.refused != KEYED:
+        expected = (LOGIN,)  # a table link opens its own table's pages only, not the tournament's
+    if status not in expected or changed:
+        results.append(
+            f"{label} as {actor}: {status}, changed={changed} (expected refusal {expected}) {content!r}"
+        )
+    elif status == LOGIN and "/accounts/login/" not in response.get("Location", ""):
+        results.append(f"{label} as {actor}: redirected to {response['Location']}, not to the login page")
+
+
+@pytest.mark.parametrize("operation", sorted(API))
+def test_api_write_matrix(operation):
+    world = matrix_world()
+    method, path = operation.split(" ", 1)
+    spec = API[operation]
+    failures: list[str] = []
+    if spec.setup:
+        spec.setup(world)
+    for actor in ACTORS:
+        client = api_client(world, actor)
+        url = api_path(world, path, spec)
+        if spec.query:
+            url += "?" + spec.query(world)
+
+        def send(client=client, url=url):
+            body = spec.body(world) if spec.body else None
+            kwargs = {"format": "multipart" if spec.multipart else "json"} if body is not None else {}
+            return getattr(client, method.lower())(url, body, **kwargs)
+
+        status, changed, response = attempt(send)
+        check(failures, operation, spec, actor, status, changed, response)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_page_form_matrix(name):
+    world = matrix_world()
+    spec = PAGES[name]
+    route = page_patterns()[name]
+    failures: list[str] = []
+    if spec.setup:
+        spec.setup(world)
+    for actor in ACTORS:
+        client = page_client(world, actor)
+        url = page_url(world, name, route, spec, actor)
+        extra = {"HTTP_HX_REQUEST": "true"} if spec.htmx else {}
+
+        def send(client=client, url=url, extra=extra):
+            return client.post(url, spec.body(world) if spec.body else {}, **extra)
+
+        status, changed, response = attempt(send)
+        check(failures, f"PAGE {name}", spec, actor, status, changed, response)
+    assert not failures, "\n".join(failures)
+
+
+def test_read_pages_change_nothing_when_posted_to():
+    world = matrix_world()
+    client = page_client(world, "director")
+    routes = page_patterns()
+    for name in sorted(READ_PAGES):
+        url = page_url(world, name, routes[name], Write(NOBODY), "director")
+        if name == "player-private":
+            url = reverse(name, kwargs={"key": reg(world, "p1").player.private_key})
+        status, changed, _ = attempt(lambda url=url: client.post(url, {"x": "1"}))
+        assert status < 500 and not changed, (name, status)
+
+
+def test_matrix_size():
+    """The size of the matrix: write endpoints and page forms × callers."""
+    size = (len(API) + len(PAGES)) * len(ACTORS)
+    print(
+        f"\nauthorization matrix: {len(API)} API writes + {len(PAGES)} page forms = "
+        f"{len(API) + len(PAGES)} writes × {len(ACTORS)} callers = {size} cases; "
+        f"{len(READ_PAGES)} read-only pages checked to change nothing"
+    )
+    assert size == (len(API) + len(PAGES)) * 7
