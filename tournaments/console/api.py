@@ -57,6 +57,12 @@ class CheckinSerializer(serializers.Serializer):
     )
 
 
+class RevealSerializer(serializers.Serializer):
+    revealed = serializers.BooleanField(
+        required=False, default=True, help_text="true shows the hidden last sessions; false hides them again."
+    )
+
+
 class StaffSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     who = serializers.CharField(max_length=254, write_only=True, help_text="Username or e-mail.")
@@ -199,18 +205,14 @@ class ConsoleViewSet(_ConsoleBase):
         services.tournament_reopen(tournament=tournament)
         return self._tournament_state(tournament)
 
-    @extend_schema(
-        request={"application/json": {"type": "object", "properties": {"revealed": {"type": "boolean"}}}},
-        responses=TournamentStateSerializer,
-    )
+    @extend_schema(request=RevealSerializer, responses=TournamentStateSerializer)
     @action(detail=False, methods=["post"])
     def reveal(self, request, tournament_slug=None):
         """Make the hidden last sessions' standings public (``revealed: false`` hides them again)."""
         tournament = self._tournament()
-        revealed = request.data.get("revealed", True)
-        if not isinstance(revealed, bool):
-            return Response({"revealed": ["true or false."]}, status=status.HTTP_400_BAD_REQUEST)
-        services.standings_reveal(tournament=tournament, revealed=revealed)
+        data = RevealSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.standings_reveal(tournament=tournament, revealed=data.validated_data["revealed"])
         return self._tournament_state(tournament)
 
     # -- staff and players -----------------------------------------------------------------------------
