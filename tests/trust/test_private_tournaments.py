@@ -32,6 +32,10 @@ def page_kwargs(world, name: str, route: str) -> dict:
         "family": "mcr",
         "ema_id": "04000001",
         "fmt": "csv",
+        "action": "advance",
+        "team_id": 1,
+        "uid": "MQ",
+        "token": "not-a-token",
     }
     return {k: values[k] for k in re.findall(r"<(?:\w+:)?(\w+)>", route)}
 
