@@ -40,7 +40,7 @@ REFEREES = frozenset({"referee", "director"})
 STAFF = frozenset({"scorer", "referee", "director"})
 RESULT_WRITERS = STAFF | {"table_link"}
 LINK = frozenset({"table_link"})
-APPS = ("tournaments", "scoring", "penalties", "rankings")
+APPS = ("tournaments", "scoring", "penalties", "rankings", "auth")
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,43 @@ def publish(world: World, number: int) -> None:
 
 def withdraw(world: World, key: str, session: int) -> None:
     world.tournament.registrations.filter(key=key).update(withdrawn_from=session)
+
+
+def running(world: World) -> None:
+    world.tournament.status = "running"
+    world.tournament.save(update_fields=["status"])
+
+
+def team_of_two(world: World) -> None:
+    from tournaments.teams.services import team_save, team_size_set
+
+    team_size_set(tournament=world.tournament, size=4)
+    team_save(tournament=world.tournament, name="Norte", member_keys=["p1", "p2"])
+
+
+def team_id(world: World) -> dict:
+    return {"id": world.tournament.teams.get(name="Norte").pk}
+
+
+def ema_line(world: World) -> None:
+    from tournaments.models import EMAPlayer
+
+    EMAPlayer.objects.create(ema_id="09000001", first_name="Listed", last_name="Player", country="NLD")
+
+
+MCR_RULES = {
+    "min_fan": "10", "base_points": "8", "max_hands": "16", "hands_per_round": "4", "table_points": "4, 2, 1, 0",
+    "late_short_minutes": "10", "late_short_penalty": "10", "late_grace_minutes": "15",
+    "late_long_penalty": "20", "foul_ladder": "0, 5, 10, 20, 30", "foul_increment": "10",
+    "forgot_winning_tile_penalty": "10", "false_hu_below_minimum": "10", "false_hu_invalid_hand": "20",
+    "referee_max_penalty": "1000",
+}  # fmt: skip
+
+
+def ema_csv():
+    return SimpleUploadedFile(
+        "ema.csv", b"ema_id,first_name,last_name,country\n09000002,Nueva,Lista,ESP\n", "text/csv"
+    )
 
 
 API: dict[str, Write] = {
@@ -252,6 +289,54 @@ API: dict[str, Write] = {
     "POST /api/tournaments/{tournament_slug}/seating/replan/": Write(
         DIRECTORS, setup=lambda w: withdraw(w, "p20", 3)
     ),
+    # the director's console
+    "POST /api/tournaments/{tournament_slug}/console/finish/": Write(  # unconfirmed tables block it
+        DIRECTORS, setup=running, ok=(400,), changes=False
+    ),
+    "POST /api/tournaments/{tournament_slug}/console/reopen/": Write(DIRECTORS),
+    "POST /api/tournaments/{tournament_slug}/console/reveal/": Write(
+        DIRECTORS, body=lambda w: {"revealed": True}
+    ),
+    "POST /api/tournaments/{tournament_slug}/console/players/": Write(
+        DIRECTORS, body=lambda w: {"first_name": "Nueva", "last_name": "Jugadora", "country": "ESP"}
+    ),
+    "POST /api/tournaments/{tournament_slug}/console/staff/": Write(
+        DIRECTORS, body=lambda w: {"who": w.users["plain"].username, "role": "scorer"}
+    ),
+    "POST /api/tournaments/{tournament_slug}/console/sessions/{number}/advance/": Write(
+        DIRECTORS, path=lambda w: {"number": 3}, setup=running
+    ),
+    "POST /api/tournaments/{tournament_slug}/console/sessions/{number}/reopen/": Write(
+        DIRECTORS,
+        path=lambda w: {"number": 3},
+        setup=lambda w: (running(w), w.tournament.sessions.filter(number=3).update(status="playing")),
+    ),
+    "POST /api/tournaments/{tournament_slug}/console/sessions/{number}/seat/": Write(
+        DIRECTORS, path=lambda w: {"number": 4}
+    ),
+    "POST /api/tournaments/{tournament_slug}/console/sessions/{number}/checkin/": Write(
+        DIRECTORS,
+        setup=running,
+        path=lambda w: {"number": 4},
+        body=lambda w: {"present": [f"p{i}" for i in range(1, 20)], "absent": {"p20": "withdraw"}},
+    ),
+    # teams
+    "POST /api/tournaments/{tournament_slug}/teams/": Write(
+        DIRECTORS,
+        setup=lambda w: team_of_two(w),
+        body=lambda w: {"name": "Sur", "members": ["p3", "p4"]},
+        ok=(201,),
+    ),
+    "PUT /api/tournaments/{tournament_slug}/teams/{id}/": Write(
+        DIRECTORS,
+        setup=team_of_two,
+        path=team_id,
+        body=lambda w: {"name": "Norte", "members": ["p1", "p2", "p3"]},
+    ),
+    "DELETE /api/tournaments/{tournament_slug}/teams/{id}/": Write(
+        DIRECTORS, setup=team_of_two, path=team_id
+    ),
+    "POST /api/tournaments/{tournament_slug}/teams/size/": Write(DIRECTORS, body=lambda w: {"team_size": 4}),
 }
 
 LOGIN = 302  # pages send an anonymous caller to the login page
@@ -336,6 +421,94 @@ PAGES: dict[str, Write] = {
     "table-player-confirm": Write(
         LINK, body=lambda w: {"version": version(t(w, 5))}, ok=(302,), refused=KEYED
     ),
+    # the director's console
+    "tournament-new": Write(  # organisers only: none of these callers is one
+        NOBODY,
+        body=lambda w: {
+            "name": "New",
+            "ruleset": "mcr",
+            "starts_on": "2026-09-01",
+            "days": "1",
+            "sessions": "4",
+        },
+        ok=(302,),
+    ),
+    "console-edit": Write(
+        DIRECTORS,
+        body=lambda w: {
+            "t-name": "Renamed Cup",
+            "t-ruleset": "mcr",
+            "t-starts_on": "2026-05-01",
+            "t-days": "1",
+            "t-country": "ESP",
+            "t-is_public": "on",
+            "t-hide_last_sessions": "0",
+        },
+        ok=(302,),
+    ),
+    "console-session-add": Write(DIRECTORS, ok=(302,)),
+    "console-session-remove": Write(DIRECTORS, ok=(302,)),
+    "console-rules": Write(DIRECTORS, body=lambda w: MCR_RULES, ok=(302,)),
+    "console-staff": Write(
+        DIRECTORS,
+        body=lambda w: {"form": "add", "add-who": w.users["plain"].username, "add-role": "scorer"},
+        ok=(302,),
+    ),
+    "console-players": Write(
+        DIRECTORS,
+        body=lambda w: {"first_name": "Nueva", "last_name": "Jugadora", "country": "ESP"},
+        ok=(302,),
+    ),
+    "console-player": Write(
+        DIRECTORS,
+        path=lambda w: {"key": "p21"},
+        body=lambda w: {"form": "withdraw", "from_session": "2"},
+        ok=(302,),
+    ),
+    "console-ema-register": Write(
+        DIRECTORS, setup=ema_line, body=lambda w: {"ema_id": "09000001"}, ok=(302,)
+    ),
+    "console-ema-list": Write(ANY_DIRECTOR, body=lambda w: {"file": ema_csv()}, ok=(302,)),
+    "console-session": Write(
+        DIRECTORS,
+        setup=running,
+        path=lambda w: {"number": 4},
+        body=lambda w: {**{f"p_p{i}": "present" for i in range(1, 20)}, "p_p20": "withdraw"},
+        ok=(302,),
+    ),
+    "console-session-action": Write(DIRECTORS, path=lambda w: {"number": 4, "action": "seat"}, ok=(302,)),
+    "console-tournament-action": Write(DIRECTORS, path=lambda w: {"action": "reopen"}, ok=(302,)),
+    "console-password": Write(  # everyone signed in chooses their own password
+        frozenset({"scorer", "referee", "director", "other_director", "plain"}),
+        body=lambda w: {"new_password1": "A-long-new-pass-42", "new_password2": "A-long-new-pass-42"},
+        ok=(302,),
+    ),
+    "console-sign-in": Write(  # the one-time link is the permission: a wrong one signs nobody in
+        NOBODY, ok=(302,), refused=(410,), anonymous=(410,)
+    ),
+    # teams
+    "teams": Write(
+        DIRECTORS,
+        body=lambda w: {"name": "Sur", "members": ["p3", "p4"]},
+        ok=(302,),
+        anonymous=(403,),
+        setup=team_of_two,
+    ),
+    "team-edit": Write(
+        DIRECTORS,
+        setup=team_of_two,
+        path=lambda w: {"team_id": team_id(w)["id"]},
+        body=lambda w: {"name": "Norte", "members": ["p1", "p2", "p3"]},
+        ok=(302,),
+        anonymous=(403,),
+    ),
+    "team-delete": Write(
+        DIRECTORS,
+        setup=team_of_two,
+        path=lambda w: {"team_id": team_id(w)["id"]},
+        ok=(302,),
+        anonymous=(403,),
+    ),
 }
 
 # Pages that change nothing: a POST to them (by the director) must leave the database as it was.
@@ -345,7 +518,8 @@ READ_PAGES = {
     "penalty-list", "player-private", "player-public", "riichi-fu-options", "seating",
     "seating-print-cards", "seating-print-players", "seating-print-tables", "session", "standings",
     "standings-rows", "tournament-home", "tournament-players", "tiles-value", "tiles-value-link",
-    "tiles-statistics",
+    "tiles-statistics", "console-home", "console-ema-search", "console-reveal", "my-tournaments",
+    "entry-manifest", "entry-sw",
 }  # fmt: skip
 
 
@@ -404,6 +578,10 @@ def page_url(world: World, name: str, route: str, spec: Write, actor: str) -> st
         "family": "mcr",
         "fmt": "csv",
         "ema_id": "04000001",
+        "uid": "MQ",
+        "token": "not-a-token",
+        "action": "advance",
+        "team_id": 1,
     }
     if spec.path:
         values.update(spec.path(world))
@@ -527,7 +705,10 @@ def test_page_form_matrix(name):
 
 
 def test_read_pages_change_nothing_when_posted_to():
+    from rankings.standings.services import standings_current
+
     world = matrix_world()
+    standings_current(tournament=world.tournament)  # the first visit of a standings page computes them
     client = page_client(world, "director")
     routes = page_patterns()
     for name in sorted(READ_PAGES):
