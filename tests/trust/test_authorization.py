@@ -182,3 +182,61 @@ def test_the_nickname_shows_on_the_tournaments_pages_only(client, tournament, ma
     assert "El Dragón" in client.get(f"/t/{tournament.slug}/players/").content.decode()
     assert "El Dragón" in client.get(f"/t/{tournament.slug}/p/p1/").content.decode()
     assert "El Dragón" not in client.get(f"/t/{other.slug}/players/").content.decode()
+
+
+def test_the_console_cannot_rename_a_player_who_plays_in_another_directors_tournament():
+    from django.test import Client
+
+    from tests.trust.world import build_world
+
+    world = build_world(public=False, prefix="sh-")
+    shared = world.registration.player
+    services.registration_create(tournament=world.other, player=shared, key="p9")
+    client = Client()
+    client.force_login(world.users["other_director"])
+    url = f"/t/{world.other.slug}/console/players/p9/"
+    response = client.post(
+        url,
+        {"form": "edit", "first_name": "Renamed", "last_name": "Vega", "country": "ESP", "club": "x"},
+    )
+    assert response.status_code == 400
+    assert "tournament you do not direct" in response.content.decode()
+    shared.refresh_from_db()
+    assert (shared.first_name, shared.club) == ("Secretina1", "Hidden club")
+    # the substitute flag belongs to the registration: that stays editable
+    response = client.post(
+        url,
+        {
+            "form": "edit",
+            "first_name": shared.first_name,
+            "last_name": shared.last_name,
+            "country": shared.country,
+            "club": shared.club,
+            "ema_id": shared.ema_id,
+            "is_substitute": "on",
+            "same_player": "0",
+        },
+    )
+    assert response.status_code == 302, response.content[:2000]
+    assert world.other.registrations.get(key="p9").is_substitute
+
+
+def test_registering_by_name_reveals_no_player_of_a_private_tournament(api_as):
+    from tests.trust.world import MARKERS, build_world
+
+    world = build_world(public=False, prefix="dp-")
+    client = api_as(world.users["other_director"])
+    url = f"/api/tournaments/{world.other.slug}/console/players/"
+    response = client.post(url, {"first_name": "Secretina1", "last_name": "Vega"}, format="json")
+    assert response.status_code == 201, response.content
+    assert not [m for m in MARKERS if m in response.content.decode().replace("Secretina1", "")]
+    created = Player.objects.get(pk=response.json()["player"])
+    assert created.pk != world.registration.player_id
+    # a private tournament's player cannot be picked by id either
+    response = client.post(
+        url,
+        {"first_name": "X", "same_player": world.tournament.registrations.get(key="p2").player_id},
+        format="json",
+    )
+    assert response.status_code == 404
+    assert not world.other.registrations.filter(player__first_name="Secretina2").exists()

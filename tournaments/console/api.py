@@ -24,8 +24,9 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from tournaments.api import visible_players
 from tournaments.console import selectors, services
-from tournaments.models import Player, Session, Tournament, TournamentRole
+from tournaments.models import Session, Tournament, TournamentRole
 from tournaments.permissions import can_manage
 
 
@@ -247,6 +248,7 @@ class ConsoleViewSet(_ConsoleBase):
             first_name=values.get("first_name", ""),
             last_name=values.get("last_name", ""),
             ema_id=values.get("ema_id"),
+            among=visible_players(request.user),
         )
         if duplicates and choice is None:
             return Response(
@@ -259,7 +261,7 @@ class ConsoleViewSet(_ConsoleBase):
                 },
                 status=status.HTTP_409_CONFLICT,
             )
-        existing = get_object_or_404(Player, pk=choice) if choice else None
+        existing = get_object_or_404(visible_players(request.user), pk=choice) if choice else None
         registration = services.player_register(tournament=tournament, existing=existing, **values)
         return Response(
             {

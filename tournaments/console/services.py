@@ -16,7 +16,7 @@ from django.contrib.auth.models import Permission
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.encoding import force_bytes
@@ -270,8 +270,11 @@ def possible_duplicates(
     last_name: str,
     ema_id: str | None,
     exclude_registration: Registration | None = None,
+    among: QuerySet[Player] | None = None,
 ) -> list[Player]:
-    """Players already known with the same name (ignoring case and accents) or the same EMA number."""
+    """Players already known with the same name (ignoring case and accents) or the same EMA number.
+    ``among``: the players the caller may see (a name never reveals a private tournament's player; an
+    EMA number is public and belongs to one player, so it is matched among all)."""
     name = fold(f"{first_name} {last_name}")
     found: dict[int, Player] = {}
     if ema_id:
@@ -279,9 +282,11 @@ def possible_duplicates(
             found[player.pk] = player
     if name:
         last = fold(last_name).split(" ")[0] if last_name else fold(first_name).split(" ")[0]
-        candidates = Player.objects.filter(
-            Q(last_name__icontains=last[:3]) | Q(first_name__icontains=last[:3])
-        ).only("id", "first_name", "last_name", "ema_id", "country", "club")[:2000]
+        candidates = (
+            (among if among is not None else Player.objects.all())
+            .filter(Q(last_name__icontains=last[:3]) | Q(first_name__icontains=last[:3]))
+            .only("id", "first_name", "last_name", "ema_id", "country", "club")[:2000]
+        )
         for player in candidates:
             if fold(player.full_name) == name:
                 found[player.pk] = player

@@ -16,10 +16,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from rankings.standings import selectors as rk
 from tournaments import selectors as tsel
+from tournaments.api import player_foreign_tournaments, visible_players
 from tournaments.console import selectors, services
 from tournaments.console.forms import (
     CheckinForm,
@@ -339,6 +341,7 @@ def players(request, slug: str):
             first_name=data["first_name"],
             last_name=data["last_name"],
             ema_id=data["ema_id"],
+            among=visible_players(request.user),
         )
         choice = data.get("same_player")
         existing = None
@@ -350,7 +353,7 @@ def players(request, slug: str):
             )
         else:
             if choice:
-                existing = get_object_or_404(Player, pk=choice)
+                existing = get_object_or_404(visible_players(request.user), pk=choice)
             try:
                 registration = services.player_register(
                     tournament=tournament,
@@ -427,6 +430,27 @@ def ema_register(request, slug: str):
     return redirect(reverse("console-players", args=[slug]) + "#add")
 
 
+def _shared_player_refusal(user, player: Player, data: dict) -> str:
+    """Players are shared by every tournament: a director changes a player's details only while the
+    player plays in no tournament the director does not direct (site admins always)."""
+    details = ("first_name", "last_name", "country", "club", "ema_id")
+    current = {name: getattr(player, name) or "" for name in details}
+    wanted = {name: (data.get(name) or "").strip() for name in details}
+    wanted["country"] = wanted["country"].upper()
+    if current == wanted or user.is_staff or user.is_superuser:
+        return ""
+    others = player_foreign_tournaments(player=player, user=user)
+    if not others:
+        return ""
+    return ngettext(
+        "This player also plays in %(n)s tournament you do not direct, where a change would show too: "
+        "only a site admin can change the player's details.",
+        "This player also plays in %(n)s tournaments you do not direct, where a change would show too: "
+        "only a site admin can change the player's details.",
+        others,
+    ) % {"n": others}
+
+
 @login_required
 def player_edit(request, slug: str, key: str):
     tournament = _director_tournament(request, slug)
@@ -453,8 +477,12 @@ def player_edit(request, slug: str, key: str):
                     last_name=data["last_name"],
                     ema_id=data["ema_id"],
                     exclude_registration=registration,
+                    among=visible_players(request.user),
                 )
-                if others and data.get("same_player") is None:
+                shared = _shared_player_refusal(request.user, player, data)
+                if shared:
+                    form.add_error(None, shared)
+                elif others and data.get("same_player") is None:
                     form.set_duplicates([])
                     form.add_error(
                         "same_player",
