@@ -240,3 +240,24 @@ def test_registering_by_name_reveals_no_player_of_a_private_tournament(api_as):
     )
     assert response.status_code == 404
     assert not world.other.registrations.filter(player__first_name="Secretina2").exists()
+
+
+def test_a_director_adds_to_the_shared_ema_list_but_cannot_rewrite_its_lines():
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.test import Client
+
+    from tests.trust.world import build_world
+    from tournaments.models import EMAPlayer
+
+    world = build_world(prefix="el-")
+    EMAPlayer.objects.create(ema_id="09000001", first_name="Real", last_name="Name", country="NLD")
+    client = Client()
+    client.force_login(world.users["other_director"])
+    data = b"ema_id,first_name,last_name,country\n09000001,Fake,Name,ESP\n09000002,New,Line,ESP\n"
+    response = client.post(
+        "/ema-list/", {"file": SimpleUploadedFile("ema.csv", data, "text/csv")}, follow=True
+    )
+    assert response.status_code == 200
+    assert "only a site admin" in response.content.decode()
+    assert EMAPlayer.objects.get(ema_id="09000001").first_name == "Real"
+    assert EMAPlayer.objects.get(ema_id="09000002").first_name == "New"

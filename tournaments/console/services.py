@@ -389,6 +389,7 @@ def registration_remove(*, registration: Registration) -> None:
 class EMAListReport:
     created: int = 0
     updated: int = 0
+    kept: int = 0  # lines already on the list that the importer may not change
     faults: list[str] = field(default_factory=list)
 
 
@@ -400,9 +401,10 @@ EMA_HEADERS = {
 }
 
 
-def ema_list_import(*, data: bytes) -> EMAListReport:
+def ema_list_import(*, data: bytes, may_change: bool = True) -> EMAListReport:
     """Import or update the EMA player list from CSV (EMA number, first name, last name, country), with or
-    without a header line; all or nothing."""
+    without a header line; all or nothing. The list is shared by every tournament: ``may_change`` False
+    (a director, not a site admin) adds new EMA numbers and keeps the lines already known as they are."""
     if len(data) > MAX_EMA_LIST_BYTES:
         raise Blocked([_("The file is larger than 5 MB.")])
     try:
@@ -457,6 +459,9 @@ def ema_list_import(*, data: bytes) -> EMAListReport:
     with transaction.atomic():
         known = set(EMAPlayer.objects.filter(ema_id__in=parsed).values_list("ema_id", flat=True))
         for ema_id, values in parsed.items():
+            if ema_id in known and not may_change:
+                report.kept += 1
+                continue
             search = fold(f"{ema_id} {values['first_name']} {values['last_name']}")
             EMAPlayer.objects.update_or_create(ema_id=ema_id, defaults={**values, "search_text": search})
             if ema_id in known:

@@ -558,7 +558,10 @@ def ema_list(request):
     faults: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
-            report = services.ema_list_import(data=form.cleaned_data["file"].read())
+            report = services.ema_list_import(
+                data=form.cleaned_data["file"].read(),
+                may_change=request.user.is_staff or request.user.is_superuser,
+            )
         except services.Blocked as exc:
             faults = exc.reasons
         else:
@@ -567,6 +570,18 @@ def ema_list(request):
                 _("EMA player list: %(new)s added, %(updated)s updated.")
                 % {"new": report.created, "updated": report.updated},
             )
+            if report.kept:
+                messages.warning(
+                    request,
+                    ngettext(
+                        "%(n)s EMA number was already on the list and is kept as it is: only a site admin "
+                        "changes the list's lines.",
+                        "%(n)s EMA numbers were already on the list and are kept as they are: only a site "
+                        "admin changes the list's lines.",
+                        report.kept,
+                    )
+                    % {"n": report.kept},
+                )
             back = _local(request.POST.get("next", ""))
             if back:
                 return redirect(back)
