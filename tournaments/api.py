@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
@@ -12,7 +13,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from config.api import require_object
-from tournaments import services
+from tournaments import filters, services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
 from tournaments.player_import import PlayerImportError, players_import_csv
@@ -206,6 +207,7 @@ class TournamentScopedViewSet(viewsets.ModelViewSet):
     """Objects that belong to one tournament: readable when it is visible, writable by its directors."""
 
     permission_classes = [TournamentWritePermission]
+    filter_backends = [DjangoFilterBackend]
     tournament_path = "tournament"  # lookup from the object to its tournament
     create_field = "tournament"  # the request field that names the tournament (or the parent)
 
@@ -394,11 +396,7 @@ class RegistrationViewSet(TournamentScopedViewSet):
     tournament_path = "tournament"
     create_field = "tournament"
 
-    def get_queryset(self):
-        qs = super().get_queryset()
-        if slug := self.request.query_params.get("tournament_slug"):
-            qs = qs.filter(tournament__slug=slug)
-        return qs
+    filterset_class = filters.RegistrationFilter
 
     def perform_update(self, serializer):
         registration = serializer.save()
@@ -410,6 +408,7 @@ class SessionViewSet(TournamentScopedViewSet):
     queryset = Session.objects.select_related("tournament")
     tournament_path = "tournament"
     create_field = "tournament"
+    filterset_class = filters.SessionFilter
 
 
 class TableViewSet(TournamentScopedViewSet):
@@ -417,6 +416,7 @@ class TableViewSet(TournamentScopedViewSet):
     queryset = Table.objects.select_related("session__tournament").prefetch_related("seats")
     tournament_path = "session__tournament"
     create_field = "session"
+    filterset_class = filters.TableFilter
 
 
 class SeatViewSet(TournamentScopedViewSet):
@@ -424,6 +424,7 @@ class SeatViewSet(TournamentScopedViewSet):
     queryset = Seat.objects.select_related("table__session__tournament", "registration")
     tournament_path = "table__session__tournament"
     create_field = "table"
+    filterset_class = filters.SeatFilter
 
     @transaction.atomic
     def perform_create(self, serializer):
