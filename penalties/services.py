@@ -20,6 +20,7 @@ from django.utils import timezone
 from penalties.models import Kind, Penalty, Scope, Variant
 from scoring.rules.base import GameResult, RuleError, Ruleset
 from scoring.rules.common import dealer_of_hand
+from scoring.rules.numbers import POINTS_LIMIT, read_number, read_text
 from scoring.services import Actor
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 
@@ -110,7 +111,7 @@ def penalty_record(
         if hand_number < 1:
             raise RuleError(f"the hand number must be at least 1, not {hand_number}", "hand")
     rules = tournament.get_rules()
-    reason = (reason or "").strip()
+    reason = read_text(reason, field="reason")
     penalty = Penalty(
         tournament=tournament,
         registration=registration,
@@ -175,10 +176,7 @@ def penalty_record(
             raise RuleError("a referee decision needs a reason", "reason")
         _need(points, "points", "a referee decision needs its points")
         low, high = rules.referee_bounds()
-        try:
-            value = Fraction(str(points))
-        except (ValueError, ZeroDivisionError):
-            raise RuleError(f"points {points!r} is not a number", "points") from None
+        value = Fraction(read_number(points, field="points", limit=POINTS_LIMIT))
         if not low <= value <= high:
             raise RuleError(f"points {points} is outside the ruleset's bounds {low} to {high}", "points")
         penalty.points = value
@@ -220,10 +218,7 @@ def penalty_record(
             table_points if table_points is not None else points, "points", "give the table points to deduct"
         )
         raw = table_points if table_points is not None else points
-        try:
-            value = Fraction(str(raw))
-        except (ValueError, ZeroDivisionError):
-            raise RuleError(f"table points {raw!r} is not a number", "points") from None
+        value = Fraction(read_number(raw, field="points", limit=POINTS_LIMIT))
         if value > 0:
             raise RuleError("a table points deduction is 0 or negative", "points")
         penalty.table_points = value
@@ -255,7 +250,8 @@ def _table_of(registration: Registration, session: Session | None) -> Table | No
 def penalty_cancel(*, penalty: Penalty, actor: Actor, reason: str) -> Penalty:
     if not actor.is_referee:
         raise PermissionDenied("Only a referee or a director cancels penalties.")
-    if not (reason or "").strip():
+    reason = read_text(reason, field="reason")
+    if not reason:
         raise RuleError("cancelling a penalty needs a reason", "reason")
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if penalty.cancelled_at is not None:
@@ -277,7 +273,8 @@ def penalty_appeal(*, penalty: Penalty, actor: Actor, appeal: str, decision: str
     """Record an appeal against a penalty and, when heard, its decision (MERS 2.1)."""
     if not actor.is_referee:
         raise PermissionDenied("Only a referee or a director records appeals.")
-    if not (appeal or "").strip():
+    appeal, decision = read_text(appeal, field="appeal"), read_text(decision, field="decision")
+    if not appeal:
         raise RuleError("describe the appeal", "appeal")
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     penalty.appeal = appeal.strip()

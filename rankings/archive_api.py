@@ -14,19 +14,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import JSONParser, MultiPartParser
+from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
+from config.parsers import PayloadTooLarge, RawJSONParser
 from rankings.archive import archive_export, archive_import, open_source
 from rankings.archive.access import import_allowed
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
-from tournaments.permissions import can_manage
+from tournaments.permissions import can_create_tournament, can_manage, is_any_director
 
 REFUSAL = inline_serializer(
     "ArchiveRefusal",
@@ -54,7 +56,7 @@ class ArchiveViewSet(viewsets.ViewSet):
     """Import a tournament from its archive, or export a tournament's archive."""
 
     permission_classes = [permissions.IsAuthenticated]
-    parser_classes = [JSONParser, MultiPartParser]
+    parser_classes = [RawJSONParser, MultiPartParser]
     lookup_field = "slug"
     lookup_value_regex = r"[-a-zA-Z0-9_]+"
 
@@ -63,16 +65,27 @@ class ArchiveViewSet(viewsets.ViewSet):
         parameters=[
             OpenApiParameter("replace", bool, description="replace the tournament with the same slug")
         ],
-        responses={201: CREATED, 400: REFUSAL},
+        responses={201: CREATED, 400: REFUSAL, 403: OpenApiTypes.OBJECT, 413: OpenApiTypes.OBJECT},
         summary="Import a tournament archive (all or nothing)",
     )
     def create(self, request):
-        upload = request.FILES.get("file")
+        # Permission first: nothing of the body is read for an account that could import nothing.
+        if not (can_create_tournament(request.user) or is_any_director(request.user)):
+            raise PermissionDenied("You may not create tournaments, or replace one.")
         replace = request.query_params.get("replace", "")
-        if upload is not None:
+        if request.content_type.startswith("multipart/"):
+            upload = request.FILES.get("file")
+            if upload is None:
+                return refusal(RuleError("send the archive as the file field of the upload", "file"))
+            if upload.size > settings.ARCHIVE_MAX_BYTES:
+                raise PayloadTooLarge(
+                    f"the archive is larger than {settings.ARCHIVE_MAX_BYTES:,} bytes (the limit)"
+                )
             replace = replace or request.data.get("replace", "")
+            document = upload
+        else:
+            document = request.data  # the bounded bytes of the body, read as a stream
         replace = truthy(replace)
-        document = upload if upload is not None else request.data
         try:
             source = open_source(document)
             if not import_allowed(request.user, source.head, replace):

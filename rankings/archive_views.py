@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -25,6 +26,16 @@ class ArchiveImportForm(forms.Form):
         label=gettext_lazy("Archive file (JSON)"),
         help_text=gettext_lazy("A tournament archive, as exported by this site or written by hand."),
     )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > settings.ARCHIVE_MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is larger than %(limit)s bytes, the limit for an archive.")
+                % {"limit": f"{settings.ARCHIVE_MAX_BYTES:,}"}
+            )
+        return upload
+
     replace = forms.BooleanField(
         label=gettext_lazy("Replace the tournament with the same slug"),
         required=False,

@@ -28,6 +28,7 @@ from rankings.services import standings_touch
 from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
+from scoring.rules.numbers import read_text
 from scoring.rules.registry import get_ruleset
 from scoring.services import Actor, summary_rows
 from tournaments import services as tournament_services
@@ -368,14 +369,7 @@ class ArchiveImport:
         if not isinstance(hands, list):
             raise RuleError(f"hands must be a list of hands, not {show(hands)}", join(path, "hands"))
         scores = t.get("scores")
-        reason = t.get("imbalance_reason")
-        if reason is None:
-            reason = ""
-        if not isinstance(reason, str):
-            raise RuleError(
-                f"imbalance_reason must be text, not {show(reason)}", join(path, "imbalance_reason")
-            )
-        reason = reason.strip()
+        reason = read_text(t.get("imbalance_reason"), field=join(path, "imbalance_reason"))
         if hands and scores is not None:
             raise RuleError(
                 "a table has either hands (hand by hand) or scores (game totals), not both",

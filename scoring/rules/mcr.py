@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from . import common
+from . import common, numbers
 from .base import (
     SEATS,
     WINDS,
@@ -168,12 +168,13 @@ class MCRRuleset(Ruleset):
         Error paths are relative to the hand.
         """
         hand = common.hand_mapping(hand)
+        common.known_fields(hand, ("result", "winner", "discarder", "fan"), RULES_NAME)
         result = common.hand_result(hand, ("win", "draw"), RULES_NAME)
         if result == "draw":
             return (0, 0, 0, 0), None, "exhaustive draw"
         cfg = self.config
         winner, discarder = common.win_parties(hand)
-        fan = common.whole(common.field(hand, "fan"), "fan", "fan")
+        fan = common.whole(common.field(hand, "fan"), "fan", "fan", limit=numbers.FAN_LIMIT)
         if fan < cfg.min_fan:
             raise RuleError(
                 f"fan {fan} is below the MCR minimum of {cfg.min_fan} (flowers do not count)", "fan"

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from . import numbers
 from .base import (
     SEATS,
     WINDS,
@@ -273,6 +274,8 @@ def _win(data: Mapping[str, Any], player: int, win: str, config: RiichiConfig) -
         raise RuleError(f"han must be a whole number, not {han!r}", "han")
     if han < 1:
         raise RuleError(f"han must be at least 1 (a win needs a yaku), not {han}", "han")
+    if han > numbers.FAN_LIMIT:
+        raise RuleError(f"han is too large: at most {numbers.FAN_LIMIT:,}", "han")
     fu = data.get("fu")
     if fu is not None and (not isinstance(fu, int) or isinstance(fu, bool) or fu not in FU_VALUES):
         raise RuleError(FU_RULE, "fu")
@@ -573,6 +576,11 @@ def from_totals(
         if not isinstance(value, int) or isinstance(value, bool) or value % 100:
             raise RuleError(
                 f"a riichi total is a whole number of hundreds of points, not {value!r}", f"scores[{seat}]"
+            )
+        if abs(value) > numbers.SCORE_LIMIT:
+            raise RuleError(
+                f"scores[{seat}] is too large: at most {numbers.SCORE_LIMIT:,} in magnitude",
+                f"scores[{seat}]",
             )
     total, expected = sum(scores), SEATS * config.start_points
     short = expected - total

@@ -301,7 +301,14 @@ def test_a_referee_decision_carries_its_own_points_within_the_bounds_and_needs_a
     for points, message in [
         (-1001, "points -1001 is outside the ruleset's bounds -1000 to 0"),
         (5, "points 5 is outside the ruleset's bounds -1000 to 0"),
-        ("lots", "points 'lots' is not a number"),
+        (
+            "lots",
+            "points must be written as a plain number (such as -16, 21.5 or 64/3; no exponent), not 'lots'",
+        ),
+        (
+            "1e10000000",
+            "points must be written as a plain number (such as -16, 21.5 or 64/3; no exponent), not '1e10000000'",
+        ),
     ]:
         with pytest.raises(RuleError) as caught:
             record(tournament, ref, "p1", "referee", points=points, reason="x")
@@ -324,7 +331,7 @@ def test_a_table_points_deduction_lowers_table_points_not_the_score(tournament, 
     record(tournament, ref, "p1", "table_points", table_points=-1, reason="late for the session")
     row = standings_compute(tournament=tournament).row("p1")
     assert (row.table_points, row.score) == (3, 20)  # 4 − 1
-    with pytest.raises(RuleError, match="table points 'one' is not a number"):
+    with pytest.raises(RuleError, match="points must be written as a plain number"):
         record(tournament, ref, "p1", "table_points", table_points="one")
 
 
