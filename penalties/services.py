@@ -18,6 +18,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from penalties.models import Kind, Penalty, Scope, Variant
+from scoring.models import TableResult
 from scoring.rules.base import GameResult, RuleError, Ruleset
 from scoring.rules.common import dealer_of_hand
 from scoring.rules.numbers import POINTS_LIMIT, read_number, read_text
@@ -111,6 +112,10 @@ def penalty_record(
         if hand_number < 1:
             raise RuleError(f"the hand number must be at least 1, not {hand_number}", "hand")
     rules = tournament.get_rules()
+    if hand_number is not None and session is not None:
+        played = table or _table_of(registration, session)
+        if played is not None:
+            hand_number_check(table=played, hand_number=hand_number, rules=rules)
     reason = read_text(reason, field="reason")
     penalty = Penalty(
         tournament=tournament,
@@ -233,6 +238,28 @@ def penalty_record(
         fouls_recount(registration=registration, rules=rules, actor=actor)
     _after_change(penalty)
     return penalty
+
+
+def hand_number_check(*, table: Table, hand_number: int, rules: Ruleset) -> None:
+    """The hand of a penalty at ``table``, as ARCHIVE.md allows it, for live entry and import alike: a
+    recorded hand or the hand in play (one more than those recorded); on a table entered as game totals,
+    any hand up to the ruleset's most hands in a session."""
+    result = TableResult.objects.filter(table=table).first()
+    where = f"table {table.number} of session {table.session.number}"
+    if result is not None and result.mode == TableResult.Mode.TOTALS and result.scores is not None:
+        limit = rules.session_hand_limit()
+        if hand_number > limit:
+            raise RuleError(
+                f"{where} is entered as game totals: its hands are 1 to {limit}, not {hand_number}", "hand"
+            )
+        return
+    recorded = result.hands.count() if result is not None else 0
+    if hand_number > recorded + 1:
+        raise RuleError(
+            f"{where} has {recorded} hands recorded: the hand is one of them or the hand in play "
+            f"({recorded + 1}), not {hand_number}",
+            "hand",
+        )
 
 
 def _table_of(registration: Registration, session: Session | None) -> Table | None:

@@ -538,18 +538,8 @@ class ArchiveImport:
             if table is None:
                 raise RuleError(f"session {session_number} has no table {table_number}", join(path, "table"))
         hand = p.get("hand")
-        if hand is not None:
+        if hand is not None:  # its place at the table is checked by penalty_record, as in live entry
             hand = shape.whole(hand, join(path, "hand"), "hand")
-            played = table
-            if played is None and session is not None:
-                seat = Seat.objects.filter(session=session, registration=registration).select_related("table")
-                played = seat[0].table if seat else None
-            hands = Hand.objects.filter(result__table=played).count() if played is not None else 0
-            if hands and hand > hands:
-                raise RuleError(
-                    f"table {played.number} of session {session_number} has {hands} hands, not {hand}",
-                    join(path, "hand"),
-                )
         substitute = None
         if p.get("by") is not None:
             substitute = Registration.objects.get(pk=self._registration(p["by"], join(path, "by")))

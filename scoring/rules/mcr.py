@@ -194,6 +194,9 @@ class MCRRuleset(Ruleset):
         deltas[winner] = -sum(deltas)
         return tuple(deltas), winner, note  # type: ignore[return-value]
 
+    def session_hand_limit(self) -> int:
+        return self.config.max_hands or super().session_hand_limit()
+
     def play_game(self, hands: Sequence[Mapping[str, Any]]) -> GameResult:
         cfg = self.config
         hands = common.hand_list(hands)

@@ -146,7 +146,7 @@ def test_a_fouls_history_shows_its_amount_and_a_cancellation_recounts_the_ladder
 
 
 def test_a_forgotten_winning_tile_costs_the_winner_10_and_nobody_else(tournament, tables, ref):
-    record(tournament, ref, "p1", "forgot_winning_tile", table=1, hand_number=5)
+    record(tournament, ref, "p1", "forgot_winning_tile", table=1, hand_number=1)
     confirm_totals(tables[1][0], ref, [20, 15, -15, -20])
     rows = summary(tables[1][0])
     assert rows["p1"] == (20, 0, -10, 10, 4)  # 20 − 10; the ranking is still on 20
@@ -158,7 +158,7 @@ def test_a_forgotten_winning_tile_costs_the_winner_10_and_nobody_else(tournament
 
 @pytest.mark.parametrize(("variant", "each"), [("below_minimum", 10), ("invalid_hand", 20)])
 def test_a_false_hu_pays_each_other_player(tournament, tables, ref, variant, each):
-    record(tournament, ref, "p3", "false_hu", table=1, hand_number=4, variant=variant)
+    record(tournament, ref, "p3", "false_hu", table=1, hand_number=1, variant=variant)
     confirm_totals(tables[1][0], ref, [0, 0, 0, 0])
     rows = summary(tables[1][0])
     # the offender pays 3 × each: 30 or 60
@@ -171,7 +171,7 @@ def test_false_hu_transfers_count_for_the_table_ranking_offender_only_deductions
 ):
     # Table 1: game 10/0/0/−10 and p1 pays a 60-point false Hu: p1 −50, p2 20, p3 20, p4 10.
     # p2 and p3 share the 4 + 2 of first and second: 3 each; p4 1; p1 0.
-    record(tournament, ref, "p1", "false_hu", table=1, hand_number=2, variant="invalid_hand")
+    record(tournament, ref, "p1", "false_hu", table=1, hand_number=1, variant="invalid_hand")
     confirm_totals(tables[1][0], ref, [10, 0, 0, -10])
     assert {k: v[4] for k, v in summary(tables[1][0]).items()} == {"p1": 0, "p2": 3, "p3": 3, "p4": 1}
     # Table 2: the same game, p5 gets a 60-point referee decision instead: p5's total is −50 but the
