@@ -7,6 +7,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from scoring.rules.base import RuleError
+from tournaments.deletion import DeletionRefused
 
 
 class Conflict(APIException):
@@ -16,6 +17,8 @@ class Conflict(APIException):
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, DeletionRefused):
+        return Response({"detail": str(exc), "held_by": exc.holders}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, RuleError):
         field = exc.path or "non_field_errors"
         return Response({field: [exc.message], "detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)
