@@ -128,6 +128,25 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "inter
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TIMEZONE = env.str("TIME_ZONE", default="Europe/Madrid")
+# A message taken by a worker that dies (kill -9, lost machine) goes back to the queue within a minute:
+# tasks are acknowledged late, so an unacknowledged message is redelivered after the visibility timeout
+# (45 s), found by the workers' scan for such messages (every 5 s; kombu's default scans every 100 s).
+# A task still running after 45 s may then run twice: every task here is safe to run twice.
+CELERY_BROKER_TRANSPORT_OPTIONS.update(
+    visibility_timeout=env.int("CELERY_VISIBILITY_TIMEOUT", default=45),
+    unacked_restore_interval=5,
+    unacked_restore_throttle=1,
+)
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+}
+# The standings sweep (rankings/sweep.py): every STANDINGS_SWEEP_SECONDS, the recompute of a tournament
+# whose snapshot is older than its input, and not queued for STANDINGS_SWEEP_STALE_SECONDS, is queued again.
+STANDINGS_SWEEP_SECONDS = env.int("STANDINGS_SWEEP_SECONDS", default=60)
+STANDINGS_SWEEP_STALE_SECONDS = env.int("STANDINGS_SWEEP_STALE_SECONDS", default=60)
+CELERY_BEAT_SCHEDULE = {
+    "standings-sweep": {"task": "rankings.tasks.sweep_standings", "schedule": float(STANDINGS_SWEEP_SECONDS)},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

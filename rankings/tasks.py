@@ -29,4 +29,12 @@ def recompute_standings(self, tournament_id: int) -> int | None:
     return None if state is None else state.computed_version
 
 
+@shared_task(ignore_result=True)
+def sweep_standings() -> list[int]:
+    """Re-queue the recompute of every tournament whose snapshot is older than its input (beat)."""
+    from rankings.sweep import standings_sweep
+
+    return standings_sweep()
+
+
 from rankings.export_tasks import *  # noqa: E402,F403

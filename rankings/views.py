@@ -35,6 +35,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rankings import selectors, services
 from rankings.engine.standings import TIEBREAKS, method_for_family
+from rankings.sweep import standings_sweep_in_process
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
 from tournaments.permissions import can_manage, can_view, user_roles
@@ -157,6 +158,7 @@ def _anonymous_visit(request) -> bool:
 
 @require_GET
 def standings(request, slug: str):
+    standings_sweep_in_process()
     tournament, freshness = _visible(request, slug)
     if not _anonymous_visit(request):
         context = {**_context(tournament, freshness), "roles": user_roles(request.user, tournament)}
