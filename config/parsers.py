@@ -8,36 +8,16 @@ refusal is a 413 or 400 whose message names the rule, so no body can hold a work
 from __future__ import annotations
 
 import io
-import re
 
 from django.conf import settings
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import JSONParser
 
+from scoring.rules.jsontext import nesting_over
+
 DEFAULT_MAX_BYTES = 1024 * 1024
 DEFAULT_MAX_DEPTH = 32
-
-# a bracket, or a whole string (skipped: brackets inside strings do not nest)
-_TOKENS = re.compile(rb'[\[\]{}]|"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
-_OPEN = (ord("["), ord("{"))
-_CLOSE = (ord("]"), ord("}"))
-
-
-def nesting_over(data: bytes, limit: int) -> bool:
-    """True when ``data`` (JSON text) nests arrays and objects more than ``limit`` levels deep.
-
-    Stops at the first bracket past the limit; malformed text is left to the JSON parser."""
-    depth = 0
-    for match in _TOKENS.finditer(data):
-        first = match.group()[0]
-        if first in _OPEN:
-            depth += 1
-            if depth > limit:
-                return True
-        elif first in _CLOSE:
-            depth -= 1
-    return False
 
 
 def max_bytes() -> int:

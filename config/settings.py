@@ -148,7 +148,10 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 STANDINGS_SWEEP_SECONDS = env.int("STANDINGS_SWEEP_SECONDS", default=60)
 STANDINGS_SWEEP_STALE_SECONDS = env.int("STANDINGS_SWEEP_STALE_SECONDS", default=60)
 CELERY_BEAT_SCHEDULE = {
-    "standings-sweep": {"task": "rankings.tasks.sweep_standings", "schedule": float(STANDINGS_SWEEP_SECONDS)},
+    "standings-sweep": {
+        "task": "rankings.standings.tasks.sweep_standings",
+        "schedule": float(STANDINGS_SWEEP_SECONDS),
+    },
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -179,6 +182,8 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Madrid")
+# One date format per language (config/formats/<language>/formats.py), used by every page.
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 USE_TZ = True
 

@@ -27,10 +27,10 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     path("", include("scoring.urls")),
     path("", include("penalties.urls")),
-    path("", include("rankings.urls")),
-    path("", include("rankings.export_urls")),
-    path("", include("rankings.archive_urls")),
-    path("", include("tournaments.seating_urls")),
+    path("", include("rankings.standings.urls")),
+    path("", include("rankings.exports.urls")),
+    path("", include("rankings.archive.urls")),
+    path("", include("tournaments.seating.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:

@@ -12,18 +12,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
 from penalties.models import Kind, Penalty, Scope, Variant
-from scoring.models import TableResult
 from scoring.rules.base import GameResult, RuleError, Ruleset
 from scoring.rules.common import dealer_of_hand
 from scoring.rules.numbers import POINTS_LIMIT, read_number, read_text
-from scoring.services import Actor
 from tournaments.models import Registration, Seat, Session, Table, Tournament
+from tournaments.permissions import Actor
+from tournaments.signals import results_changed_send
 
 OFFENDER_ONLY = (Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE)
 SUBSTITUTION_REASONS = ("late_arrival", "illness", "disqualified")
@@ -244,9 +244,12 @@ def hand_number_check(*, table: Table, hand_number: int, rules: Ruleset) -> None
     """The hand of a penalty at ``table``, as ARCHIVE.md allows it, for live entry and import alike: a
     recorded hand or the hand in play (one more than those recorded); on a table entered as game totals,
     any hand up to the ruleset's most hands in a session."""
-    result = TableResult.objects.filter(table=table).first()
+    try:
+        result = table.result  # the results layer sits above this one: read through the relation
+    except ObjectDoesNotExist:
+        result = None
     where = f"table {table.number} of session {table.session.number}"
-    if result is not None and result.mode == TableResult.Mode.TOTALS and result.scores is not None:
+    if result is not None and result.mode == "totals" and result.scores is not None:
         limit = rules.session_hand_limit()
         if hand_number > limit:
             raise RuleError(
@@ -353,18 +356,19 @@ def fouls_recount(*, registration: Registration, rules: Ruleset, actor: Actor | 
 
 def _after_change(penalty: Penalty) -> None:
     """Rewrite the confirmed tables the penalty touches, and queue the standings recompute."""
-    from rankings.services import standings_touch
-    from scoring.services import summaries_refresh
-
+    tables: list[int] = []
     if penalty.session_id is not None:
-        tables = Table.objects.filter(session_id=penalty.session_id).filter(
-            Q(seats__registration=penalty.registration_id)
-            | Q(summaries__registration=penalty.registration_id)
-            | Q(pk=penalty.table_id)
+        tables = list(
+            Table.objects.filter(session_id=penalty.session_id)
+            .filter(
+                Q(seats__registration=penalty.registration_id)
+                | Q(summaries__registration=penalty.registration_id)
+                | Q(pk=penalty.table_id)
+            )
+            .distinct()
+            .values_list("pk", flat=True)
         )
-        for table in tables.distinct():
-            summaries_refresh(table=table)
-    standings_touch(tournament_id=penalty.tournament_id)
+    results_changed_send(tournament_id=penalty.tournament_id, tables=tables)
 
 
 def active_penalties(*, session: Session) -> list[Penalty]:

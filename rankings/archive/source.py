@@ -14,8 +14,8 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
-from config.parsers import nesting_over
 from scoring.rules.base import RuleError
+from scoring.rules.jsontext import nesting_over
 
 try:  # streaming parser; without it a document is parsed whole
     import ijson

@@ -13,10 +13,10 @@ import tracemalloc
 import pytest
 from django.test import override_settings
 
-from config.parsers import nesting_over
 from rankings.archive import archive_import
 from scoring.models import Hand, TableResult
 from scoring.rules.base import RuleError
+from scoring.rules.jsontext import nesting_over
 from scoring.rules.numbers import FAN_LIMIT, SCORE_LIMIT, read_number, read_text
 from tests.archive.conftest import load
 from tests.scoring.test_pages_support import post, seat_session, table_url, text
@@ -183,7 +183,7 @@ def deep_players_archive() -> bytes:
 @pytest.mark.django_db
 def test_an_account_with_no_role_is_refused_before_the_archive_is_read(api_as, make_user, monkeypatch):
     read = []
-    monkeypatch.setattr("rankings.archive_api.open_source", lambda doc: read.append(doc))
+    monkeypatch.setattr("rankings.archive.api.open_source", lambda doc: read.append(doc))
     upload = io.BytesIO(deep_players_archive())
     upload.name = "archive.json"
     response = api_as(make_user("nobody")).post("/api/archives/", {"file": upload}, format="multipart")

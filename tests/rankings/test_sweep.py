@@ -10,7 +10,7 @@ from django.test import override_settings
 from django.utils import timezone
 
 from rankings.models import StandingsState
-from rankings.sweep import stale_tournament_ids, standings_sweep
+from rankings.standings.sweep import stale_tournament_ids, standings_sweep
 from tests.rankings.test_standings_pages import SESSION_1, _clean_cache, confirm, seat  # noqa: F401
 from tests.rankings.test_standings_recompute import CLOSED_PORT_BROKER
 
@@ -60,7 +60,9 @@ def test_in_the_embedded_default_the_standings_page_runs_the_sweep(
 
 
 def test_beat_runs_the_sweep_and_a_dead_workers_messages_come_back_within_a_minute():
-    assert settings.CELERY_BEAT_SCHEDULE["standings-sweep"]["task"] == "rankings.tasks.sweep_standings"
+    assert (
+        settings.CELERY_BEAT_SCHEDULE["standings-sweep"]["task"] == "rankings.standings.tasks.sweep_standings"
+    )
     assert settings.CELERY_BEAT_SCHEDULE["standings-sweep"]["schedule"] <= 60
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] <= 60
     assert settings.CELERY_TASK_ACKS_LATE and settings.CELERY_TASK_REJECT_ON_WORKER_LOST

@@ -20,7 +20,7 @@ import pytest
 from django.conf import settings
 
 from rankings.models import StandingsState
-from rankings.tasks import recompute_standings
+from rankings.standings.tasks import recompute_standings
 from tests.rankings.test_standings_pages import confirm, seat
 from tests.rankings.test_worker import (  # noqa: F401
     ROOT,

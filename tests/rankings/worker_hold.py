@@ -7,10 +7,14 @@ from pathlib import Path
 
 from celery.signals import task_prerun
 
+from rankings.standings.tasks import recompute_standings
+
+recompute_name = recompute_standings.name
+
 
 @task_prerun.connect
 def _hold(task=None, **kwargs):
     marker = os.environ.get("HOLD_MARKER")
-    if marker and task is not None and task.name == "rankings.tasks.recompute_standings":
+    if marker and task is not None and task.name == recompute_name:
         Path(marker).write_text("started")
         time.sleep(float(os.environ.get("HOLD_SECONDS", "300")))
