@@ -147,7 +147,13 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 # whose snapshot is older than its input, and not queued for STANDINGS_SWEEP_STALE_SECONDS, is queued again.
 STANDINGS_SWEEP_SECONDS = env.int("STANDINGS_SWEEP_SECONDS", default=60)
 STANDINGS_SWEEP_STALE_SECONDS = env.int("STANDINGS_SWEEP_STALE_SECONDS", default=60)
+# Backups (rankings/backups): the archive of every running tournament, every BACKUP_SECONDS, the newest
+# BACKUP_KEEP of each tournament kept (96: a day at 15 minutes), in BACKUP_ROOT.
+BACKUP_SECONDS = env.int("BACKUP_SECONDS", default=15 * 60)
+BACKUP_KEEP = env.int("BACKUP_KEEP", default=96)
+BACKUP_ROOT = Path(env.str("BACKUP_ROOT", default=str(BASE_DIR / "var" / "backups")))
 CELERY_BEAT_SCHEDULE = {
+    "backups": {"task": "rankings.backups.tasks.write_backups", "schedule": float(BACKUP_SECONDS)},
     "standings-sweep": {
         "task": "rankings.standings.tasks.sweep_standings",
         "schedule": float(STANDINGS_SWEEP_SECONDS),

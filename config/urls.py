@@ -30,6 +30,7 @@ urlpatterns = [
     path("", include("rankings.standings.urls")),
     path("", include("rankings.exports.urls")),
     path("", include("rankings.archive.urls")),
+    path("", include("rankings.backups.urls")),
     path("", include("tournaments.seating.urls")),
     path("", include("tournaments.urls")),
 ]

@@ -32,6 +32,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
+from rankings.backups.services import backups_in_process
 from rankings.standings import selectors, services
 from rankings.standings.engine import TIEBREAKS, method_for_family
 from rankings.standings.sweep import standings_sweep_in_process
@@ -158,6 +159,7 @@ def _anonymous_visit(request) -> bool:
 @require_GET
 def standings(request, slug: str):
     standings_sweep_in_process()
+    backups_in_process()
     tournament, freshness = _visible(request, slug)
     if not _anonymous_visit(request):
         context = {**_context(tournament, freshness), "roles": user_roles(request.user, tournament)}

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from rankings.backups.services import backup_write
 from scoring.services import Actor, totals_set
 from tests.browser.test_standings_browser import ARTIFACTS, FLAGS, wait_for
 from tests.conftest import skip_or_fail
@@ -70,6 +71,7 @@ def test_every_page_works_under_the_policy(browser, live_server, make_tournament
         actor=Actor(user=director, role=Role.DIRECTOR),
         expected_version=None,
     )
+    backup_write(tournament=tournament)
     base = live_server.url
     visit(browser, f"{base}/accounts/login/")
     browser.find_element("name", "username").send_keys("csp-director")
@@ -93,6 +95,7 @@ def test_every_page_works_under_the_policy(browser, live_server, make_tournament
         "penalties": f"/t/{slug}/penalties/",
         "archive": f"/t/{slug}/director/archive/",
         "exports": f"/t/{slug}/director/exports/",
+        "backups": f"/t/{slug}/director/backups/",
         "api-docs": "/api/docs/",
     }
     seen = {}
