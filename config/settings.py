@@ -281,7 +281,10 @@ LOGGING = {
 JSON_MAX_BYTES = env.int("JSON_MAX_BYTES", default=1024 * 1024)
 JSON_MAX_DEPTH = 32
 ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=25 * 1024 * 1024)
-DATA_UPLOAD_MAX_MEMORY_SIZE = JSON_MAX_BYTES
+# Archives larger than this are imported in the background (a job with progress), not in the request.
+ARCHIVE_INLINE_BYTES = env.int("ARCHIVE_INLINE_BYTES", default=256 * 1024)
+# Django's own cap on a request body read whole (an archive sent as a JSON body is the largest).
+DATA_UPLOAD_MAX_MEMORY_SIZE = ARCHIVE_MAX_BYTES
 
 # Public pages: how long a rendered page may be served from the cache (seconds).
 PUBLIC_PAGE_CACHE_SECONDS = env.int("PUBLIC_PAGE_CACHE_SECONDS", default=10)

@@ -79,8 +79,9 @@ def tournament_delete(tournament: Tournament) -> None:
 class ArchiveImport:
     """One import: call :meth:`run` once."""
 
-    def __init__(self, source, *, replace: bool = False, user=None):
+    def __init__(self, source, *, replace: bool = False, user=None, progress=None):
         self.source = source
+        self.progress = progress  # called with (steps done, steps in all): players, each session, penalties
         self.replace = replace
         self.user = user if user is not None and getattr(user, "is_authenticated", False) else None
         self.actor = Actor(user=self.user, role=Role.DIRECTOR)
@@ -106,6 +107,8 @@ class ArchiveImport:
         with transaction.atomic():
             self.tournament = self._tournament(head["tournament"])
             self._players(head["players"])
+            steps = 2 + getattr(self.source, "session_count", 0)
+            self._report(1, steps)
             sessions = self.source.sessions()
             index = 0
             while (raw := next(sessions, _END)) is not _END:
@@ -113,9 +116,14 @@ class ArchiveImport:
                 del raw  # only the checked plan of the session stays in memory while it is written
                 self._write_session(*planned)
                 index += 1
+                self._report(1 + index, max(steps, 2 + index))
             self._penalties(head.get("penalties"))
             self._statuses()
         return self.tournament
+
+    def _report(self, done: int, steps: int) -> None:
+        if self.progress is not None:
+            self.progress(done, steps)
 
     # -- tournament ----------------------------------------------------------------------------------
 

@@ -10,12 +10,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rankings.archive import archive_export, archive_import, open_source
 from rankings.archive.access import import_allowed
+from rankings.archive.jobs import archive_import_job_create, job_progress
+from rankings.models import ArchiveImportJob
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
 from tournaments.permissions import can_create_tournament, tournament_for_director
@@ -67,6 +69,12 @@ def _import(
 def _render_import(request, template: str, context: dict, form: ArchiveImportForm):
     if request.method == "POST" and form.is_valid():
         slug = context["tournament"].slug if "tournament" in context else None
+        upload = form.cleaned_data["file"]
+        if upload.size > settings.ARCHIVE_INLINE_BYTES:  # a large archive: imported in the background
+            job = archive_import_job_create(
+                upload=upload, replace=form.cleaned_data["replace"], user=request.user, only_slug=slug or ""
+            )
+            return redirect("archive-import-job", pk=job.pk)
         tournament, refusal = _import(request, form, slug)
         if tournament is not None:
             messages.success(
@@ -94,6 +102,16 @@ def director_archive(request, slug: str):
     tournament = tournament_for_director(user=request.user, slug=slug)
     form = ArchiveImportForm(request.POST or None, request.FILES or None, initial={"replace": True})
     return _render_import(request, "rankings/archive/tournament.html", {"tournament": tournament}, form)
+
+
+@login_required
+def archive_import_job(request, pk: int):
+    """A large archive being imported: its progress (htmx polls this), then the tournament or the refusal."""
+    job = get_object_or_404(ArchiveImportJob, pk=pk, requested_by=request.user)
+    context = {"job": job, "progress": job_progress(job)}
+    if request.htmx:
+        return render(request, "rankings/archive/_job.html", context)
+    return render(request, "rankings/archive/job.html", context)
 
 
 @login_required
