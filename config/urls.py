@@ -28,6 +28,7 @@ urlpatterns = [
     ),
     path("api/", include("config.api_urls")),
     path("", include("scoring.urls")),
+    path("", include("scoring.tiles.urls")),
     path("", include("penalties.urls")),
     path("", include("rankings.standings.urls")),
     path("", include("rankings.exports.urls")),

@@ -104,7 +104,7 @@ class ClassicalRuleset(common.GamePointsRuleset):
     def hand_deltas(self, hand: Any, dealer: int = 0) -> tuple[Four, int | None, str]:
         """The point changes of one hand with ``dealer`` as East, its winner (None for a draw), and a note."""
         hand = common.hand_mapping(hand)
-        common.known_fields(hand, ("result", "winner", "values", "limit_hand"), RULES_NAME)
+        common.known_fields(hand, ("result", "winner", "values", "limit_hand", "tiles", "ruling"), RULES_NAME)
         result = common.hand_result(hand, ("win", "draw"), RULES_NAME)
         deltas = [0] * SEATS
         if result == "draw":

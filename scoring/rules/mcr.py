@@ -183,7 +183,7 @@ class MCRRuleset(Ruleset):
         Error paths are relative to the hand.
         """
         hand = common.hand_mapping(hand)
-        common.known_fields(hand, ("result", "winner", "discarder", "fan"), RULES_NAME)
+        common.known_fields(hand, ("result", "winner", "discarder", "fan", "tiles", "ruling"), RULES_NAME)
         result = common.hand_result(hand, ("win", "draw"), RULES_NAME)
         if result == "draw":
             return (0, 0, 0, 0), None, "exhaustive draw"

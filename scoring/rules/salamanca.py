@@ -161,7 +161,9 @@ class SalamancaRuleset(common.GamePointsRuleset):
         Error paths are relative to the hand.
         """
         hand = common.hand_mapping(hand)
-        common.known_fields(hand, ("result", "winner", "discarder", "fan", "liable"), RULES_NAME)
+        common.known_fields(
+            hand, ("result", "winner", "discarder", "fan", "liable", "tiles", "ruling"), RULES_NAME
+        )
         result = common.hand_result(hand, ("win", "draw"), RULES_NAME)
         if result == "draw":
             return (0, 0, 0, 0), None, "no winner"
