@@ -210,3 +210,45 @@ class EmaRankingEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_family_display()} #{self.position} {self.player}"
+
+
+def import_upload_to(job: ArchiveImportJob, filename: str) -> str:
+    return f"imports/{secrets.token_hex(8)}.json"
+
+
+class ArchiveImportJob(models.Model):
+    """One import of a large archive, run in the background; the request that sent it returns at once."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Refused")
+
+    file = models.FileField(upload_to=import_upload_to, max_length=255)
+    replace = models.BooleanField(default=False)
+    only_slug = models.CharField(max_length=80, blank=True)  # from a tournament's page: that tournament only
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(_("progress"), default=0)
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    error_path = models.CharField(max_length=300, blank=True)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100), name="import_progress_at_most_100"),
+        ]
+
+    def __str__(self) -> str:
+        return f"archive import {self.pk} ({self.get_status_display()})"
+
+    @property
+    def pending(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)

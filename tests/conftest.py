@@ -49,6 +49,12 @@ def _source_language():
 
 
 @pytest.fixture(autouse=True)
+def _backups_in_a_temporary_folder(settings, tmp_path):
+    """Backups written by a test (beat's task, or in-process from a page) go to its own folder."""
+    settings.BACKUP_ROOT = tmp_path / "backups"
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Accounts are made by the dozen in tests: hash their passwords cheaply (never in production)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

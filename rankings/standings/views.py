@@ -32,8 +32,10 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
+from rankings.backups.services import backups_in_process
 from rankings.standings import selectors, services
 from rankings.standings.engine import TIEBREAKS, method_for_family
+from rankings.standings.sweep import standings_sweep_in_process
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, tournament_for_director, user_roles
@@ -164,6 +166,8 @@ def _anonymous_visit(request) -> bool:
 
 @require_GET
 def standings(request, slug: str):
+    standings_sweep_in_process()
+    backups_in_process()
     tournament, freshness = _visible(request, slug)
     hidden = _hidden_standings(request, tournament)
     if hidden is not None:

@@ -292,6 +292,12 @@ class Ruleset:
         raise EngineError(f"{type(self).__name__} has no table result")
 
     # -- penalties ----------------------------------------------------------------------------
+    def session_hand_limit(self) -> int:
+        """The most hands a session can have: the highest hand number a penalty on a table entered as
+        totals may name (ARCHIVE.md). Rulesets with a fixed number of hands say it; the others have none
+        short of this bound, far beyond any real session."""
+        return 99
+
     def late_arrival(self, minutes_late: int) -> LateArrival:
         raise RuleError(
             gettext_noop("late arrival has no amount under the %(_key)s rules", _key=self.key), "minutes_late"

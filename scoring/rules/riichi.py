@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from . import numbers
 from .base import (
     SEATS,
     WINDS,
@@ -315,6 +316,10 @@ def _win(data: Mapping[str, Any], player: int, win: str, config: RiichiConfig) -
     if han < 1:
         raise RuleError(
             gettext_noop("han must be at least 1 (a win needs a yaku), not %(_han)s", _han=han), "han"
+        )
+    if han > numbers.FAN_LIMIT:
+        raise RuleError(
+            gettext_noop("han is too large: at most %(_limit)s", _limit=f"{numbers.FAN_LIMIT:,}"), "han"
         )
     fu = data.get("fu")
     if fu is not None and (not isinstance(fu, int) or isinstance(fu, bool) or fu not in FU_VALUES):
@@ -646,6 +651,11 @@ def from_totals(
                 gettext_noop(
                     "a riichi total is a whole number of hundreds of points, not %(value)s", value=value
                 ),
+                f"scores[{seat}]",
+            )
+        if abs(value) > numbers.SCORE_LIMIT:
+            raise RuleError(
+                f"scores[{seat}] is too large: at most {numbers.SCORE_LIMIT:,} in magnitude",
                 f"scores[{seat}]",
             )
     total, expected = sum(scores), SEATS * config.start_points

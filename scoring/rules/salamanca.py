@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from . import common
+from . import common, numbers
 from .base import SEATS, WINDS, Config, Four, GameResult, HandStep, Number, RuleError, Ruleset
 from .text import gettext_noop
 
@@ -161,12 +161,15 @@ class SalamancaRuleset(common.GamePointsRuleset):
         Error paths are relative to the hand.
         """
         hand = common.hand_mapping(hand)
+        common.known_fields(
+            hand, ("result", "winner", "discarder", "fan", "liable", "tiles", "ruling"), RULES_NAME
+        )
         result = common.hand_result(hand, ("win", "draw"), RULES_NAME)
         if result == "draw":
             return (0, 0, 0, 0), None, "no winner"
         cfg = self.config
         winner, discarder = common.win_parties(hand)
-        fan = common.whole(common.field(hand, "fan"), "fan", "fan")
+        fan = common.whole(common.field(hand, "fan"), "fan", "fan", limit=numbers.FAN_LIMIT)
         if fan < cfg.min_fan:
             raise RuleError(
                 gettext_noop(
