@@ -375,6 +375,11 @@ class TotalsSerializer(serializers.Serializer):
         default="",
         help_text="Referees only: accept totals that do not balance.",
     )
+    confirm_unusual = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Referees only: accept totals beyond what a session can end on under the ruleset.",
+    )
     reason = serializers.CharField(max_length=TEXT_LIMIT, required=False, allow_blank=True, default="")
 
 
@@ -714,6 +719,7 @@ class TableResultViewSet(viewsets.ViewSet):
                 expected_version=data["version"],
                 imbalance_reason=data["imbalance_reason"],
                 reason=data["reason"],
+                confirm_unusual=data["confirm_unusual"],
             )
 
         return self._write(request, table_pk, write)

@@ -567,6 +567,10 @@ class TotalsForm(SeatChoiceMixin, EntryForm):
                 max_length=500,
                 help_text=_("Only when the sheet already includes deductions made at the table."),
             )
+            self.fields["confirm_unusual"] = forms.BooleanField(
+                label=_("I have checked the sheet: these unusual totals are right (referee)"),
+                required=False,
+            )
         if reason_required:
             self.fields["reason"] = forms.CharField(label=_("Reason for the change"), max_length=500)
 

@@ -20,6 +20,7 @@ from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
 from scoring.rules.base import TableResult as EngineTableResult
 from scoring.rules.numbers import SCORE_LIMIT, read_number, read_text
+from scoring.rules.text import gettext_noop
 from scoring.tiles import services as tiles_services
 from tournaments.models import Registration, Table
 from tournaments.permissions import Actor
@@ -231,8 +232,10 @@ def totals_set(
     expected_version: int | None,
     imbalance_reason: str = "",
     reason: str = "",
+    confirm_unusual: bool = False,
 ) -> TableResult:
-    """The four totals of the table's score sheet (seat order E, S, W, N)."""
+    """The four totals of the table's score sheet (seat order E, S, W, N). Totals beyond what a session
+    can end on under the ruleset (``Ruleset.score_bound``) need a referee's ``confirm_unusual``."""
     result = _lock(table, actor)
     _guard(result, actor, expected_version, reason=reason)
     if result.hands.exists():
@@ -244,6 +247,18 @@ def totals_set(
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != 4:
         raise RuleError("scores must list the four totals, East, South, West, North", "scores")
     scores = [read_number(v, field=f"scores[{i}]", limit=SCORE_LIMIT) for i, v in enumerate(scores)]
+    bound = rules.score_bound()
+    for i, score in enumerate(scores):
+        if bound is not None and abs(score) > bound and not (actor.is_referee and confirm_unusual):
+            raise RuleError(
+                gettext_noop(
+                    "%(value)s is more than a session can end on under these rules (at most %(bound)s up or "
+                    "down); a referee must confirm unusual totals",
+                    value=score,
+                    bound=bound,
+                ),
+                f"scores[{i}]",
+            )
     try:
         rules.game_from_totals(scores, imbalance_reason=imbalance_reason)
     except RuleError as exc:

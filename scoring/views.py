@@ -246,6 +246,7 @@ TABLE_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any, Table], str]]]
             expected_version=v,
             imbalance_reason=form.cleaned_data.get("imbalance_reason", ""),
             reason=form.cleaned_data.get("reason", ""),
+            confirm_unusual=bool(form.cleaned_data.get("confirm_unusual")),
         ),
         lambda r, table: _("Game totals saved."),
     ),

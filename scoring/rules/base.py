@@ -292,6 +292,11 @@ class Ruleset:
         raise EngineError(f"{type(self).__name__} has no table result")
 
     # -- penalties ----------------------------------------------------------------------------
+    def score_bound(self) -> int | None:
+        """The largest score, up or down, one player's session can end on under these rules; totals beyond
+        it are a typing slip far more often than a real game, so a referee confirms them. None: no bound."""
+        return None
+
     def session_hand_limit(self) -> int:
         """The most hands a session can have: the highest hand number a penalty on a table entered as
         totals may name (ARCHIVE.md). Rulesets with a fixed number of hands say it; the others have none

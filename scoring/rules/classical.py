@@ -60,6 +60,11 @@ class ClassicalRuleset(common.GamePointsRuleset):
     config: ClassicalConfig
     rules_name = "Classical"
 
+    def score_bound(self) -> int:
+        """A game of every round twice over (§80), each hand the limit (§79) times East's multiplier, from
+        three players."""
+        return self.config.rounds * 4 * 2 * 3 * self.config.east_multiplier * self.config.limit
+
     def _values(self, raw: Any, needed: Sequence[int]) -> dict[int, int]:
         if not isinstance(raw, Mapping):
             raise RuleError(

@@ -380,6 +380,10 @@ class MCRRuleset(Ruleset):
             )
         return tuple(-each * (SEATS - 1) if s == offender else each for s in range(SEATS))  # type: ignore[return-value]
 
+    def score_bound(self) -> int:
+        """Every hand a self-drawn 88 fan: the winner takes 88 + base from each of three players."""
+        return (self.config.max_hands or 16) * 3 * (88 + self.config.base_points)
+
     def referee_bounds(self) -> tuple[int, int]:
         return (-self.config.referee_max_penalty, 0)
 

@@ -791,6 +791,10 @@ class RiichiRuleset(Ruleset):
             game, self.config, transfers=transfers, deductions=deductions, chombos=chombos, excluded=excluded
         )
 
+    def score_bound(self) -> int:
+        """Raw points: no player ends with more than the whole table's points twice over, or owes as much."""
+        return 8 * self.config.start_points
+
     def chombo_points(self) -> int:
         return -self.config.chombo_points if self.config.chombo_policy == "final" else 0
 

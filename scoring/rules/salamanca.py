@@ -83,6 +83,11 @@ class SalamancaRuleset(common.GamePointsRuleset):
         table = self.config.fan_points
         return table[min(fan, len(table) - 1)]
 
+    def score_bound(self) -> int:
+        """A game of every round twice over (the dealer keeping the deal), each hand the largest payment
+        (art. 27) doubled for the dealer, from three players."""
+        return self.config.rounds * 4 * 2 * 3 * 2 * self.config.fan_points[-1]
+
     # -- one hand -------------------------------------------------------------------------
     def _liabilities(self, raw: Any, winner: int, discarder: int | None) -> tuple[Liability, ...]:
         if raw is None:
