@@ -1,5 +1,6 @@
 """One router for the whole API."""
 
+from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from penalties import api as penalties_api
@@ -8,6 +9,7 @@ from rankings import archive_api, export_api
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
 from tournaments import seating_api
+from tournaments.clock import api as clock_api
 
 router = DefaultRouter()
 router.register("tournaments", tournaments_api.TournamentViewSet, basename="tournament")
@@ -32,3 +34,17 @@ router.register(
 )
 
 urlpatterns = router.urls
+
+urlpatterns += [
+    path("tournaments/<slug:tournament_slug>/clock/", clock_api.ClockView.as_view(), name="clock-api"),
+    path(
+        "tournaments/<slug:tournament_slug>/announcements/",
+        clock_api.AnnouncementsView.as_view(),
+        name="announcements-api",
+    ),
+    path(
+        "tournaments/<slug:tournament_slug>/announcements/<int:pk>/",
+        clock_api.AnnouncementDetailView.as_view(),
+        name="announcement-api",
+    ),
+]

@@ -74,6 +74,7 @@ class RiichiConfig(Config):
     two_yaku_counters: int | None = None  # from this many counters a win needs 2 yaku (002 §3.4.11)
     rounds: int = 2  # rounds in a game: 2 = hanchan, East and South (002 §3.1)
     referee_limit: int = 100000  # largest deduction a referee decision may carry, in points
+    session_minutes: int = 90  # WRC 2015 §8.2: the recommended time limit of a hanchan
 
     def __post_init__(self) -> None:
         if sum(self.uma) != 0:
