@@ -22,6 +22,7 @@ urlpatterns = [
     path("", include("rankings.export_urls")),
     path("", include("rankings.archive_urls")),
     path("", include("tournaments.seating_urls")),
+    path("", include("tournaments.clock.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:

@@ -28,6 +28,7 @@ from scoring import selectors, services
 from scoring.models import TableResult
 from scoring.rules.base import RuleError
 from scoring.services import Actor, StaleWrite, actor_for
+from tournaments.clock import selectors as clock_selectors
 from tournaments.models import Role, Table
 from tournaments.permissions import can_referee, can_score, user_roles
 
@@ -176,6 +177,9 @@ class TablePage:
             if self.actor.role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER)
             else "",
             "players_confirm": bool(tournament.settings.get("players_confirm")),
+            "table_clock": clock_selectors.table_clock(
+                table=self.table, hand_times=clock_selectors.hand_times(table=self.table)
+            ),
         }
         status = refused.status if refused is not None else 200
         return render(self.request, "scoring/table.html", context, status=status)

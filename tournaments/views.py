@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from rankings import selectors as rk
 from tournaments import selectors
+from tournaments.clock import selectors as clock_selectors
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
 from tournaments.permissions import can_manage, can_view, user_roles
@@ -107,7 +108,9 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
     published = rk.next_published_session(tournament=tournament)
     next_seat = None
     if published is not None:
-        next_seat = registration.seats.filter(session=published).select_related("table").first()
+        next_seat = (
+            registration.seats.filter(session=published).select_related("table__session__tournament").first()
+        )
     penalties = rk.player_penalties(registration=registration)
     return {
         "tournament": tournament,
@@ -116,6 +119,7 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
         "sessions": rk.player_sessions(registration=registration),
         "published": published,
         "next_seat": next_seat,
+        "next_seat_clock": clock_selectors.table_clock(table=next_seat.table) if next_seat else None,
         "other_penalties": [p for p in penalties if p.session is None],
         "by_table_points": _by_table_points(tournament),
     }

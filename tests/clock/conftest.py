@@ -35,6 +35,15 @@ def fake_now():
 
 
 @pytest.fixture(autouse=True)
+def _commit_is_immediate(monkeypatch):
+    """Tests run inside a transaction that never commits: what waits for the commit (a new publication
+    stamp, the clock's cached document) happens at once instead."""
+    from django.db import transaction
+
+    monkeypatch.setattr(transaction, "on_commit", lambda func, using=None, robust=False: func())
+
+
+@pytest.fixture(autouse=True)
 def _fresh_cache():
     from django.core.cache import cache
 

@@ -61,6 +61,7 @@ class ClockSerializer(serializers.Serializer):
     )
     signal_seconds = serializers.IntegerField()
     red_zone_seconds = serializers.IntegerField()
+    closed = serializers.BooleanField(help_text="Ended by a director or referee (not only time up).")
     version = serializers.IntegerField()
 
 

@@ -58,6 +58,14 @@ class EndRule:
             )
 
     @property
+    def signal_minutes(self) -> int:
+        return self.signal_seconds // 60
+
+    @property
+    def red_zone_minutes(self) -> int:
+        return self.red_zone_seconds // 60
+
+    @property
     def hands_after_end(self) -> int:
         """How many hands may still be entered once time is up: the hand in play, and perhaps one more."""
         return 1 if self.end_of_time == LAST_HAND else 2

@@ -12,6 +12,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404
 
@@ -216,6 +217,7 @@ def clock_view(doc: dict[str, Any], now: dt.datetime | None = None) -> dict[str,
         "end_of_time": rule.end_of_time,
         "signal_seconds": rule.signal_seconds,
         "red_zone_seconds": rule.red_zone_seconds,
+        "closed": clock.state == engine.ENDED,
         "version": doc["version"],
     }
 
@@ -239,6 +241,8 @@ class TableClock:
     hands_left: int | None  # once time is up: hands the table may still enter (None before)
     late_hands: frozenset[int]  # numbers of the hands entered after the table's time was up
     api_url: str
+    rule: engine.EndRule
+    poll: float = 15
 
     @property
     def text(self) -> str:
@@ -281,6 +285,8 @@ def table_clock(
         hands_left=engine.hands_left_after_end(rule, len(late)) if over else None,
         late_hands=late,
         api_url=reverse("clock-api", args=[tournament.slug]),
+        rule=rule,
+        poll=float(getattr(settings, "CLOCK_POLL_SECONDS", 15)),
     )
 
 
@@ -292,3 +298,21 @@ def hand_times(*, table: Table) -> list[tuple[int, dt.datetime]]:
 
 def announcements(*, tournament: Tournament, limit: int = 5) -> list[Announcement]:
     return list(Announcement.objects.filter(tournament=tournament, is_active=True)[:limit])
+
+
+def late_hand_counts(*, session: Session) -> dict[int, int]:
+    """Per table number: hands entered after the table's time was up."""
+    from scoring.models import Hand
+
+    stored = SessionClock.objects.filter(session=session).first()
+    if stored is None:
+        return {}
+    clock = clock_of(session, stored)
+    counts: dict[int, int] = {}
+    for number, created in Hand.objects.filter(result__table__session=session).values_list(
+        "result__table__number", "created_at"
+    ):
+        end = clock.table_ends_at(number)
+        if end is not None and created > end:
+            counts[number] = counts.get(number, 0) + 1
+    return counts
