@@ -18,6 +18,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import pagecache
@@ -132,11 +133,11 @@ def clock_control(request, slug: str):
 
 
 CONFIRMATIONS = {
-    "start": _("Clock started."),
-    "pause": _("Clock paused."),
-    "resume": _("Clock resumed."),
-    "extend": _("Time changed."),
-    "end": _("Session ended."),
+    "start": gettext_lazy("Clock started."),
+    "pause": gettext_lazy("Clock paused."),
+    "resume": gettext_lazy("Clock resumed."),
+    "extend": gettext_lazy("Time changed."),
+    "end": gettext_lazy("Session ended."),
 }
 
 
