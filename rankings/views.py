@@ -24,7 +24,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -36,6 +35,7 @@ from django.views.decorators.http import require_GET, require_POST
 from rankings import selectors, services
 from rankings.engine.standings import TIEBREAKS, method_for_family
 from scoring.rules.base import RuleError
+from tournaments import pagecache
 from tournaments.models import Tournament
 from tournaments.permissions import can_manage, can_view, user_roles
 
@@ -158,16 +158,17 @@ def _anonymous_visit(request) -> bool:
 @require_GET
 def standings(request, slug: str):
     tournament, freshness = _visible(request, slug)
-    if not _anonymous_visit(request):
-        context = {**_context(tournament, freshness), "roles": user_roles(request.user, tournament)}
-        return render(request, "rankings/standings.html", context)
-    key = f"standings:page:{selectors.page_stamp(tournament)}:{freshness.token}:{get_language()}:{poll_seconds()}"
-    html = _cache_get(key)
-    if html is None:
-        context = {**_context(tournament, freshness), "roles": set(), "csrf_token": CSRF_MARKER}
-        html = render_to_string("rankings/standings.html", context, request=request)
-        _cache_set(key, str(html))
-    return HttpResponse(html.replace(CSRF_MARKER, get_token(request)))
+    if tournament.is_public:  # anonymous visitors: one rendering per snapshot, served by pagecache
+
+        def page(extra: dict) -> str:
+            context = {**_context(tournament, freshness), "roles": set(), **extra}
+            return render_to_string("rankings/standings.html", context, request=request)
+
+        cached = pagecache.public_page(request, slug=slug, render=page)
+        if cached is not None:
+            return cached
+    context = {**_context(tournament, freshness), "roles": user_roles(request.user, tournament)}
+    return render(request, "rankings/standings.html", context)
 
 
 @require_GET

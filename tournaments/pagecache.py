@@ -90,13 +90,16 @@ def stamp(slug: str) -> str:
 
 
 def changed(slug: str) -> None:
-    """What the public pages of ``slug`` show changed: new stamp after the commit (now outside one)."""
+    """What the public pages of ``slug`` show changed: a new stamp now, and again after the commit (a
+    page rendered meanwhile from the data before the commit is never served after it)."""
 
     def bump():
         with contextlib.suppress(Exception):
             cache.set(_stamp_key(slug), secrets.token_hex(6), STAMP_SECONDS)
 
-    transaction.on_commit(bump)
+    bump()
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(bump)
 
 
 def changed_by_id(tournament_id: int) -> None:

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -17,7 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from rankings import selectors as rk
-from tournaments import selectors
+from tournaments import pagecache, selectors
 from tournaments.clock import selectors as clock_selectors
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
@@ -137,6 +137,15 @@ def player_public(request, slug: str, key: str):
     registration = get_object_or_404(
         Registration.objects.select_related("player"), tournament=tournament, key=key
     )
+    if tournament.is_public:  # anonymous visitors: rendered once per snapshot, served by pagecache
+
+        def page(extra: dict) -> str:
+            context = {**_player_tournament_context(tournament, registration), "roles": set(), **extra}
+            return render_to_string("tournaments/player.html", context, request=request)
+
+        cached = pagecache.public_page(request, slug=slug, render=page)
+        if cached is not None:
+            return cached
     context = _player_tournament_context(tournament, registration)
     context["roles"] = user_roles(request.user, tournament)
     return render(request, "tournaments/player.html", context)
@@ -163,6 +172,16 @@ def session_page(request, slug: str, number: int):
     if not can_view(request.user, tournament):
         raise Http404("No such tournament.")
     session = get_object_or_404(Session, tournament=tournament, number=number)
+    if tournament.is_public and pagecache.is_anonymous_visit(request):
+        return pagecache.public_page(
+            request,
+            slug=slug,
+            render=lambda extra: _session_page_html(request, tournament, freshness, session, extra),
+        )
+    return HttpResponse(_session_page_html(request, tournament, freshness, session, {}))
+
+
+def _session_page_html(request, tournament, freshness, session, extra: dict) -> str:
     version = freshness.input_version
     key = (
         f"session:{rk.page_stamp(tournament)}:{session.number}:{session.status}:{session.seating_published}:"
@@ -191,8 +210,7 @@ def session_page(request, slug: str, number: int):
     sessions = (
         Session.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True)
     )
-    return render(
-        request,
+    return render_to_string(
         "tournaments/session.html",
         {
             "tournament": tournament,
@@ -200,7 +218,9 @@ def session_page(request, slug: str, number: int):
             "tables_html": mark_safe(html),  # rendered by our own template above
             "numbers": list(sessions),
             "roles": user_roles(request.user, tournament),
+            **extra,
         },
+        request=request,
     )
 
 

@@ -62,6 +62,10 @@ def connect() -> None:
         post_delete.connect(_changed, sender=model, dispatch_uid=f"pub-{model.__name__}-delete")
     post_save.connect(_result_changed, sender=TableResult, dispatch_uid="pub-result-save")
     post_delete.connect(_result_changed, sender=TableResult, dispatch_uid="pub-result-delete")
+    from penalties.models import Penalty
+
+    post_save.connect(_penalty_changed, sender=Penalty, dispatch_uid="pub-penalty-save")
+    post_delete.connect(_penalty_changed, sender=Penalty, dispatch_uid="pub-penalty-delete")
     post_save.connect(_hand_changed, sender=Hand, dispatch_uid="pub-hand-save")
     post_delete.connect(_hand_changed, sender=Hand, dispatch_uid="pub-hand-delete")
 
@@ -69,6 +73,14 @@ def connect() -> None:
 def _hand_changed(sender, instance, **kwargs) -> None:
     try:
         slug = instance.result.table.session.tournament.slug
+    except Exception:
+        return
+    pagecache.changed(slug)
+
+
+def _penalty_changed(sender, instance, **kwargs) -> None:
+    try:
+        slug = instance.tournament.slug
     except Exception:
         return
     pagecache.changed(slug)
