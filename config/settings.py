@@ -227,3 +227,4 @@ LOGGING = {
 
 # Public pages: how long a rendered page may be served from the cache (seconds).
 PUBLIC_PAGE_CACHE_SECONDS = env.int("PUBLIC_PAGE_CACHE_SECONDS", default=10)
+CLOCK_POLL_SECONDS = env.int("CLOCK_POLL_SECONDS", default=15)
