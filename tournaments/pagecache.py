@@ -46,7 +46,7 @@ def _page_key(path: str, language: str) -> str:
 class _Local:
     """A few pages in this process's memory, in front of the shared cache."""
 
-    size = 64
+    size = 256
 
     def __init__(self):
         self._items: OrderedDict[str, tuple[float, object]] = OrderedDict()
@@ -75,8 +75,20 @@ class _Local:
 local = _Local()
 
 
+def _memo_seconds() -> float:
+    return float(getattr(settings, "PUBLIC_STAMP_MEMO_SECONDS", 1.0))
+
+
 def stamp(slug: str) -> str:
-    """The tournament's current publication stamp (a new one when the cache lost it)."""
+    """The tournament's current publication stamp (a new one when the cache lost it).
+
+    Each process remembers a stamp for ``PUBLIC_STAMP_MEMO_SECONDS`` (1 s): a change made in this process
+    is seen at once, one made in another process within that time, and a page request costs no round trip
+    to the shared cache at all while the memo holds."""
+    memo_key = f"stamp:{slug}"
+    value = local.get(memo_key)
+    if value is not None:
+        return value
     try:
         value = cache.get(_stamp_key(slug))
     except Exception:
@@ -86,6 +98,8 @@ def stamp(slug: str) -> str:
         with contextlib.suppress(Exception):
             if not cache.add(_stamp_key(slug), value, STAMP_SECONDS):
                 value = cache.get(_stamp_key(slug)) or value
+    if _memo_seconds() > 0:
+        local.set(memo_key, value, _memo_seconds())
     return value
 
 
@@ -94,8 +108,10 @@ def changed(slug: str) -> None:
     page rendered meanwhile from the data before the commit is never served after it)."""
 
     def bump():
+        value = secrets.token_hex(6)
+        local.set(f"stamp:{slug}", value, _memo_seconds())
         with contextlib.suppress(Exception):
-            cache.set(_stamp_key(slug), secrets.token_hex(6), STAMP_SECONDS)
+            cache.set(_stamp_key(slug), value, STAMP_SECONDS)
 
     bump()
     if transaction.get_connection().in_atomic_block:
