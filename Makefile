@@ -28,10 +28,11 @@ run: install
 	DEBUG=1 $(BIN)/python manage.py load_demo --if-absent
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-## test: install the dev requirements, run ruff and the whole pytest suite
+## test: install the dev requirements, run ruff, the import-layer contracts and the whole pytest suite
 test: install-dev browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run > /dev/null
 	DEBUG=1 $(BIN)/pytest $(PYTEST_ARGS)
 

@@ -4,12 +4,13 @@ from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from penalties import api as penalties_api
-from rankings import api as rankings_api
-from rankings import archive_api, export_api
+from rankings.archive import api as archive_api
+from rankings.exports import api as export_api
+from rankings.standings import api as rankings_api
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
-from tournaments import seating_api
 from tournaments.clock import api as clock_api
+from tournaments.seating import api as seating_api
 
 router = DefaultRouter()
 router.register("tournaments", tournaments_api.TournamentViewSet, basename="tournament")

@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from scoring.fields import FractionField
+from tournaments.fields import FractionField
 from tournaments.models import Player, Registration, Tournament
 
 
@@ -109,7 +109,7 @@ class ExportJob(models.Model):
 
     @property
     def exporter_name(self) -> str:
-        from rankings.exporters import UnknownExporter, exporter_get
+        from rankings.exports import UnknownExporter, exporter_get
 
         try:
             return str(exporter_get(self.exporter).name)

@@ -23,16 +23,17 @@ from django.utils.dateparse import parse_datetime
 
 from penalties.models import Penalty, Scope
 from penalties.services import penalty_record
-from rankings.engine.standings import check_tiebreaks
-from rankings.services import standings_touch
+from rankings.standings.engine import check_tiebreaks
+from rankings.standings.services import standings_touch
 from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
 from scoring.rules.registry import get_ruleset
-from scoring.services import Actor, summary_rows
+from scoring.services import summary_rows
 from tournaments import services as tournament_services
 from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament
+from tournaments.permissions import Actor
 
 from . import shape
 from .shape import join, show

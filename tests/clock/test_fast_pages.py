@@ -11,7 +11,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from rankings.services import standings_refresh
+from rankings.standings.services import standings_refresh
 from tests.clock.conftest import seat_session
 from tests.rankings.test_standings_pages import confirm
 from tournaments.models import Session

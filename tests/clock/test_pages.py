@@ -15,6 +15,7 @@ from scoring.models import Hand
 from tests.clock.conftest import seat_session
 from tournaments.clock import services
 from tournaments.models import Session
+from tournaments.permissions import actor_for
 
 pytestmark = pytest.mark.django_db
 
@@ -129,7 +130,7 @@ def test_overview_needs_a_role(client, make_user, seated):
 def test_table_page_shows_time_left_and_marks_hands_entered_after_time(director, seated, fake_now):
     services.clock_act(tournament=seated, user=director, action="start", seconds=600)
     table = seated.sessions.get(number=1).tables.get(number=1)
-    actor = scoring.actor_for(user=director, table=table)
+    actor = actor_for(user=director, table=table)
     scoring.hand_add(table=table, hand=WIN, actor=actor, expected_version=None)
     scoring.hand_add(table=table, hand=WIN, actor=actor, expected_version=None)
     # the second hand was entered after the end: the clock's end lies before it

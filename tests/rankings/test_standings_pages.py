@@ -13,12 +13,13 @@ from django.test.utils import CaptureQueriesContext
 
 from penalties.services import penalty_cancel, penalty_record
 from rankings.models import StandingsState
-from rankings.services import standings_refresh
-from rankings.views import local_pages
+from rankings.standings.services import standings_refresh
+from rankings.standings.views import local_pages
 from scoring.models import SeatSummary
-from scoring.services import actor_for, result_confirm, result_submit, totals_set
+from scoring.services import result_confirm, result_submit, totals_set
 from tournaments import services as tservices
 from tournaments.models import Player, Registration, Session, Table
+from tournaments.permissions import actor_for
 
 # -- helpers -----------------------------------------------------------------------------------------
 

@@ -230,7 +230,7 @@ def tables_overview(request, slug: str, number: int):
     rows = session_tables(session=session)
     late = selectors.late_hand_counts(session=session)
     for row in rows:
-        row.late_hands = late.get(row.table.number, 0)
+        row.late_hands = late.get(row.number, 0)
     return render(
         request,
         "clock/tables.html",
