@@ -94,3 +94,15 @@ def test_cached_pages_fill_the_csrf_token_from_the_cookie(played):
     token = client.cookies["csrftoken"].value
     switched = client.post("/i18n/setlang/", {"language": "es", "next": "/", "csrfmiddlewaretoken": token})
     assert switched.status_code == 302
+
+
+def test_with_the_stamp_memo_a_change_in_this_process_shows_at_once(played, director, settings):
+    from tournaments.clock import services as clock
+
+    settings.PUBLIC_STAMP_MEMO_SECONDS = 1
+    client = Client()
+    client.get("/t/open-2026/screen/")
+    assert client.get("/t/open-2026/screen/")["X-Page-Cache"] == "hit"
+    clock.announcement_add(tournament=played, user=director, text="Photo at 17:00")
+    response = client.get("/t/open-2026/screen/")
+    assert response["X-Page-Cache"] == "miss" and "Photo at 17:00" in response.content.decode()
