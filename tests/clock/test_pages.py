@@ -146,6 +146,7 @@ def test_table_page_shows_time_left_and_marks_hands_entered_after_time(director,
     assert 'data-phase="over"' in html
     assert html.count(">after time<") == 1
     assert "1 hand entered after time" in html
+    assert "the session is over at this table" in html  # MCR: the hand in play was the last
     overview = logged_in(director).get("/t/open-2026/s/1/clock/").content.decode()
     assert "1 after time" in overview
 
