@@ -375,10 +375,53 @@ def measure_http(env: dict[str, str], clients: int, seconds: float, port: int, t
         }
     finally:
         _stop(server)
+    results["in_process_us"] = measure_in_process(server_env)
     results["body_bytes"] = len(body)
     results["ratio"] = results["page"]["rps"] / results["static"]["rps"]
     results["ratio_plain"] = results["page_plain"]["rps"] / results["static_plain"]["rps"]
     return results
+
+
+def measure_in_process(env: dict[str, str], runs: int = 3000) -> dict:
+    """The server's own cost of one request, without sockets or the load generator: the WSGI application
+    called directly (DEBUG off, as served) for the cached standings page and for the same bytes as a static
+    file, gzip accepted. Median microseconds per request over ``runs``."""
+    server_env = {
+        "DEBUG": "0", "SECRET_KEY": SECRET, "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "false",
+    }  # fmt: skip
+    code = (
+        "import io, os, statistics, sys, time, json\n"
+        "from config.wsgi import application\n"
+        "def call(path):\n"
+        "    environ = {'REQUEST_METHOD': 'GET', 'PATH_INFO': path, 'SERVER_NAME': '127.0.0.1', 'SERVER_PORT': '80',\n"
+        "               'HTTP_HOST': '127.0.0.1', 'HTTP_ACCEPT_ENCODING': 'gzip', 'HTTP_ACCEPT_LANGUAGE': 'en',\n"
+        "               'wsgi.input': io.BytesIO(), 'wsgi.url_scheme': 'http', 'wsgi.errors': sys.stderr,\n"
+        "               'wsgi.multithread': True, 'wsgi.multiprocess': True, 'wsgi.run_once': False, 'QUERY_STRING': ''}\n"
+        "    out = []\n"
+        "    body = application(environ, lambda status, headers, exc=None: out.append(status))\n"
+        "    data = b''.join(body); getattr(body, 'close', lambda: None)()\n"
+        "    assert out[0].startswith('200'), (path, out)\n"
+        "    return len(data)\n"
+        f"runs = {runs}\n"
+        "result = {}\n"
+        "for name, path in (('page', '/t/%s/standings/'), ('static', '/static/bench/standings-400.html')):\n"
+        "    call(path); times = []\n"
+        "    for _ in range(runs):\n"
+        "        t = time.perf_counter(); call(path); times.append(time.perf_counter() - t)\n"
+        "    result[name] = statistics.median(times) * 1e6\n"
+        "print(json.dumps(result))\n"
+    ) % SLUG
+    import json
+
+    output = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**env, **server_env},
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(output.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -426,6 +469,9 @@ def report_http(http: dict) -> None:
               f"p99 {r['p99_ms']:.1f} ms, {r['requests']} requests, {r['errors']} errors, "
               f"{r['wire_bytes']} bytes on the wire per response")  # fmt: skip
     print(f"page / static file throughput: {http['ratio']:.2f} with gzip, {http['ratio_plain']:.2f} without")
+    cost = http["in_process_us"]
+    print(f"in-process cost per request (WSGI called directly, gzip): page {cost['page']:.0f} µs, "
+          f"static file {cost['static']:.0f} µs")  # fmt: skip
     print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 
