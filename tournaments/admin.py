@@ -1,6 +1,16 @@
 from django.contrib import admin
 
-from tournaments.models import Player, Registration, Seat, Session, Table, Tournament, TournamentRole
+from tournaments.models import (
+    Announcement,
+    Player,
+    Registration,
+    Seat,
+    Session,
+    SessionClock,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 
 
 class RegistrationInline(admin.TabularInline):
@@ -86,3 +96,24 @@ class TournamentRoleAdmin(admin.ModelAdmin):
     list_filter = ["role", "tournament"]
     search_fields = ["user__username", "tournament__name"]
     autocomplete_fields = ["user", "tournament"]
+
+
+@admin.register(SessionClock)
+class SessionClockAdmin(admin.ModelAdmin):
+    """Read-only: the clock changes through its page and API, which check the roles and the states."""
+
+    list_display = ["session", "state", "length_seconds", "ends_at", "extra_seconds", "updated_at"]
+    list_filter = ["state", "session__tournament"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "text", "is_active", "created_at", "created_by"]
+    list_filter = ["is_active", "tournament"]
+    search_fields = ["text"]

@@ -11,9 +11,22 @@ from tournaments import pagecache
 
 
 def _slug_of(instance) -> str | None:
-    from tournaments.models import Player, Registration, Seat, Session, Table, Tournament
+    from tournaments.models import (
+        Announcement,
+        Player,
+        Registration,
+        Seat,
+        Session,
+        SessionClock,
+        Table,
+        Tournament,
+    )
 
     try:
+        if isinstance(instance, Announcement):
+            return instance.tournament.slug
+        if isinstance(instance, SessionClock):
+            return instance.session.tournament.slug
         if isinstance(instance, Tournament):
             return instance.slug
         if isinstance(instance, Session):
@@ -55,9 +68,18 @@ def _result_changed(sender, instance, **kwargs) -> None:
 
 def connect() -> None:
     from scoring.models import Hand, TableResult
-    from tournaments.models import Player, Registration, Seat, Session, Table, Tournament
+    from tournaments.models import (
+        Announcement,
+        Player,
+        Registration,
+        Seat,
+        Session,
+        SessionClock,
+        Table,
+        Tournament,
+    )
 
-    for model in (Tournament, Session, Table, Seat, Registration, Player):
+    for model in (Tournament, Session, Table, Seat, Registration, Player, Announcement, SessionClock):
         post_save.connect(_changed, sender=model, dispatch_uid=f"pub-{model.__name__}-save")
         post_delete.connect(_changed, sender=model, dispatch_uid=f"pub-{model.__name__}-delete")
     post_save.connect(_result_changed, sender=TableResult, dispatch_uid="pub-result-save")
