@@ -34,6 +34,7 @@ from tournaments import services as tournament_services
 from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor
+from tournaments.search import folded_name
 
 from . import shape
 from .shape import join, show
@@ -256,6 +257,7 @@ class ArchiveImport:
                     ema_id=p["ema_id"],
                     country=p["country"],
                     club=p["club"],
+                    search_name=folded_name(p["first_name"], p["last_name"]),
                 )
                 self._clean(player, f"players[{i}]")
                 new.append(player)

@@ -81,7 +81,7 @@ def archive_import_page(request):
 def director_archive(request, slug: str):
     """A tournament's archive: download it, or replace the tournament from a file."""
     tournament = tournament_for_director(user=request.user, slug=slug)
-    form = ArchiveImportForm(request.POST or None, request.FILES or None, initial={"replace": True})
+    form = ArchiveImportForm(request.POST or None, request.FILES or None)
     return _render_import(request, "rankings/archive/tournament.html", {"tournament": tournament}, form)
 
 

@@ -22,6 +22,7 @@ from rankings.ema.engine import (
 )
 from rankings.models import EmaRankingEntry, EmaRankingState, TournamentResult
 from tournaments.models import Player, Registration, Tournament
+from tournaments.search import fold
 
 RANKED_FAMILIES: tuple[str, ...] = RULESETS  # MCR and riichi; Salamanca and classical are not EMA-ranked
 
@@ -222,10 +223,9 @@ def ema_ranking_state() -> EmaRankingState:
 def ema_ranking_entries(*, family: str, query: str = "") -> QuerySet[EmaRankingEntry]:
     """The stored ranking of ``family`` in order; ``query`` matches names, EMA numbers and countries."""
     entries = EmaRankingEntry.objects.filter(family=family).select_related("player")
-    for word in query.split():
+    for word in query[:100].split()[:6]:
         entries = entries.filter(
-            Q(player__first_name__icontains=word)
-            | Q(player__last_name__icontains=word)
+            Q(player__search_name__contains=fold(word))
             | Q(ema_id__startswith=word)
             | Q(player__country__iexact=word)
         )

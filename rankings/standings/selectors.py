@@ -33,6 +33,7 @@ from scoring.models import SeatSummary
 from scoring.selectors import summary_seat_line, table_status
 from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tournament
 from tournaments.presenters import SeatLine
+from tournaments.search import name_query
 
 OFFENDER_ONLY = {Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE}
 
@@ -386,14 +387,12 @@ class SeatFound:
 
 def seat_search(*, tournament: Tournament, query: str, session: Session | None, limit: int = 10):
     """Players whose name contains ``query`` and their table and wind in ``session``: two queries."""
-    words = query.split()
-    if not words or len(query.strip()) < 2:
+    condition = name_query(query, field="player__search_name")
+    if condition is None or len(query.strip()) < 2:
         return []
-    registrations = Registration.objects.filter(tournament=tournament).select_related("player")
-    for word in words:
-        registrations = registrations.filter(
-            Q(player__first_name__icontains=word) | Q(player__last_name__icontains=word)
-        )
+    registrations = (
+        Registration.objects.filter(tournament=tournament).select_related("player").filter(condition)
+    )
     registrations = list(registrations.order_by("player__last_name", "player__first_name")[:limit])
     seat_of = {}
     if session is not None and registrations:

@@ -12,6 +12,7 @@ from tests.scoring.test_pages_support import (
     seat_session,
     table_url,
     text,
+    version,
 )
 
 # (winner, discarder or None for self-drawn, fan) or None for a draw; seats E S W N = 0 1 2 3
@@ -120,6 +121,23 @@ def test_the_page_shows_each_hand_with_names_and_the_running_scores(client, tour
 
 
 @pytest.mark.django_db
+def test_a_table_confirmed_early_says_how_many_hands_were_played_not_which_comes_next(
+    client, tournament, scorer, referee
+):
+    table = seat_session(tournament)[0]
+    url = table_url(table)
+    client.force_login(scorer)
+    post(client, url, "hand", table, result="win", winner=0, discarder=2, fan=8)
+    post(client, url, "hand", table, result="win", winner=1, discarder="self", fan=10)
+    post(client, url, "submit", table)
+    client.force_login(referee)
+    post(client, url, "confirm", table, reason="time limit reached")
+    page = text(client.get(url))
+    assert "Confirmed." in page
+    assert "Next: hand" not in page and "2 hands played." in page
+
+
+@pytest.mark.django_db
 def test_an_mcr_hand_below_eight_fan_is_refused_next_to_the_fan_and_nothing_is_saved(
     client, tournament, scorer
 ):
@@ -137,6 +155,31 @@ def test_an_mcr_hand_below_eight_fan_is_refused_next_to_the_fan_and_nothing_is_s
     assert not TableResult.objects.filter(table=table, hands__isnull=False).exists()
     # the entered values stay in the form
     assert 'value="6"' in html
+
+
+@pytest.mark.django_db
+def test_rule_errors_speak_the_readers_language_and_show_values_as_typed(client, tournament, scorer):
+    table = seat_session(tournament)[0]
+    url = table_url(table)
+    client.force_login(scorer)
+    data = {
+        "action": "hand",
+        "version": version(table),
+        "result": "win",
+        "winner": 0,
+        "discarder": 2,
+        "fan": 6,
+    }
+    html = client.post(url, data, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "6 fan está por debajo del mínimo MCR de 8 (las flores no cuentan)" in html
+    api = client.post(
+        f"/api/tables/{table.pk}/result/hands/",
+        {"result": "win", "winner": "p1", "discarder": "p3", "fan": 10.5, "version": version(table)},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    assert api.status_code == 400
+    assert api.json()["fan"] == ["fan debe ser un número entero, no 10.5"]
 
 
 @pytest.mark.django_db

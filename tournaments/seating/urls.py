@@ -1,4 +1,4 @@
-"""The director's seating pages (see tournaments/seating_views.py)."""
+"""The director's seating pages."""
 
 from django.urls import path
 
