@@ -32,6 +32,17 @@ def _tasks_in_process(request, settings):
 
 
 @pytest.fixture(autouse=True)
+def _each_test_starts_in_english():
+    """The language a request activated stays active in its thread; a page served from the public page
+    cache activates none. Every test starts in the source language, whatever the test before it asked."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _public_pages_follow_the_shared_cache(settings):
     """Tests change rows behind the services' back and clear the cache by hand: the public page cache
     then reads the publication stamp from the shared cache every time (no per-process memo), and starts
