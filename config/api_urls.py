@@ -1,5 +1,6 @@
 """One router for the whole API."""
 
+from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from penalties import api as penalties_api
@@ -9,6 +10,7 @@ from rankings.standings import api as rankings_api
 from scoring import api as scoring_api
 from scoring.tiles import api as tiles_api
 from tournaments import api as tournaments_api
+from tournaments.clock import api as clock_api
 from tournaments.console import api as console_api
 from tournaments.seating import api as seating_api
 from tournaments.teams import api as teams_api
@@ -51,3 +53,17 @@ router.register(
 )
 
 urlpatterns = router.urls
+
+urlpatterns += [
+    path("tournaments/<slug:tournament_slug>/clock/", clock_api.ClockView.as_view(), name="clock-api"),
+    path(
+        "tournaments/<slug:tournament_slug>/announcements/",
+        clock_api.AnnouncementsView.as_view(),
+        name="announcements-api",
+    ),
+    path(
+        "tournaments/<slug:tournament_slug>/announcements/<int:pk>/",
+        clock_api.AnnouncementDetailView.as_view(),
+        name="announcement-api",
+    ),
+]

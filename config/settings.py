@@ -53,6 +53,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournaments.pagecache.PublicPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -232,6 +233,10 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
+    "ENUM_NAME_OVERRIDES": {
+        "ClockStateEnum": "tournaments.clock.engine.STATES",
+        "SeatingStateEnum": ["empty", "draft", "published", "played"],
+    },
     "TITLE": "Mahjong tournaments API",
     "DESCRIPTION": "Tournaments, players, seating, results, penalties and standings. "
     "Public reads need no login; writes need a role in the tournament.",
@@ -300,3 +305,4 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = ARCHIVE_MAX_BYTES
 
 # Public pages: how long a rendered page may be served from the cache (seconds).
 PUBLIC_PAGE_CACHE_SECONDS = env.int("PUBLIC_PAGE_CACHE_SECONDS", default=10)
+CLOCK_POLL_SECONDS = env.int("CLOCK_POLL_SECONDS", default=15)

@@ -38,6 +38,7 @@ urlpatterns = [
     path("", include("tournaments.seating.urls")),
     path("", include("tournaments.console.urls")),
     path("", include("tournaments.teams.urls")),
+    path("", include("tournaments.clock.urls")),
     path("", include("tournaments.urls")),
 ]
 handler500 = "config.api.server_error"

@@ -55,6 +55,19 @@ def _backups_in_a_temporary_folder(settings, tmp_path):
 
 
 @pytest.fixture(autouse=True)
+def _public_pages_follow_the_shared_cache(settings):
+    """Tests change rows behind the services' back and clear the cache by hand: the public page cache
+    then reads the publication stamp from the shared cache every time (no per-process memo), and starts
+    empty in every test."""
+    from tournaments import pagecache
+
+    settings.PUBLIC_STAMP_MEMO_SECONDS = 0
+    pagecache.local.clear()
+    yield
+    pagecache.local.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Accounts are made by the dozen in tests: hash their passwords cheaply (never in production)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -187,8 +187,35 @@ def load_demo(*, seed: int = 2026) -> Tournament:
             tournament=tournament, player=player, key=f"s{index}", is_substitute=True
         )
     _play_demo(tournament, referee=referee, director=director, seed=seed)
+    _run_clock(tournament, director=director)
     _riichi_demo(tournament, admin=admin, director=director, referee=referee, scorer=scorer, seed=seed)
     return tournament
+
+
+def _run_clock(tournament: Tournament, *, director) -> None:
+    """Session 1's clock ran its two hours and was ended; session 2's runs now, started 70 minutes ago,
+    with five more minutes for table 4 (a long dispute); the venue screen has an announcement."""
+    from tournaments.clock import servertime
+    from tournaments.clock import services as clock
+
+    now = timezone.now()
+
+    def at(instant: dt.datetime):
+        return servertime.override(lambda: instant)
+
+    with at(now - dt.timedelta(hours=4)):
+        clock.clock_act(tournament=tournament, user=director, action="start", session_number=1)
+    with at(now - dt.timedelta(hours=1, minutes=55)):
+        clock.clock_act(tournament=tournament, user=director, action="end", session_number=1)
+    with at(now - dt.timedelta(minutes=70)):
+        clock.clock_act(tournament=tournament, user=director, action="start", session_number=2)
+    with at(now - dt.timedelta(minutes=20)):
+        clock.clock_act(tournament=tournament, user=director, action="extend", seconds=300, table=4)
+    clock.announcement_add(
+        tournament=tournament,
+        user=director,
+        text="Lunch after session 2 in the hall next door; session 3 at 14:00.",
+    )
 
 
 # -- sessions 1 and 2: seating, results and penalties ---------------------------------------------------

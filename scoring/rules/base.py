@@ -14,7 +14,7 @@ import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from .text import Text, gettext_noop
 
@@ -110,9 +110,31 @@ class LateArrival:
     disqualified: bool  # past the limit: out of the session, a substitute takes the seat
 
 
+END_OF_TIME_RULES = ("last_hand", "one_more_hand")
+
+
 @dataclass(frozen=True)
 class Config:
-    """Base of every preset: plain data, overridable key by key per tournament."""
+    """Base of every preset: plain data, overridable key by key per tournament.
+
+    The session clock's settings are shared by every family (presets change the defaults): the length
+    of a session, what happens when time is up (finish the hand in play, or that hand and one more), and
+    how long before the end the warning signal and the red zone come.
+    """
+
+    session_minutes: int = 120
+    end_of_time: Literal["last_hand", "one_more_hand"] = "last_hand"
+    signal_minutes: int = 15
+    red_zone_minutes: int = 5
+
+    def check_clock(self) -> None:
+        if not 1 <= self.session_minutes <= 480:
+            raise RuleError("rule 'session_minutes' must be 1 to 480", "rules.session_minutes")
+        if not 0 <= self.red_zone_minutes <= self.signal_minutes <= self.session_minutes:
+            raise RuleError(
+                "rules 'red_zone_minutes' ≤ 'signal_minutes' ≤ 'session_minutes', none negative",
+                "rules.signal_minutes",
+            )
 
     def with_overrides(self, overrides: Mapping[str, Any] | None) -> Config:
         """A copy with single values replaced; an unknown key or a wrong type is refused."""
@@ -132,7 +154,9 @@ class Config:
                 )
             changes[key] = _coerce(key, value, hints[key], getattr(self, key))
         try:
-            return dataclasses.replace(self, **changes)
+            changed = dataclasses.replace(self, **changes)
+            changed.check_clock()
+            return changed
         except RuleError:
             raise
         except (TypeError, ValueError) as exc:

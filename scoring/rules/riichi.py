@@ -85,6 +85,7 @@ class RiichiConfig(Config):
     # found give none; Pantheon's EMA and WRC presets use -15000 and -15000 (docs/rules-notes-riichi.md).
     replacement_points: int | None = None
     replacement_uma: int | None = None
+    session_minutes: int = 90  # WRC 2015 §8.2: the recommended time limit of a hanchan
 
     def __post_init__(self) -> None:
         if sum(self.uma) != 0:
