@@ -19,6 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from .base import RuleError
+from .text import gettext_noop
 
 MAX_TEXT = 20  # characters of a typed number
 
@@ -49,7 +50,10 @@ def read_number(value: Any, *, field: str, limit: int, whole: bool = False) -> i
     """
     name = _named(field)
     if isinstance(value, bool):
-        raise RuleError(f"{name} must be a number, not {str(value).lower()}", field)
+        raise RuleError(
+            gettext_noop("%(_name)s must be a number, not %(_value)s", _name=name, _value=str(value).lower()),
+            field,
+        )
     if isinstance(value, int):
         number: int | Fraction = value
     elif isinstance(value, Fraction):
@@ -61,14 +65,25 @@ def read_number(value: Any, *, field: str, limit: int, whole: bool = False) -> i
     elif isinstance(value, str):
         number = _from_text(value, name, field)
     else:
-        raise RuleError(f"{name} must be a number ({_EXAMPLES}), not {type(value).__name__}", field)
+        raise RuleError(
+            gettext_noop(
+                "%(_name)s must be a number (%(_EXAMPLES)s), not %(_type)s",
+                _name=name,
+                _EXAMPLES=_EXAMPLES,
+                _type=type(value).__name__,
+            ),
+            field,
+        )
     if abs(number) > limit:
         raise _too_large(name, field, limit)
     if isinstance(number, Fraction):
         if number.denominator == 1:
             number = int(number.numerator)
         elif whole:
-            raise RuleError(f"{name} must be a whole number, not {number}", field)
+            raise RuleError(
+                gettext_noop("%(_name)s must be a whole number, not %(_number)s", _name=name, _number=number),
+                field,
+            )
     return number
 
 
@@ -77,25 +92,52 @@ def read_whole(value: Any, *, field: str, limit: int, minimum: int | None = None
     number = read_number(value, field=field, limit=limit, whole=True)
     assert isinstance(number, int)
     if minimum is not None and number < minimum:
-        raise RuleError(f"{_named(field)} must be at least {minimum}, not {number}", field)
+        raise RuleError(
+            gettext_noop(
+                "%(_value)s must be at least %(_minimum)s, not %(_number)s",
+                _value=_named(field),
+                _minimum=minimum,
+                _number=number,
+            ),
+            field,
+        )
     return number
 
 
 def _from_text(text: str, name: str, field: str) -> Fraction:
     if len(text) > MAX_TEXT:
-        raise RuleError(f"{name} is {len(text)} characters long; a number has at most {MAX_TEXT}", field)
+        raise RuleError(
+            gettext_noop(
+                "%(_name)s is %(_count)s characters long; a number has at most %(_MAX_TEXT)s",
+                _name=name,
+                _count=len(text),
+                _MAX_TEXT=MAX_TEXT,
+            ),
+            field,
+        )
     plain = text.strip().replace("\u2212", "-").replace(",", ".").replace(" ", "")
     if not _PLAIN.fullmatch(plain):
         raise RuleError(
-            f"{name} must be written as a plain number ({_EXAMPLES}; no exponent), not {text!r}", field
+            gettext_noop(
+                "%(_name)s must be written as a plain number (%(_EXAMPLES)s; no exponent), not %(text)s",
+                _name=name,
+                _EXAMPLES=_EXAMPLES,
+                text=text,
+            ),
+            field,
         )
     if "/" in plain and int(plain.split("/")[1]) == 0:
-        raise RuleError(f"{name} divides by zero: {text!r}", field)
+        raise RuleError(gettext_noop("%(_name)s divides by zero: %(text)s", _name=name, text=text), field)
     return Fraction(plain)
 
 
 def _too_large(name: str, field: str, limit: int) -> RuleError:
-    return RuleError(f"{name} is too large: at most {limit:,} in magnitude", field)
+    return RuleError(
+        gettext_noop(
+            "%(_name)s is too large: at most %(_limit)s in magnitude", _name=name, _limit=format(limit, ",")
+        ),
+        field,
+    )
 
 
 #: The longest free text a person types into a form or an API body: reasons, appeals, decisions.
@@ -107,8 +149,21 @@ def read_text(value: Any, *, field: str, limit: int = TEXT_LIMIT) -> str:
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise RuleError(f"{_named(field)} must be text, not {type(value).__name__}", field)
+        raise RuleError(
+            gettext_noop(
+                "%(_value)s must be text, not %(_type)s", _value=_named(field), _type=type(value).__name__
+            ),
+            field,
+        )
     value = value.strip()
     if len(value) > limit:
-        raise RuleError(f"{_named(field)} has {len(value):,} characters; at most {limit}", field)
+        raise RuleError(
+            gettext_noop(
+                "%(_value)s has %(_count)s characters; at most %(_limit)s",
+                _value=_named(field),
+                _count=format(len(value), ","),
+                _limit=limit,
+            ),
+            field,
+        )
     return value
