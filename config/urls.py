@@ -19,6 +19,7 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("penalties.urls")),
     path("", include("rankings.urls")),
+    path("", include("rankings.ema.import_urls")),
     path("", include("rankings.export_urls")),
     path("", include("rankings.archive_urls")),
     path("", include("tournaments.seating_urls")),

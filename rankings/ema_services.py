@@ -30,6 +30,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from rankings.ema.ranking import fold
 from rankings.ema_selectors import (
     RANKED_FAMILIES,
     ema_ranking_compute,
@@ -178,23 +179,36 @@ def ema_ranking_recompute(*, on: date | None = None, refresh_all: bool = False) 
             _store_or_record(changed)
         lines = ema_ranking_compute(on=on)
         now = timezone.now()
+        previous = {
+            (family, player_id): (position, ranking)
+            for family, player_id, position, ranking in EmaRankingEntry.objects.values_list(
+                "family", "player_id", "position", "ranking"
+            )
+        }
         EmaRankingEntry.objects.all().delete()
         EmaRankingEntry.objects.bulk_create(
-            EmaRankingEntry(
-                family=family,
-                player=line.player,
-                ema_id=line.player.ema_id,
-                position=line.position,
-                ranking=line.ranking.ranking,
-                part_a=line.ranking.part_a,
-                part_b=line.ranking.part_b,
-                results=line.ranking.counted,
-                details=line.details,
-                on=on,
-                computed_at=now,
-            )
-            for family in RANKED_FAMILIES
-            for line in lines[family]
+            (
+                EmaRankingEntry(
+                    family=family,
+                    player=line.player,
+                    ema_id=line.player.ema_id,
+                    position=line.position,
+                    ranking=line.ranking.ranking,
+                    part_a=line.ranking.part_a,
+                    part_b=line.ranking.part_b,
+                    results=line.ranking.counted,
+                    details=line.details,
+                    on=on,
+                    computed_at=now,
+                    country=line.player.country,
+                    search_name=fold(line.player.full_name)[:210],
+                    previous_position=previous.get((family, line.player.pk), (None, None))[0],
+                    previous_ranking=previous.get((family, line.player.pk), (None, None))[1],
+                )
+                for family in RANKED_FAMILIES
+                for line in lines[family]
+            ),
+            batch_size=1000,
         )
         state.computed_version = version
         state.computed_on = on
