@@ -194,6 +194,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {"RankedFamilyEnum": "rankings.models.ImportedTournament.Family"},
 }
 
 # Production hardening: active whenever DEBUG is off (passes `manage.py check --deploy`).

@@ -37,6 +37,7 @@ MAX_FILE_BYTES = 2 * 1024 * 1024  # a results file of the largest tournaments is
 MAX_UNPACKED_BYTES = 20 * 1024 * 1024  # XLSX: the zip's members unpacked, against zip bombs
 MAX_ROWS = 2000  # players in one tournament (the largest EMA events have a few hundred)
 MAX_COLUMNS = 40
+MAX_SCANNED_LINES = 10 * MAX_ROWS  # empty lines included
 MAX_CELL_CHARS = 200
 MAX_NAME_CHARS = 100
 MAX_TABLE_POINTS = 10_000
@@ -239,9 +240,10 @@ def _csv_rows(data: bytes) -> list[tuple[int, list[str]]]:
     table: list[tuple[int, list[str]]] = []
     try:
         for values in reader:
-            if len(table) > MAX_ROWS + 1:
+            if len(table) > MAX_ROWS + 1 or reader.line_num > MAX_SCANNED_LINES:
                 break
-            table.append((reader.line_num, values[: MAX_COLUMNS + 1]))
+            if any(v.strip() for v in values):
+                table.append((reader.line_num, values[: MAX_COLUMNS + 1]))
     except csv.Error as exc:
         raise ResultsFileError([Fault(reader.line_num, "", f"not readable as CSV: {exc}")]) from exc
     return table
@@ -266,10 +268,15 @@ def _xlsx_rows(data: bytes) -> list[tuple[int, list[str]]]:
     try:
         sheet = workbook.worksheets[0]
         table: list[tuple[int, list[str]]] = []
-        for number, values in enumerate(sheet.iter_rows(max_col=MAX_COLUMNS + 1, values_only=True), start=1):
+        rows = sheet.iter_rows(max_row=MAX_SCANNED_LINES, max_col=MAX_COLUMNS + 1, values_only=True)
+        for number, values in enumerate(rows, start=1):
             if len(table) > MAX_ROWS + 1:
                 break
-            table.append((number, [_xlsx_text(v) for v in values]))
+            cells = [_xlsx_text(v) for v in values]
+            while cells and not cells[-1].strip():
+                cells.pop()
+            if cells:
+                table.append((number, cells))
     finally:
         workbook.close()
     return table

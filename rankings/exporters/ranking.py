@@ -90,8 +90,8 @@ class EmaRankingExporter(Exporter):
 
 
 def _change(position: int, previous: int | None) -> str:
-    """The page's change column: "new", "=", "+3" (three places up) or "-2"."""
+    """The page's change column: "new", "=", "▲3" (three places up) or "▼2" (two places down)."""
     if previous is None:
         return _("new")
     moved = previous - position
-    return "=" if moved == 0 else f"{moved:+d}"
+    return "=" if moved == 0 else f"▲{moved}" if moved > 0 else f"▼{-moved}"
