@@ -190,14 +190,13 @@ def ema_ranking_recompute(*, on: date | None = None, refresh_all: bool = False) 
             (
                 EmaRankingEntry(
                     family=family,
-                    player=line.player,
+                    player_id=line.player.pk,
                     ema_id=line.player.ema_id,
                     position=line.position,
                     ranking=line.ranking.ranking,
                     part_a=line.ranking.part_a,
                     part_b=line.ranking.part_b,
                     results=line.ranking.counted,
-                    details=line.details,
                     on=on,
                     computed_at=now,
                     country=line.player.country,

@@ -197,7 +197,6 @@ class EmaRankingEntry(models.Model):
     part_a = FractionField(_("Part A"))
     part_b = FractionField(_("Part B"))
     results = models.PositiveSmallIntegerField(_("results"))  # real results that still count
-    details = models.JSONField(default=list)  # every result with its weight and ageing, padding included
     on = models.DateField(_("ranking date"))
     computed_at = models.DateTimeField()
     # the player's country and name as searched (lower case, accents removed), copied at each recompute

@@ -39,7 +39,7 @@ from rankings.ema.imports import (
     results_import_check,
     results_import_replace,
 )
-from rankings.ema.ranking import RANKED_FAMILIES, player_history_facts
+from rankings.ema.ranking import RANKED_FAMILIES, player_details, player_history_facts
 from rankings.ema.ranking_views import change_of
 from rankings.ema_selectors import ema_ranking_entries, ema_ranking_entry, ema_ranking_state
 from rankings.engine.ema import shown
@@ -418,19 +418,14 @@ class EmaRankingViewSet(viewsets.ViewSet):
         entry = ema_ranking_entry(family=family, ema_id=ema_id or "")
         if entry is None:
             raise Http404("No ranked player has this EMA number.")
-        history = ranking_history(
-            [
-                f.as_result()
-                for f in player_history_facts(player_id=entry.player_id, family=family, until=entry.on)
-            ],
-            ruleset=family,
-            until=entry.on,
-        )
+        facts = player_history_facts(player_id=entry.player_id, family=family, until=entry.on)
+        _ranking, details = player_details(player_id=entry.player_id, family=family, on=entry.on, facts=facts)
+        history = ranking_history([f.as_result() for f in facts], ruleset=family, until=entry.on)
         return Response(
             {
                 "ranking": _row(entry),
                 "on": entry.on,
-                "results": entry.details,
+                "results": details,
                 "history": [
                     {
                         "on": p.on,

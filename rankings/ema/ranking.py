@@ -11,22 +11,24 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
 
 from rankings.engine.ema import (
+    MINIMUM_RESULTS,
+    PART_B_RESULTS,
     RULESETS,
     EmaRanking,
     EmaResult,
     ageing,
     anniversary,
     ema_ranking,
+    part_a_size,
     shared_places,
 )
 from rankings.models import ImportedResult, TournamentResult
-from tournaments.models import Player
 
 RANKED_FAMILIES: tuple[str, ...] = RULESETS
 
@@ -64,14 +66,32 @@ class ResultFact:
         )
 
 
+@dataclass(frozen=True)
+class RankedPlayer:
+    """What the ranking needs of a player (read with the results, no model instance)."""
+
+    pk: int
+    first_name: str
+    last_name: str
+    ema_id: str
+    country: str
+
+    @property
+    def id(self) -> int:
+        return self.pk
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()
+
+
 @dataclass
 class RankingLine:
     """A player's EMA ranking in one family, with the results it comes from (not yet stored)."""
 
     family: str
-    player: Player
+    player: RankedPlayer
     ranking: EmaRanking
-    details: list[dict[str, Any]] = field(default_factory=list)
     position: int = 0
 
 
@@ -115,7 +135,7 @@ def result_facts(
     until: date | None = None,
     player_id: int | None = None,
     with_players: bool = False,
-) -> tuple[list[ResultFact], dict[int, Player]]:
+) -> tuple[list[ResultFact], dict[int, RankedPlayer]]:
     """Every counted result of a ranked family (players with an EMA number), from both sources.
 
     Two queries. ``since``/``until`` bound the tournaments' last days; ``player_id`` reads one player.
@@ -140,7 +160,7 @@ def result_facts(
         imported = imported.filter(player_id=player_id)
     extra = _PLAYER_FIELDS if with_players else ()
     facts: list[ResultFact] = []
-    players: dict[int, Player] = {}
+    players: dict[int, RankedPlayer] = {}
     for row in local.values_list(*_LOCAL_FIELDS, *extra).iterator(chunk_size=5000):
         facts.append(
             ResultFact(
@@ -180,12 +200,9 @@ def result_facts(
     return facts, players
 
 
-def _player(pk: int, values: tuple) -> Player:
+def _player(pk: int, values: tuple) -> RankedPlayer:
     first, last, ema_id, country = values
-    player = Player(first_name=first, last_name=last, ema_id=ema_id, country=country)
-    player.pk = player.id = pk
-    player._state.adding = False
-    return player
+    return RankedPlayer(pk, first, last, ema_id or "", country)
 
 
 def result_detail(fact: ResultFact, on: date, in_a: bool, in_b: bool) -> dict[str, Any]:
@@ -241,11 +258,59 @@ def player_ranking(
     return ranking, details + padding_details(ranking)
 
 
+_SHARES: dict[date, dict[tuple[date, Fraction], int]] = {}  # 4 × aged weight per (last day, weight)
+
+
+def quick_ranking(facts: list[ResultFact], *, family: str, on: date) -> EmaRanking | None:
+    """The ranking of :func:`rankings.engine.ema.ema_ranking` on whole numbers, for the full recompute.
+
+    Tournament weights are whole or halves and ageing is 1 or ½, so four times an aged weight is a whole
+    number: the sums are exact integers and only Parts A and B become fractions. Same order of results
+    (base rank, then aged weight, then the more recent), same padding, same Part A size. ``None`` when a
+    weight is not a multiple of ¼ (then the engine itself is used). The result lists are left empty.
+    """
+    items: list[tuple[int, int, int]] = []
+    shares = _SHARES.setdefault(on, {}) if len(_SHARES) < 8 else {}
+    for fact in facts:
+        if fact.family != family:
+            continue
+        key = (fact.ended_on, fact.weight)
+        quarters = shares.get(key)
+        if quarters is None:
+            aged = fact.weight * ageing(fact.ended_on, on) * 4
+            quarters = shares[key] = int(aged) if aged.denominator == 1 else -1
+        if quarters == 0:
+            continue
+        if quarters < 0 or not 0 <= fact.base_rank <= 1000:
+            return None
+        items.append((fact.base_rank, quarters, fact.ended_on.toordinal()))
+    real = len(items)
+    items.sort(key=lambda item: (-item[0], -item[1], -item[2]))
+    items.extend((0, 4, 0) for _ in range(MINIMUM_RESULTS - real))
+
+    def average(chosen: list[tuple[int, int, int]]) -> Fraction:
+        return Fraction(sum(r * w for r, w, _ in chosen), sum(w for _, w, _ in chosen))
+
+    part_a = average(items[: part_a_size(real)])
+    part_b = average(items[:PART_B_RESULTS])
+    return EmaRanking(
+        ruleset=family,
+        on=on,
+        ranking=(part_a + part_b) / 2,
+        part_a=part_a,
+        part_b=part_b,
+        counted=real,
+        part_a_results=(),
+        part_b_results=(),
+    )
+
+
 def ranking_compute(*, on: date) -> dict[str, list[RankingLine]]:
     """The EMA ranking on ``on`` of every player with an EMA number, per ranked family (two queries).
 
     Players with no result that still counts on ``on`` are left out. Equal rankings share the best
-    position; among them players are listed by name.
+    position; among them players are listed by name. The lines carry no per-result details: a player's
+    page computes them (:func:`player_details`).
     """
     facts, players = result_facts(since=window_start(on), until=on, with_players=True)
     grouped: dict[tuple[str, int], list[ResultFact]] = defaultdict(list)
@@ -253,10 +318,12 @@ def ranking_compute(*, on: date) -> dict[str, list[RankingLine]]:
         grouped[(fact.family, fact.player_id)].append(fact)
     lines: dict[str, list[RankingLine]] = {family: [] for family in RANKED_FAMILIES}
     for (family, player_id), own in grouped.items():
-        ranking, details = player_ranking(own, family=family, on=on)
+        ranking = quick_ranking(own, family=family, on=on)
+        if ranking is None:
+            ranking = ema_ranking([f.as_result() for f in own], ruleset=family, on=on)
         if ranking.counted == 0:
             continue
-        lines[family].append(RankingLine(family, players[player_id], ranking, details))
+        lines[family].append(RankingLine(family, players[player_id], ranking))
     for family_lines in lines.values():
         family_lines.sort(
             key=lambda line: (
@@ -271,6 +338,19 @@ def ranking_compute(*, on: date) -> dict[str, list[RankingLine]]:
         ):
             line.position = position
     return lines
+
+
+def player_details(
+    *, player_id: int, family: str, on: date, facts: list[ResultFact] | None = None
+) -> tuple[EmaRanking, list[dict[str, Any]]]:
+    """A player's ranking on ``on`` with the detail of every result that can count (padding included).
+
+    Reads the player's results (two queries) unless ``facts`` (e.g. the player's whole history) are given.
+    """
+    if facts is None:
+        facts, _ = result_facts(since=window_start(on), until=on, player_id=player_id)
+    start = window_start(on)
+    return player_ranking([f for f in facts if start <= f.ended_on <= on], family=family, on=on)
 
 
 def player_history_facts(*, player_id: int, family: str, until: date) -> list[ResultFact]:

@@ -24,7 +24,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from rankings.ema.history import ranking_chart_svg, ranking_history
-from rankings.ema.ranking import RANKED_FAMILIES, player_history_facts
+from rankings.ema.ranking import RANKED_FAMILIES, player_details, player_history_facts
 from rankings.ema_selectors import ema_ranking_entries, ema_ranking_entry, ema_ranking_state
 from rankings.ema_services import ema_ranking_refresh_if_stale
 from rankings.engine.ema import shown
@@ -160,8 +160,10 @@ def ranking_player(request, family: str, ema_id: str):
     entry = ema_ranking_entry(family=family, ema_id=ema_id)
     if entry is None:
         raise Http404("No ranked player has this EMA number.")
-    results, padding = [], [d for d in entry.details if d.get("padding")]
-    for d in entry.details:
+    facts = player_history_facts(player_id=entry.player_id, family=family, until=entry.on)
+    _ranking, details = player_details(player_id=entry.player_id, family=family, on=entry.on, facts=facts)
+    results, padding = [], [d for d in details if d.get("padding")]
+    for d in details:
         if d.get("padding"):
             continue
         results.append(
@@ -172,14 +174,7 @@ def ranking_player(request, family: str, ema_id: str):
                 "aged_weight": _figure(Fraction(d["aged_weight"])),
             }
         )
-    history = ranking_history(
-        [
-            f.as_result()
-            for f in player_history_facts(player_id=entry.player_id, family=family, until=entry.on)
-        ],
-        ruleset=family,
-        until=entry.on,
-    )
+    history = ranking_history([f.as_result() for f in facts], ruleset=family, until=entry.on)
     chart = ranking_chart_svg(
         history,
         title=_("Ranking of %(name)s over time") % {"name": entry.player.full_name},

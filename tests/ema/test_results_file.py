@@ -112,3 +112,39 @@ def test_too_many_rows_and_a_workbook_that_unpacks_too_large_are_refused():
         archive.writestr("xl/big.xml", b"0" * (21 * 1024 * 1024))
     with pytest.raises(ResultsFileError, match="unpacks to"):
         read_results_file(bomb.getvalue())
+
+
+def test_the_quick_full_recompute_ranks_exactly_like_the_engine():
+    """The recompute's whole-number arithmetic against rankings.engine.ema, on random histories."""
+    import datetime as dt
+    import random
+
+    from rankings.ema.ranking import ResultFact, quick_ranking
+    from rankings.engine.ema import ema_ranking
+
+    rng = random.Random(17)
+    on = dt.date(2026, 6, 1)
+    for _ in range(300):
+        facts = [
+            ResultFact(
+                player_id=1,
+                family=rng.choice(("mcr", "riichi")),
+                base_rank=rng.choice((0, 250, 500, 667, 800, 1000, rng.randrange(1001))),
+                weight=Fraction(rng.randrange(2, 11), 2),
+                ended_on=on - dt.timedelta(days=rng.randrange(-10, 900)),
+                place=1,
+                players=4,
+                tournament="t",
+                link="imported:1",
+            )
+            for _ in range(rng.randrange(0, 14))
+        ]
+        for family in ("mcr", "riichi"):
+            quick = quick_ranking(facts, family=family, on=on)
+            exact = ema_ranking([f.as_result() for f in facts if f.family == family], ruleset=family, on=on)
+            assert (quick.ranking, quick.part_a, quick.part_b, quick.counted) == (
+                exact.ranking,
+                exact.part_a,
+                exact.part_b,
+                exact.counted,
+            )
