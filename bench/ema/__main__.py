@@ -100,7 +100,7 @@ def synthetic_files(today: dt.date):
     first_day = today - dt.timedelta(days=365 * YEARS)
     for t in range(TOURNAMENTS):
         ends_on = first_day + dt.timedelta(days=(365 * YEARS - 7) * t // TOURNAMENTS)
-        size = max(12, min(160, int(rng.lognormvariate(3.6, 0.35)) // 4 * 4))
+        size = max(12, min(160, int(rng.lognormvariate(3.68, 0.35)) // 4 * 4))
         chosen = rng.sample(range(PLAYERS), size - size // 20)
         guests = size // 20  # players without an EMA number: in N, never ranked
         order = sorted(chosen, key=lambda i: -(strength[i] + rng.gauss(0, 1.2)))

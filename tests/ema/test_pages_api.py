@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import re
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -270,3 +271,32 @@ def test_the_import_results_command(tmp_path):
         call_command("import_results", str(bad), "--name", "B", "--rules", "mcr", "--start", start)
     assert "line 2, EMA number" in str(refused.value) and "line 5, Country" in str(refused.value)
     assert EmaRankingEntry.objects.count() >= 0
+
+
+def test_the_pages_speak_spanish(client, office, ranked):
+    client.force_login(office)
+    headers = {"HTTP_ACCEPT_LANGUAGE": "es"}
+    page = client.get(reverse("ema-import-new"), **headers).content.decode()
+    assert "Importar un archivo de resultados" in page and "Solo comprobar" in page
+    ranking = client.get(reverse("ema-ranking"), **headers).content.decode()
+    assert "Todos los países" in ranking and "Torneos celebrados en otros lugares" in ranking
+    player = client.get(reverse("ema-ranking-player", args=["mcr", "04010001"]), **headers).content.decode()
+    assert "Ranking de Ana Alba a lo largo del tiempo" in player and "Peso × antigüedad" in player
+
+
+def test_an_anonymous_visit_is_served_from_the_cache_with_one_query(
+    client, ranked, django_assert_num_queries
+):
+    url = reverse("ema-ranking-family", args=["mcr"])
+    first = client.get(url, {"country": "ESP"}).content.decode()
+    with django_assert_num_queries(1):  # the ranking's state
+        again = client.get(url, {"country": "ESP"}).content.decode()
+
+    def unmasked(html: str) -> str:  # each response masks the visitor's CSRF token anew
+        return re.sub(r'(csrfmiddlewaretoken" value="|X-CSRFToken": ")[^"]+', r"\1", html)
+
+    assert unmasked(again) == unmasked(first) and "Ana Alba" in again
+    player = reverse("ema-ranking-player", args=["mcr", "04010001"])
+    client.get(player)
+    with django_assert_num_queries(1):
+        assert "Ana Alba" in client.get(player).content.decode()
