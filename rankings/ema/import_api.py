@@ -26,6 +26,7 @@ from rest_framework.response import Response
 
 from rankings.ema.history import ranking_history
 from rankings.ema.import_forms import FactsForm, ImportForm
+from rankings.ema.import_views import body_too_large
 from rankings.ema.imports import (
     ImportPreview,
     ResultsImportError,
@@ -41,6 +42,7 @@ from rankings.ema.imports import (
 )
 from rankings.ema.ranking import RANKED_FAMILIES, player_details, player_history_facts
 from rankings.ema.ranking_views import change_of
+from rankings.ema.results_file import MAX_FILE_BYTES, Fault
 from rankings.ema_selectors import ema_ranking_entries, ema_ranking_entry, ema_ranking_state
 from rankings.engine.ema import shown
 from rankings.models import ImportedResult, ImportedTournament
@@ -171,8 +173,6 @@ def _refusal(faults, more: int = 0) -> Response:
 
 
 def _form_refusal(form) -> Response:
-    from rankings.ema.results_file import Fault
-
     faults = [
         Fault(0, field if field != "__all__" else "", " ".join(str(e) for e in errors))
         for field, errors in form.errors.items()
@@ -240,6 +240,8 @@ class ImportedTournamentViewSet(viewsets.ViewSet):
         summary="Import a results file (all or nothing)",
     )
     def create(self, request):
+        if body_too_large(request):
+            return _refusal([Fault(0, "file", f"the request is larger than {MAX_FILE_BYTES} bytes")])
         form = ImportForm(request.data, request.FILES)
         if not form.is_valid():
             return _form_refusal(form)
@@ -284,6 +286,8 @@ class ImportedTournamentViewSet(viewsets.ViewSet):
     @action(detail=True, methods=["post"])
     def replace(self, request, pk=None):
         tournament = get_object_or_404(ImportedTournament, pk=_pk(pk))
+        if body_too_large(request):
+            return _refusal([Fault(0, "file", f"the request is larger than {MAX_FILE_BYTES} bytes")])
         form = ImportForm(request.data, request.FILES)
         if not form.is_valid():
             return _form_refusal(form)

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -29,9 +30,27 @@ from rankings.ema.imports import (
     results_import_check,
     results_import_replace,
 )
+from rankings.ema.results_file import MAX_FILE_BYTES
 from rankings.models import ImportedTournament
 
 PAGE_SIZE = 50
+MAX_BODY_BYTES = MAX_FILE_BYTES + 64 * 1024  # the file and the facts
+
+
+def body_too_large(request) -> bool:
+    """A request body larger than a results file and its facts can be is refused before it is read."""
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > MAX_BODY_BYTES
+    except ValueError:
+        return True
+
+
+def _too_large(request) -> HttpResponse:
+    return HttpResponse(
+        _("The request is larger than a results file may be (%(limit)s bytes).") % {"limit": MAX_FILE_BYTES},
+        status=413,
+        content_type="text/plain; charset=utf-8",
+    )
 
 
 @require_GET
@@ -53,6 +72,8 @@ def import_new(request):
         raise PermissionDenied(_("You may not import results."))
     preview = faults = None
     more = 0
+    if request.method == "POST" and body_too_large(request):
+        return _too_large(request)
     if request.method == "POST":
         form = ImportForm(request.POST, request.FILES)
         if form.is_valid():
@@ -107,6 +128,8 @@ def import_correct(request, pk: int):
         raise PermissionDenied(_("You may not correct imported results."))
     tournament = get_object_or_404(ImportedTournament, pk=pk)
     faults, more = None, 0
+    if request.method == "POST" and body_too_large(request):
+        return _too_large(request)
     if request.method == "POST":
         form = CorrectForm(request.POST, request.FILES)
         if form.is_valid():

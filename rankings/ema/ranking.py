@@ -25,7 +25,6 @@ from rankings.engine.ema import (
     ageing,
     anniversary,
     ema_ranking,
-    part_a_size,
     shared_places,
 )
 from rankings.models import ImportedResult, TournamentResult
@@ -258,6 +257,11 @@ def player_ranking(
     return ranking, details + padding_details(ranking)
 
 
+def _part_a_size(results: int) -> int:
+    """:func:`rankings.engine.ema.part_a_size` on integers: 5 + ceil(4 (n − 5) / 5) results."""
+    return MINIMUM_RESULTS + -(-4 * max(results - MINIMUM_RESULTS, 0) // 5)
+
+
 _SHARES: dict[date, dict[tuple[date, Fraction], int]] = {}  # 4 × aged weight per (last day, weight)
 
 
@@ -291,7 +295,7 @@ def quick_ranking(facts: list[ResultFact], *, family: str, on: date) -> EmaRanki
     def average(chosen: list[tuple[int, int, int]]) -> Fraction:
         return Fraction(sum(r * w for r, w, _ in chosen), sum(w for _, w, _ in chosen))
 
-    part_a = average(items[: part_a_size(real)])
+    part_a = average(items[: _part_a_size(real)])
     part_b = average(items[:PART_B_RESULTS])
     return EmaRanking(
         ruleset=family,

@@ -300,3 +300,11 @@ def test_an_anonymous_visit_is_served_from_the_cache_with_one_query(
     client.get(player)
     with django_assert_num_queries(1):
         assert "Ana Alba" in client.get(player).content.decode()
+
+
+def test_a_request_larger_than_a_results_file_is_refused_before_it_is_read(client, office):
+    client.force_login(office)
+    big = {"CONTENT_LENGTH": str(3 * 1024 * 1024)}
+    assert client.post(reverse("ema-import-new"), facts_post(), **big).status_code == 413
+    refused = client.post(reverse("ranking-import-list"), facts_post(), **big)
+    assert refused.status_code == 400 and refused.json()["faults"][0]["column"] == "file"

@@ -119,9 +119,10 @@ def test_the_quick_full_recompute_ranks_exactly_like_the_engine():
     import datetime as dt
     import random
 
-    from rankings.ema.ranking import ResultFact, quick_ranking
-    from rankings.engine.ema import ema_ranking
+    from rankings.ema.ranking import ResultFact, _part_a_size, quick_ranking
+    from rankings.engine.ema import ema_ranking, part_a_size
 
+    assert all(_part_a_size(n) == part_a_size(n) for n in range(300))
     rng = random.Random(17)
     on = dt.date(2026, 6, 1)
     for _ in range(300):
