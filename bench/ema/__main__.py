@@ -305,6 +305,7 @@ def measure_http(env: dict[str, str], clients: int, seconds: float, port: int, t
         "page 5, country DEU": f"{base}/ranking/mcr/?country=DEU&page=2",
         "name search": f"{base}/ranking/mcr/?q=nunez",
         "player page": f"{base}/ranking/mcr/{top.ema_id}/",
+        "static file (ceiling)": f"{base}/static/css/app.css",
     }
     results = {}
     try:
