@@ -22,16 +22,22 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
 install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev
 
+# The demo runs as a production server would (no debug pages), over plain http on this machine only.
+DEMO_ENV := DEBUG=0 SECRET_KEY=local-demo-only-not-a-secret ALLOWED_HOSTS=$(HOST),localhost \
+	SECURE_SSL_REDIRECT=false SECURE_HSTS_SECONDS=0 SECURE_HSTS_PRELOAD=false SECURE_COOKIES=false BEHIND_PROXY=false
+
 ## run: install, migrate, load the demo tournament if absent, serve on http://127.0.0.1:8000 (SQLite, eager tasks)
 run: install
-	DEBUG=1 $(BIN)/python manage.py migrate --noinput
-	DEBUG=1 $(BIN)/python manage.py load_demo --if-absent
-	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
+	$(DEMO_ENV) $(BIN)/python manage.py load_demo --if-absent
+	$(DEMO_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	$(DEMO_ENV) $(BIN)/python manage.py runserver --insecure $(HOST):$(PORT)
 
-## test: install the dev requirements, run ruff and the whole pytest suite
+## test: install the dev requirements, run ruff, the import-layer contracts and the whole pytest suite
 test: install-dev browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run > /dev/null
 	DEBUG=1 $(BIN)/pytest $(PYTEST_ARGS)
 

@@ -3,12 +3,13 @@
 from rest_framework.routers import DefaultRouter
 
 from penalties import api as penalties_api
-from rankings import api as rankings_api
-from rankings import archive_api, export_api
-from rankings.ema import import_api as ema_import_api
+from rankings.archive import api as archive_api
+from rankings.ema import api as ema_api
+from rankings.exports import api as export_api
+from rankings.standings import api as rankings_api
 from scoring import api as scoring_api
 from tournaments import api as tournaments_api
-from tournaments import seating_api
+from tournaments.seating import api as seating_api
 
 router = DefaultRouter()
 router.register("tournaments", tournaments_api.TournamentViewSet, basename="tournament")
@@ -28,10 +29,8 @@ router.register(
     basename="tournament-export",
 )
 router.register("archives", archive_api.ArchiveViewSet, basename="archive")
-router.register("ranking-imports", ema_import_api.ImportedTournamentViewSet, basename="ranking-import")
-router.register(
-    r"ema-ranking/(?P<family>[a-z]+)", ema_import_api.EmaRankingViewSet, basename="ema-ranking-api"
-)
+router.register("ranking-imports", ema_api.ImportedTournamentViewSet, basename="ranking-import")
+router.register(r"ema-ranking/(?P<family>[a-z]+)", ema_api.EmaRankingViewSet, basename="ema-ranking-api")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/seating", seating_api.SeatingViewSet, basename="seating-api"
 )

@@ -6,9 +6,11 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import healthz
+from config.pages import favicon
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
@@ -18,11 +20,11 @@ urlpatterns = [
     path("api/", include("config.api_urls")),
     path("", include("scoring.urls")),
     path("", include("penalties.urls")),
-    path("", include("rankings.urls")),
-    path("", include("rankings.ema.import_urls")),
-    path("", include("rankings.export_urls")),
-    path("", include("rankings.archive_urls")),
-    path("", include("tournaments.seating_urls")),
+    path("", include("rankings.standings.urls")),
+    path("", include("rankings.ema.urls")),
+    path("", include("rankings.exports.urls")),
+    path("", include("rankings.archive.urls")),
+    path("", include("tournaments.seating.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:

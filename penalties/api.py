@@ -33,11 +33,10 @@ from rest_framework.response import Response
 
 from penalties import services
 from penalties.models import Kind, Penalty, Scope, Variant
-from scoring.fields import plain_number
 from scoring.rules.base import RuleError
-from scoring.services import Actor
+from tournaments.fields import plain_number
 from tournaments.models import Registration, Role, Session, Table, Tournament
-from tournaments.permissions import user_roles
+from tournaments.permissions import Actor, user_roles
 
 
 def actor_in(user, tournament: Tournament) -> Actor:

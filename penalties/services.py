@@ -20,8 +20,9 @@ from django.utils import timezone
 from penalties.models import Kind, Penalty, Scope, Variant
 from scoring.rules.base import GameResult, RuleError, Ruleset
 from scoring.rules.common import dealer_of_hand
-from scoring.services import Actor
 from tournaments.models import Registration, Seat, Session, Table, Tournament
+from tournaments.permissions import Actor
+from tournaments.signals import results_changed_send
 
 OFFENDER_ONLY = (Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE)
 SUBSTITUTION_REASONS = ("late_arrival", "illness", "disqualified")
@@ -329,18 +330,19 @@ def fouls_recount(*, registration: Registration, rules: Ruleset, actor: Actor | 
 
 def _after_change(penalty: Penalty) -> None:
     """Rewrite the confirmed tables the penalty touches, and queue the standings recompute."""
-    from rankings.services import standings_touch
-    from scoring.services import summaries_refresh
-
+    tables: list[int] = []
     if penalty.session_id is not None:
-        tables = Table.objects.filter(session_id=penalty.session_id).filter(
-            Q(seats__registration=penalty.registration_id)
-            | Q(summaries__registration=penalty.registration_id)
-            | Q(pk=penalty.table_id)
+        tables = list(
+            Table.objects.filter(session_id=penalty.session_id)
+            .filter(
+                Q(seats__registration=penalty.registration_id)
+                | Q(summaries__registration=penalty.registration_id)
+                | Q(pk=penalty.table_id)
+            )
+            .distinct()
+            .values_list("pk", flat=True)
         )
-        for table in tables.distinct():
-            summaries_refresh(table=table)
-    standings_touch(tournament_id=penalty.tournament_id)
+    results_changed_send(tournament_id=penalty.tournament_id, tables=tables)
 
 
 def active_penalties(*, session: Session) -> list[Penalty]:

@@ -17,14 +17,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from penalties import selectors as penalty_selectors
 from penalties import services
 from penalties.forms import HAND_KINDS, AppealForm, CancelForm, PenaltyFilterForm, PenaltyForm, penalty_kinds
 from penalties.models import Kind, Penalty, Scope
+from penalties.presenters import penalty_lines
 from scoring import selectors
 from scoring.rules.base import RuleError
-from scoring.services import Actor
 from tournaments.models import WIND_LETTERS, Role, Seat, Session, Table, Tournament
-from tournaments.permissions import user_roles
+from tournaments.permissions import Actor, user_roles
 
 
 def _referee_actor(request: HttpRequest, tournament: Tournament) -> Actor:
@@ -46,7 +47,7 @@ def _tournament(slug: str) -> Tournament:
 
 
 def _recorded_message(penalty: Penalty, rules) -> str:
-    row = selectors.penalty_rows(penalties=[penalty], rules=rules)[0]
+    row = penalty_lines(penalties=[penalty], rules=rules)[0]
     amount = f"{row.amount} ({row.note})" if row.amount and row.note else row.amount or row.note
     if not amount:
         return _("%(kind)s recorded for %(name)s.") % {
@@ -108,7 +109,7 @@ def table_penalty(request: HttpRequest, slug: str, session: int, number: int, ki
     kind = _kind_or_404(kind, kinds)
     seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("position"))
     players = [(s.registration, WIND_LETTERS[s.position]) for s in seats]
-    substitutes = selectors.substitutes_free(tournament=tournament, session=table.session)
+    substitutes = penalty_selectors.substitutes_free(tournament=tournament, session=table.session)
     initial = {
         "player": request.GET.get("player", ""),
         "reason": request.GET.get("reason", ""),
@@ -174,7 +175,7 @@ def player_penalties(request: HttpRequest, slug: str, key: str) -> HttpResponse:
         session_number = request.POST.get("session") or request.GET.get("session") or ""
         chosen = next((s for s in sessions if str(s.number) == session_number), None)
         substitutes = (
-            selectors.substitutes_free(tournament=tournament, session=chosen)
+            penalty_selectors.substitutes_free(tournament=tournament, session=chosen)
             if chosen is not None
             else [r for r in tournament.registrations.select_related("player") if r.is_substitute]
         )
@@ -216,11 +217,11 @@ def player_penalties(request: HttpRequest, slug: str, key: str) -> HttpResponse:
                 },
                 **kwargs,
             )
-    penalties = selectors.player_penalties(registration=registration)
+    penalties = penalty_selectors.player_penalties(registration=registration)
     context = {
         "tournament": tournament,
         "registration": registration,
-        "rows": selectors.penalty_rows(penalties=penalties, rules=rules),
+        "rows": penalty_lines(penalties=penalties, rules=rules),
         "kinds": kinds,
         "kind": kind,
         "kind_label": dict(kinds).get(kind, ""),
@@ -248,13 +249,13 @@ def penalty_list(request: HttpRequest, slug: str) -> HttpResponse:
     if filters.is_bound and filters.is_valid():
         session_number = int(filters.cleaned_data["session"]) if filters.cleaned_data["session"] else None
         kind = filters.cleaned_data["kind"] or None
-    penalties = selectors.tournament_penalties(
+    penalties = penalty_selectors.tournament_penalties(
         tournament=tournament, session_number=session_number, kind=kind
     )
     context = {
         "tournament": tournament,
         "filters": filters,
-        "rows": selectors.penalty_rows(penalties=penalties, rules=tournament.get_rules()),
+        "rows": penalty_lines(penalties=penalties, rules=tournament.get_rules()),
         "here": request.get_full_path(),
     }
     return render(request, "penalties/list.html", context)
@@ -299,7 +300,7 @@ def _penalty_action(request: HttpRequest, slug: str, pk: int, action: str) -> Ht
             form.add_error(name, exc.message)
         else:
             return redirect(_next_url(request, penalty))
-    row = selectors.penalty_rows(penalties=[penalty], rules=tournament.get_rules())[0]
+    row = penalty_lines(penalties=[penalty], rules=tournament.get_rules())[0]
     context = {
         "tournament": tournament,
         "row": row,

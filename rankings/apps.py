@@ -6,4 +6,7 @@ class RankingsConfig(AppConfig):
     verbose_name = "Rankings"
 
     def ready(self) -> None:
-        from rankings import signals  # noqa: F401  (connects the receivers)
+        # Connect the receivers, and register the tasks of the domain packages with Celery.
+        from rankings.ema import signals  # noqa: F401
+        from rankings.exports import tasks as export_tasks  # noqa: F401
+        from rankings.standings import receivers, tasks  # noqa: F401

@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from scoring.fields import FractionField
+from tournaments.fields import FractionField
 from tournaments.models import Player, Registration, Tournament
 
 
@@ -109,7 +109,7 @@ class ExportJob(models.Model):
 
     @property
     def exporter_name(self) -> str:
-        from rankings.exporters import UnknownExporter, exporter_get
+        from rankings.exports import UnknownExporter, exporter_get
 
         try:
             return str(exporter_get(self.exporter).name)
@@ -199,9 +199,8 @@ class EmaRankingEntry(models.Model):
     results = models.PositiveSmallIntegerField(_("results"))  # real results that still count
     on = models.DateField(_("ranking date"))
     computed_at = models.DateTimeField()
-    # the player's country and name as searched (lower case, accents removed), copied at each recompute
+    # the player's country, copied at each recompute (the ranking's country filter)
     country = models.CharField(_("country"), max_length=3, blank=True)
-    search_name = models.CharField(max_length=210, blank=True)
     # the player's position and ranking in the computation before this one (None: newly ranked)
     previous_position = models.PositiveIntegerField(null=True, blank=True)
     previous_ranking = FractionField(null=True, blank=True)

@@ -42,11 +42,11 @@ from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
 from scoring import handshape, services
-from scoring.fields import plain_number
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import RuleError
+from tournaments.fields import plain_number
 from tournaments.models import WIND_LETTERS, Seat, Table
-from tournaments.permissions import can_view, user_roles
+from tournaments.permissions import actor_for, can_view, user_roles
 
 TABLE_KEY_HEADER = "X-Table-Key"
 RESERVED = ("version", "reason")  # request fields that are not part of the hand
@@ -450,13 +450,13 @@ class TableResultViewSet(viewsets.ViewSet):
         if not key:
             return False
         try:
-            return services.actor_for(user=None, table=table, table_key=key).role == "table"
+            return actor_for(user=None, table=table, table_key=key).role == "table"
         except DjangoPermissionDenied:
             return False
 
     def _actor(self, request, table: Table) -> services.Actor:
         try:
-            return services.actor_for(user=request.user, table=table, table_key=table_key_of(request))
+            return actor_for(user=request.user, table=table, table_key=table_key_of(request))
         except DjangoPermissionDenied:
             if not can_view(request.user, table.session.tournament):
                 raise Http404 from None

@@ -8,7 +8,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from simple_history.models import HistoricalRecords
 
-from scoring.fields import FractionField
+from tournaments.fields import FractionField
 from tournaments.models import Registration, Session, Table, Tournament, Wind
 
 

@@ -5,7 +5,8 @@ penalties shown beside them. Everything here only reads; the writes are in ``sco
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -16,49 +17,13 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from penalties.models import Kind, Penalty, Scope
+from penalties.models import Kind, Penalty
 from scoring.models import Hand, SeatSummary, TableResult
+from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
+from tournaments.fields import plain_number
 from tournaments.models import WIND_LETTERS, Player, Registration, Seat, Session, Table, Tournament
-
-WIND_NAMES = {
-    "E": gettext_lazy("East"),
-    "S": gettext_lazy("South"),
-    "W": gettext_lazy("West"),
-    "N": gettext_lazy("North"),
-}
-SHARE_NAMES = {"all": gettext_lazy("all"), "half": gettext_lazy("half"), "third": gettext_lazy("a third")}
-MINUS = "\u2212"
-
-
-# -- numbers as shown ---------------------------------------------------------------------------------
-
-
-def num(value: Any) -> str:
-    """An exact number for the page: ``12``, ``−10``, ``1.5``, ``2.33``; ``—`` for nothing."""
-    if value is None or value == "":
-        return "—"
-    v = Fraction(str(value)) if not isinstance(value, (int, Fraction)) else Fraction(value)
-    text = str(abs(v.numerator)) if v.denominator == 1 else f"{abs(float(v)):.2f}".rstrip("0").rstrip(".")
-    return (MINUS + text) if v < 0 else text
-
-
-def signed(value: Any) -> str:
-    """Like :func:`num`, with ``+`` before a gain."""
-    if value is None or value == "":
-        return "—"
-    text = num(value)
-    return "+" + text if Fraction(str(value)) > 0 else text
-
-
-def short_name(player: Player) -> str:
-    """``Ana G.``: short enough for four columns on a phone."""
-    if player.last_name:
-        return f"{player.first_name} {player.last_name[0]}."
-    return player.first_name
-
-
-# -- finding tables ----------------------------------------------------------------------------------
+from tournaments.presenters import MINUS, WIND_NAMES, SeatLine, TableView, num, short_name, signed
 
 
 def table_for_page(*, slug: str, session_number: int, table_number: int) -> Table:
@@ -82,113 +47,6 @@ def session_for_page(*, slug: str, session_number: int) -> Session:
 
 def table_result_or_none(table: Table) -> TableResult | None:
     return TableResult.objects.filter(table=table).first()
-
-
-# -- describing hands ----------------------------------------------------------------------------------
-
-
-def _names(seats: Sequence[str], values: Iterable[Any]) -> str:
-    out = []
-    for v in values:
-        try:
-            out.append(seats[int(v)])
-        except (TypeError, ValueError, IndexError):
-            out.append(str(v))
-    return ", ".join(out)
-
-
-def _who(seats: Sequence[str], value: Any) -> str:
-    return _names(seats, [value])
-
-
-def riichi_value(han: Any, fu: Any) -> str:
-    try:
-        han = int(han)
-    except (TypeError, ValueError):
-        return "?"
-    for least, name in ((13, "yakuman"), (11, "sanbaiman"), (8, "baiman"), (6, "haneman"), (5, "mangan")):
-        if han >= least:
-            return name
-    return _("%(han)s han %(fu)s fu") % {"han": han, "fu": fu}
-
-
-def describe_hand(family: str, data: Mapping[str, Any], seats: Sequence[str]) -> str:
-    """A short line for one stored hand (players as seat numbers), with the players' names."""
-    result = data.get("result")
-    if family == "riichi":
-        if result == "ron":
-            winners = data.get("winners") or []
-            parts = [
-                f"{_who(seats, w.get('player'))} {riichi_value(w.get('han'), w.get('fu'))}"
-                for w in winners
-                if isinstance(w, Mapping)
-            ]
-            loser = _who(seats, data.get("loser"))
-            if len(parts) == 1:
-                text = _("Ron: %(winner)s from %(loser)s") % {"winner": parts[0], "loser": loser}
-            elif len(parts) == 2:
-                text = _("Double ron from %(loser)s: %(winners)s") % {
-                    "loser": loser,
-                    "winners": "; ".join(parts),
-                }
-            else:
-                text = _("Triple ron from %(loser)s: %(winners)s") % {
-                    "loser": loser,
-                    "winners": "; ".join(parts),
-                }
-        elif result == "tsumo":
-            text = _("Tsumo: %(winner)s %(value)s") % {
-                "winner": _who(seats, data.get("winner")),
-                "value": riichi_value(data.get("han"), data.get("fu")),
-            }
-        elif result == "draw":
-            tenpai = data.get("tenpai") or []
-            text = (
-                _("Draw, tenpai: %(players)s") % {"players": _names(seats, tenpai)}
-                if tenpai
-                else _("Draw, nobody tenpai")
-            )
-        elif result == "chombo":
-            return _("Chombo by %(player)s (hand replayed)") % {"player": _who(seats, data.get("player"))}
-        else:
-            return str(result)
-        if data.get("riichi"):
-            text += " · " + _("riichi: %(players)s") % {"players": _names(seats, data["riichi"])}
-        return text
-    if family == "classical":
-        if result != "win":
-            return _("Drawn hand")
-        winner = _who(seats, data.get("winner"))
-        if data.get("limit_hand"):
-            return _("%(winner)s mah jong, limit hand") % {"winner": winner}
-        values = data.get("values") or {}
-        value = values.get(str(data.get("winner")), values.get(data.get("winner"), "?"))
-        others = ", ".join(
-            f"{_who(seats, k)} {v}" for k, v in sorted(values.items()) if str(k) != str(data.get("winner"))
-        )
-        text = _("%(winner)s mah jong, %(value)s points") % {"winner": winner, "value": value}
-        return f"{text} ({others})" if others else text
-    # MCR and Salamanca
-    if result != "win":
-        return _("Draw")
-    winner = _who(seats, data.get("winner"))
-    if data.get("discarder") is None:
-        text = _("%(winner)s self-drawn, %(fan)s fan") % {"winner": winner, "fan": data.get("fan")}
-    else:
-        text = _("%(winner)s wins on %(discarder)s's discard, %(fan)s fan") % {
-            "winner": winner,
-            "discarder": _who(seats, data.get("discarder")),
-            "fan": data.get("fan"),
-        }
-    liable = data.get("liable") or []
-    if liable:
-        shares = ", ".join(
-            f"{_who(seats, item.get('player'))} ({SHARE_NAMES.get(item.get('share'), item.get('share'))})"
-            for item in liable
-            if isinstance(item, Mapping)
-        )
-        text += " · " + _("liable: %(players)s") % {"players": shares}
-    return text
 
 
 # -- a table's state -----------------------------------------------------------------------------------
@@ -321,31 +179,6 @@ class TableState:
             row.cells = [getattr(row, c) for c in columns]
 
 
-def _label(family: str, seats: Sequence[SeatView], dealer: int | None, wind: str | None, honba: int) -> str:
-    if wind is None:
-        return _("Game over")
-    wind_name = str(WIND_NAMES.get(wind, wind))
-    if family == "riichi":
-        text = f"{wind_name} {(dealer or 0) + 1}"
-        if honba:
-            text += ", " + (_("%(n)s counter") if honba == 1 else _("%(n)s counters")) % {"n": honba}
-        return text
-    if family == "mcr" or dealer is None:
-        return _("%(wind)s round") % {"wind": wind_name}
-    return _("%(wind)s round, %(dealer)s deals") % {"wind": wind_name, "dealer": seats[dealer].short}
-
-
-def _after(family: str, honba: int, sticks: int) -> str:
-    if family != "riichi":
-        return ""
-    parts = []
-    if honba:
-        parts.append((_("%(n)s counter") if honba == 1 else _("%(n)s counters")) % {"n": honba})
-    if sticks:
-        parts.append((_("%(n)s riichi stick") if sticks == 1 else _("%(n)s riichi sticks")) % {"n": sticks})
-    return ", ".join(parts)
-
-
 def table_seats(table: Table) -> list[SeatView]:
     seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("position"))
     replaced = {
@@ -419,11 +252,11 @@ def table_state(*, table: Table) -> TableState:
                 state.hands.append(
                     HandRow(
                         number=hand.number,
-                        label=_label(state.family, seats, dealer, wind, honba),
+                        label=round_label(state.family, seats, dealer, wind, honba),
                         description=describe_hand(state.family, hand.data, names),
                         deltas=[signed(d) for d in step.deltas],
                         scores=[num(s) for s in step.scores],
-                        after=_after(state.family, step.honba, step.sticks),
+                        after=after_hand(state.family, step.honba, step.sticks),
                         replayed=step.replayed,
                         data=hand.data,
                     )
@@ -437,7 +270,7 @@ def table_state(*, table: Table) -> TableState:
             state.round_wind = wind
             state.game_over = wind is None
             state.next_hand = len(hands) + 1
-            state.next_label = _label(state.family, seats, dealer, wind, honba)
+            state.next_label = round_label(state.family, seats, dealer, wind, honba)
     except RuleError as exc:
         state.replay_error = str(exc)
     for seat, score in zip(seats, scores, strict=True):
@@ -503,47 +336,89 @@ def _outcome(
 # -- a session's tables (the referees' view) ---------------------------------------------------------
 
 
-@dataclass
-class SessionTableRow:
-    table: Table
-    players: list[str]
-    status: str  # "empty", "draft", "submitted", "confirmed"
-    status_label: str
-    version: int
-    mode: str
-    hands: int
+TABLE_STATUSES = ("waiting", "playing", "submitted", "confirmed")
 
 
-def session_tables(*, session: Session) -> list[SessionTableRow]:
-    tables = (
+def table_status(table: Table, session: Session) -> str:
+    """How far a table is, for the public: waiting, playing, submitted, confirmed."""
+    result = getattr(table, "result", None)
+    if result is None:
+        return "playing" if session.status != Session.Status.PLANNED else "waiting"
+    return {"draft": "playing", "submitted": "submitted", "confirmed": "confirmed"}.get(
+        result.status, "playing"
+    )
+
+
+def summary_seat_line(s: SeatSummary, seated: Registration | None) -> SeatLine:
+    """A confirmed seat's figures; ``seated`` is who sat there, when a substitute is credited instead."""
+    line = SeatLine(
+        position=s.position,
+        key=s.registration.key,
+        name=s.registration.player.full_name,
+        short=short_name(s.registration.player),
+        game_score=plain_number(s.game_score),
+        table_points=plain_number(s.table_points),
+        uma=plain_number(s.uma),
+        penalties=plain_number(Fraction(s.penalties or 0) + Fraction(s.chombo or 0)),
+        final=plain_number(s.final),
+        excluded=s.excluded,
+    )
+    if seated is not None and seated.pk != s.registration_id:
+        line.substitute_for = seated.player.full_name
+    return line
+
+
+def session_tables(*, session: Session) -> list[TableView]:
+    """Every table of a session with its players, its progress and, once confirmed, its results: three
+    queries. The public session page and the referees' view both list these."""
+    tables = list(
         Table.objects.filter(session=session)
         .select_related("result")
-        .prefetch_related("seats__registration__player")
         .annotate(hand_count=Count("result__hands"))
         .order_by("number")
     )
-    rows = []
-    for t in tables:
-        result = getattr(t, "result", None)
-        players = [short_name(s.registration.player) for s in sorted(t.seats.all(), key=lambda s: s.position)]
+    seats: dict[int, dict[int, Registration]] = defaultdict(dict)
+    for seat in Seat.objects.filter(session=session).select_related("registration__player"):
+        seats[seat.table_id][seat.position] = seat.registration
+    summaries: dict[int, list[SeatSummary]] = defaultdict(list)
+    for s in SeatSummary.objects.filter(session=session).select_related("registration__player"):
+        summaries[s.table_id].append(s)
+    views = []
+    for table in tables:
+        result = getattr(table, "result", None)
         if result is None or (
-            result.status == TableResult.Status.DRAFT and not t.hand_count and result.scores is None
+            result.status == TableResult.Status.DRAFT and not table.hand_count and result.scores is None
         ):
-            status, label = "empty", _("Not started")
+            entry, label = "empty", _("Not started")
         else:
-            status, label = result.status, result.get_status_display()
-        rows.append(
-            SessionTableRow(
-                table=t,
-                players=players,
-                status=status,
-                status_label=label,
-                version=result.version if result else 1,
-                mode=result.mode if result else TableResult.Mode.HANDS,
-                hands=t.hand_count,
-            )
+            entry, label = result.status, result.get_status_display()
+        view = TableView(
+            number=table.number,
+            pk=table.pk,
+            private_key=table.private_key,
+            status=table_status(table, session),
+            entry=entry,
+            status_label=str(label),
+            version=result.version if result else 1,
+            mode=result.mode if result else TableResult.Mode.HANDS,
+            hands=table.hand_count,
+            has_result=result is not None,
         )
-    return rows
+        if view.status == "confirmed" and summaries[table.pk]:
+            view.imbalance_reason = result.imbalance_reason if result else ""
+            view.seats = [
+                summary_seat_line(s, seats[table.pk].get(s.position))
+                for s in sorted(summaries[table.pk], key=lambda s: s.position)
+            ]
+        else:
+            view.seats = [
+                SeatLine(
+                    position=position, key=reg.key, name=reg.player.full_name, short=short_name(reg.player)
+                )
+                for position, reg in sorted(seats[table.pk].items())
+            ]
+        views.append(view)
+    return views
 
 
 def tables_awaiting_player(*, player: Player) -> list[Table]:
@@ -559,142 +434,6 @@ def tables_awaiting_player(*, player: Player) -> list[Table]:
     ]
 
 
-# -- penalties as shown ------------------------------------------------------------------------------
-
-
-@dataclass
-class PenaltyRow:
-    penalty: Penalty
-    player: str
-    key: str
-    kind: str
-    where: str
-    amount: str
-    note: str
-    detail: str
-    cancelled: bool
-
-
-def penalty_amount(penalty: Penalty, rules: Ruleset, position: int | None = None) -> tuple[str, str]:
-    """What the penalty costs, as the ruleset computes it: the amount, and a note on how it is paid."""
-    kind = penalty.kind
-    if kind == Kind.FALSE_HU:
-        try:
-            transfers = rules.false_hu(position or 0, penalty.variant)
-        except RuleError:
-            return "—", ""
-        own = transfers[position or 0]
-        others = sorted({t for i, t in enumerate(transfers) if i != (position or 0)})
-        if len(others) == 1:
-            return signed(own), _("pays %(each)s to each other player") % {"each": num(others[0])}
-        return signed(own), _("paid to the other players")
-    if kind == Kind.TABLE_POINTS:
-        return signed(penalty.table_points), _("table points")
-    if kind == Kind.LATE_ARRIVAL and penalty.disqualifies:
-        return _("out"), _("out of the session: a substitute takes the seat")
-    if kind == Kind.FOUL and not penalty.points:
-        return _("warning"), ""
-    if kind in (Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE, Kind.CHOMBO):
-        return signed(penalty.points), ""
-    return "", ""
-
-
-def _penalty_detail(p: Penalty) -> str:
-    parts = []
-    if p.kind == Kind.LATE_ARRIVAL and p.minutes_late is not None:
-        parts.append(_("%(n)s minutes late") % {"n": p.minutes_late})
-    if p.variant:
-        parts.append(p.get_variant_display())
-    if p.kind == Kind.REPLACED:
-        if p.substitute_id:
-            parts.append(_("replaced by %(name)s") % {"name": p.substitute.player.full_name})
-        reasons = {
-            "late_arrival": _("late arrival"),
-            "illness": _("illness"),
-            "disqualified": _("disqualified"),
-        }
-        parts.append(str(reasons.get(p.reason, p.reason)))
-        if p.during:
-            parts.append(_("during the session"))
-    elif p.kind == Kind.DISQUALIFIED:
-        parts.append(_("for the tournament") if p.scope == Scope.TOURNAMENT else _("for the session"))
-        if p.reason:
-            parts.append(p.reason)
-    elif p.reason:
-        parts.append(p.reason)
-    if p.persists:
-        parts.append(_("obstruction or time-wasting: the count carries on"))
-    return " · ".join(parts)
-
-
-def _penalty_where(p: Penalty) -> str:
-    parts = []
-    if p.session_id:
-        parts.append(_("S%(n)s") % {"n": p.session.number})
-    if p.table_id:
-        parts.append(_("T%(n)s") % {"n": p.table.number})
-    if p.hand_number:
-        parts.append(_("H%(n)s") % {"n": p.hand_number})
-    return " ".join(parts) or _("tournament")
-
-
-def penalty_rows(*, penalties: Iterable[Penalty], rules: Ruleset) -> list[PenaltyRow]:
-    penalties = list(penalties)
-    positions = {
-        (s.table_id, s.registration_id): s.position
-        for s in Seat.objects.filter(
-            table_id__in={p.table_id for p in penalties if p.table_id},
-            registration_id__in={p.registration_id for p in penalties},
-        )
-    }
-    return [
-        PenaltyRow(
-            penalty=p,
-            player=p.registration.player.full_name,
-            key=p.registration.key,
-            kind=p.get_kind_display(),
-            where=_penalty_where(p),
-            amount=amount,
-            note=note,
-            detail=_penalty_detail(p),
-            cancelled=p.cancelled_at is not None,
-        )
-        for p in penalties
-        for amount, note in [penalty_amount(p, rules, positions.get((p.table_id, p.registration_id)))]
-    ]
-
-
-def _penalty_queryset():
-    return Penalty.objects.select_related(
-        "registration__player", "substitute__player", "session", "table", "recorded_by", "cancelled_by"
-    )
-
-
-def table_penalties(*, table: Table) -> list[Penalty]:
-    """The penalties of the players of a table in its session (and those recorded at the table)."""
-    registrations = Seat.objects.filter(table=table).values("registration_id")
-    return list(
-        _penalty_queryset()
-        .filter(Q(table=table) | Q(session_id=table.session_id, registration_id__in=registrations))
-        .order_by("sequence")
-    )
-
-
-def tournament_penalties(
-    *, tournament: Tournament, session_number: int | None = None, kind: str | None = None
-) -> list[Penalty]:
-    qs = _penalty_queryset().filter(tournament=tournament)
-    if session_number:
-        qs = qs.filter(session__number=session_number)
-    if kind:
-        qs = qs.filter(kind=kind)
-    return list(qs.order_by("-sequence"))
-
-
-def player_penalties(*, registration: Registration) -> list[Penalty]:
-    return list(_penalty_queryset().filter(registration=registration).order_by("sequence"))
-
-
 def registration_for_page(*, tournament: Tournament, key: str) -> Registration:
     registration = (
         Registration.objects.filter(tournament=tournament, key=key).select_related("player").first()
@@ -706,22 +445,6 @@ def registration_for_page(*, tournament: Tournament, key: str) -> Registration:
 
 def seat_in_session(*, registration: Registration, session: Session) -> Seat | None:
     return Seat.objects.filter(registration=registration, session=session).select_related("table").first()
-
-
-def substitutes_free(*, tournament: Tournament, session: Session) -> list[Registration]:
-    """Registrations that may take a seat in ``session``: substitutes first, then players without a seat,
-    leaving out whoever already sits or already substitutes in that session."""
-    seated = Seat.objects.filter(session=session).values("registration_id")
-    substituting = Penalty.objects.filter(
-        session=session, kind=Kind.REPLACED, cancelled_at__isnull=True
-    ).values("substitute_id")
-    qs = (
-        Registration.objects.filter(tournament=tournament)
-        .exclude(pk__in=seated)
-        .exclude(pk__in=substituting)
-        .select_related("player")
-    )
-    return sorted(qs, key=lambda r: (not r.is_substitute, r.player.last_name, r.player.first_name, r.pk))
 
 
 # -- history -----------------------------------------------------------------------------------------

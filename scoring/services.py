@@ -7,9 +7,7 @@ records who changed what and why in the history.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -20,7 +18,9 @@ from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
 from scoring.rules.base import TableResult as EngineTableResult
-from tournaments.models import Registration, Role, Table
+from tournaments.models import Registration, Table
+from tournaments.permissions import Actor
+from tournaments.signals import results_changed_send
 
 
 class StaleWrite(Exception):
@@ -29,36 +29,6 @@ class StaleWrite(Exception):
     def __init__(self, current_version: int):
         super().__init__(f"the table is at version {current_version}; reload it and try again")
         self.current_version = current_version
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who is writing: a user with a role in the tournament, or the table's private link."""
-
-    user: Any = None
-    role: str = ""  # director, referee, scorer, or "table" for the private table link
-    table_id: int | None = None  # the table a private link opens
-
-    @property
-    def is_referee(self) -> bool:
-        return self.role in (Role.DIRECTOR, Role.REFEREE)
-
-    @property
-    def db_user(self):
-        return self.user if self.user is not None and self.user.is_authenticated else None
-
-
-def actor_for(*, user, table: Table, table_key: str | None = None) -> Actor:
-    """The actor writing to ``table``: a role in its tournament, or its own private link."""
-    from tournaments.permissions import user_roles
-
-    roles = user_roles(user, table.session.tournament)
-    for role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER):
-        if role in roles:
-            return Actor(user=user, role=role)
-    if table_key and secrets.compare_digest(str(table_key).encode(), table.private_key.encode()):
-        return Actor(user=user, role="table", table_id=table.pk)
-    raise PermissionDenied("You cannot enter results at this table.")
 
 
 # -- reading a table ---------------------------------------------------------------------------
@@ -433,6 +403,4 @@ def summaries_refresh(*, table: Table) -> None:
 
 
 def _touch_standings(table: Table) -> None:
-    from rankings.services import standings_touch
-
-    standings_touch(tournament_id=table.session.tournament_id)
+    results_changed_send(tournament_id=table.session.tournament_id)

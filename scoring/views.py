@@ -23,13 +23,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from penalties.forms import penalty_kinds
+from penalties.presenters import penalty_lines
+from penalties.selectors import table_penalties
 from scoring import forms as entry
 from scoring import selectors, services
 from scoring.models import TableResult
 from scoring.rules.base import RuleError
-from scoring.services import Actor, StaleWrite, actor_for
+from scoring.services import StaleWrite
 from tournaments.models import Role, Table
-from tournaments.permissions import can_referee, can_score, user_roles
+from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
 
 # -- who is at the page ----------------------------------------------------------------------------------
 
@@ -165,9 +167,7 @@ class TablePage:
             "urls": self.urls,
             "via_link": self.link_key is not None and self.actor.role == "table",
             "fu_url": reverse("riichi-fu-options"),
-            "penalties": selectors.penalty_rows(
-                penalties=selectors.table_penalties(table=self.table), rules=s.rules
-            )
+            "penalties": penalty_lines(penalties=table_penalties(table=self.table), rules=s.rules)
             if show_penalties
             else [],
             "penalty_kinds": penalty_kinds(s.rules) if self.is_referee else [],
@@ -461,7 +461,7 @@ def session_tables(request: HttpRequest, slug: str, session: int) -> HttpRespons
             errors.append(_("The form was incomplete; reload the page."))
     rows = selectors.session_tables(session=session_obj)
     counts = {
-        key: sum(1 for r in rows if r.status == key) for key in ("empty", "draft", "submitted", "confirmed")
+        key: sum(1 for r in rows if r.entry == key) for key in ("empty", "draft", "submitted", "confirmed")
     }
     context = {
         "tournament": tournament,

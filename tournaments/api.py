@@ -14,6 +14,7 @@ from tournaments import services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
 from tournaments.player_import import PlayerImportError, players_import_csv
+from tournaments.search import name_query
 
 
 def visible_tournaments(user):
@@ -256,7 +257,8 @@ class PlayerViewSet(viewsets.ModelViewSet):
     def get_queryset(self):
         qs = super().get_queryset()
         if q := self.request.query_params.get("search"):
-            qs = qs.filter(Q(first_name__icontains=q) | Q(last_name__icontains=q) | Q(ema_id=q))
+            by_name = name_query(q)
+            qs = qs.filter((by_name or Q(pk__in=[])) | Q(ema_id=q.strip()[:8]))
         return qs
 
     def perform_update(self, serializer):

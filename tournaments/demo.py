@@ -209,7 +209,7 @@ def _random_hand(rng: random.Random) -> dict:
 def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:
     from penalties.services import penalty_record
     from scoring import services as scoring
-    from scoring.services import Actor
+    from tournaments.permissions import Actor
 
     rng = random.Random(seed + 1)
     ref = Actor(user=referee, role=Role.REFEREE)

@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.countries import validate_country
+from tournaments.search import folded_name
 
 RULESET_CHOICES = [
     ("mcr", "MCR (MERS)"),
@@ -55,6 +56,8 @@ class Player(models.Model):
     )
     country = models.CharField(_("country"), max_length=3, blank=True, validators=[validate_country])
     club = models.CharField(_("club"), max_length=150, blank=True)
+    # the name folded for search (lower case, no accents): see tournaments.search
+    search_name = models.CharField(max_length=201, blank=True, editable=False, db_index=True)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
@@ -78,6 +81,11 @@ class Player(models.Model):
             self.ema_id = None
         if self.country:
             self.country = self.country.upper()
+        self.search_name = folded_name(self.first_name, self.last_name)
+        if kwargs.get("update_fields") is not None and {"first_name", "last_name"} & set(
+            kwargs["update_fields"]
+        ):
+            kwargs["update_fields"] = {*kwargs["update_fields"], "search_name"}
         super().save(*args, **kwargs)
 
     @property

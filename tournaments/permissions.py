@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from rest_framework import permissions
 
-from tournaments.models import Role, Tournament, TournamentRole
+from tournaments.models import Role, Table, Tournament, TournamentRole
 
 
 def user_roles(user, tournament: Tournament) -> set[str]:
@@ -83,3 +90,39 @@ class TournamentWritePermission(permissions.BasePermission):
         if tournament is None:
             return request.user.is_staff
         return can_manage(request.user, tournament)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is writing: a user with a role in the tournament, or the table's private link."""
+
+    user: Any = None
+    role: str = ""  # director, referee, scorer, or "table" for the private table link
+    table_id: int | None = None  # the table a private link opens
+
+    @property
+    def is_referee(self) -> bool:
+        return self.role in (Role.DIRECTOR, Role.REFEREE)
+
+    @property
+    def db_user(self):
+        return self.user if self.user is not None and self.user.is_authenticated else None
+
+
+def actor_for(*, user, table: Table, table_key: str | None = None) -> Actor:
+    """The actor writing to ``table``: a role in its tournament, or its own private link."""
+    roles = user_roles(user, table.session.tournament)
+    for role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER):
+        if role in roles:
+            return Actor(user=user, role=role)
+    if table_key and secrets.compare_digest(str(table_key).encode(), table.private_key.encode()):
+        return Actor(user=user, role="table", table_id=table.pk)
+    raise PermissionDenied("You cannot enter results at this table.")
+
+
+def tournament_for_director(*, user, slug: str) -> Tournament:
+    """The tournament ``slug`` for a page of its director: 404 when there is none, 403 for anyone else."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_manage(user, tournament):
+        raise PermissionDenied(_("You need the director role in this tournament."))
+    return tournament

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils.translation import ngettext
 
 from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Tournament
@@ -36,10 +37,21 @@ class PlayerImportReport:
     registrations: list[Registration] = field(default_factory=list)
 
     def summary(self) -> str:
-        return (
-            f"{len(self.registrations)} registered ({len(self.created)} new players, "
-            f"{len(self.reused)} already known by EMA number), "
-            f"{len(self.already_registered)} already in the tournament"
+        registered = ngettext("%(n)d player registered", "%(n)d players registered", len(self.registrations))
+        new = ngettext("%(n)d new", "%(n)d new", len(self.created))
+        known = ngettext(
+            "%(n)d already known by EMA number", "%(n)d already known by EMA number", len(self.reused)
+        )
+        already = ngettext(
+            "%(n)d was already in the tournament",
+            "%(n)d were already in the tournament",
+            len(self.already_registered),
+        )
+        return "{} ({}, {}); {}.".format(
+            registered % {"n": len(self.registrations)},
+            new % {"n": len(self.created)},
+            known % {"n": len(self.reused)},
+            already % {"n": len(self.already_registered)},
         )
 
 

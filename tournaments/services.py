@@ -21,6 +21,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.signals import results_changed_send
 
 
 def tournament_create(
@@ -120,9 +121,7 @@ def registration_withdraw(*, registration: Registration, from_session: int) -> R
 
 def standings_changed(*, tournament_id: int) -> None:
     """Players, their names or the ranking settings changed: the standings are computed again."""
-    from rankings.services import standings_touch
-
-    standings_touch(tournament_id=tournament_id)
+    results_changed_send(tournament_id=tournament_id)
 
 
 def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:

@@ -8,19 +8,20 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
-from rankings import selectors as rk
+from penalties.presenters import penalty_lines
+from penalties.selectors import recent_penalties
+from rankings.standings import selectors as rk
+from scoring.selectors import session_tables
 from tournaments import selectors
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
-from tournaments.permissions import can_manage, can_view, user_roles
+from tournaments.permissions import can_view, tournament_for_director, user_roles
 from tournaments.player_import import PlayerImportError, players_import_csv
 
 
@@ -62,16 +63,9 @@ def tournament_players(request, slug: str):
     )
 
 
-def _director_tournament(request, slug: str) -> Tournament:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    if not can_manage(request.user, tournament):
-        raise PermissionDenied(_("You need the director role in this tournament."))
-    return tournament
-
-
 @login_required
 def director_players(request, slug: str):
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     faults: list[str] = []
     if request.method == "POST":
         form = PlayerImportForm(request.POST, request.FILES)
@@ -108,7 +102,7 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
     next_seat = None
     if published is not None:
         next_seat = registration.seats.filter(session=published).select_related("table").first()
-    penalties = rk.player_penalties(registration=registration)
+    penalties = rk.player_penalty_lines(registration=registration)
     return {
         "tournament": tournament,
         "registration": registration,
@@ -122,7 +116,7 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
 
 
 def _by_table_points(tournament: Tournament) -> bool:
-    from rankings.views import _by_table_points as by_table_points
+    from rankings.standings.views import _by_table_points as by_table_points
 
     return by_table_points(tournament)
 
@@ -169,7 +163,7 @@ def session_page(request, slug: str, number: int):
         html = cache.get(key)
     if html is None:
         tables = (
-            rk.session_tables(session=session)
+            session_tables(session=session)
             if session.seating_published or session.status != "planned"
             else []
         )
@@ -203,12 +197,12 @@ def session_page(request, slug: str, number: int):
 @login_required
 def director_dashboard(request, slug: str):
     """What a director watches during a session: tables still out, recent penalties, standings freshness."""
-    from rankings.views import TIEBREAK_LABELS, TiebreakForm
+    from rankings.standings.views import TIEBREAK_LABELS, TiebreakForm
 
-    tournament = _director_tournament(request, slug)
+    tournament = tournament_for_director(user=request.user, slug=slug)
     _, freshness = rk.tournament_with_freshness(slug=slug)
     session = rk.current_session(tournament=tournament)
-    tables = rk.session_tables(session=session) if session is not None else []
+    tables = session_tables(session=session) if session is not None else []
     pending = [t for t in tables if t.status != "confirmed"]
     return render(
         request,
@@ -219,7 +213,12 @@ def director_dashboard(request, slug: str):
             "session": session,
             "table_count": len(tables),
             "pending": pending,
-            "penalties": rk.recent_penalties(tournament=tournament),
+            "penalties": [
+                (line.penalty, line)
+                for line in penalty_lines(
+                    penalties=recent_penalties(tournament=tournament), rules=tournament.get_rules()
+                )
+            ],
             "freshness": freshness,
             "tiebreak_form": TiebreakForm.for_tournament(tournament),
             "tiebreak_help": [(TIEBREAK_LABELS[k][0], TIEBREAK_LABELS[k][1]) for k in TIEBREAK_LABELS],

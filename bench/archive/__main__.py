@@ -169,8 +169,8 @@ def main() -> None:
     from django.db import transaction
 
     from rankings.archive import archive_export, archive_import, tournament_delete
-    from rankings.engine.ema import EmaPlayer, ema_results_rows
-    from rankings.selectors import standings_compute
+    from rankings.ema.engine import EmaPlayer, ema_results_rows
+    from rankings.standings.selectors import standings_compute
     from tournaments.models import Registration, Tournament
 
     old = Tournament.objects.filter(slug=SLUG).first()

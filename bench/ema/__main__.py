@@ -202,7 +202,7 @@ def measure_recompute(runs: int = 5) -> list[dict]:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from rankings.ema_services import ema_ranking_recompute
+    from rankings.ema.services import ema_ranking_recompute
     from rankings.models import EmaRankingEntry, EmaRankingState
 
     today = timezone.localdate()

@@ -14,7 +14,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from tournaments.seating import Player, SeatingSettings, Tournament, plan_schedule, quality_report
+from tournaments.seating.engine import Player, SeatingSettings, Tournament, plan_schedule, quality_report
 
 
 @dataclass(frozen=True)

@@ -62,7 +62,7 @@ def setup_django(env: dict[str, str]) -> None:
     django.setup()
     import logging
 
-    logging.getLogger("rankings.services").setLevel(logging.WARNING)
+    logging.getLogger("rankings.standings.services").setLevel(logging.WARNING)
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
@@ -88,7 +88,7 @@ def build_tournament():
     from django.db import transaction
     from django.utils import timezone
 
-    from rankings.services import standings_refresh
+    from rankings.standings.services import standings_refresh
     from scoring.models import Hand, SeatSummary, TableResult
     from tournaments import services as tservices
     from tournaments.models import Player, Registration, Seat, Session, Table, Tournament
@@ -167,8 +167,8 @@ def measure_recompute(tournament, runs: int = 7) -> dict:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from rankings.selectors import standings_compute
-    from rankings.services import standings_refresh
+    from rankings.standings.selectors import standings_compute
+    from rankings.standings.services import standings_refresh
 
     compute_times, full_times, queries = [], [], set()
     for _ in range(runs):
@@ -218,8 +218,9 @@ def wait_fresh(tournament, timeout: float = 60) -> float:
 def measure_confirmation(tournament, env: dict[str, str], runs: int = 5) -> dict:
     from django.contrib.auth import get_user_model
 
-    from scoring.services import Actor, result_confirm, result_reopen
+    from scoring.services import result_confirm, result_reopen
     from tournaments.models import Table
+    from tournaments.permissions import Actor
 
     user, _ = get_user_model().objects.get_or_create(username="bench-referee")
     actor = Actor(user=user, role="director")

@@ -23,16 +23,18 @@ from django.utils.dateparse import parse_datetime
 
 from penalties.models import Penalty, Scope
 from penalties.services import penalty_record
-from rankings.engine.standings import check_tiebreaks
-from rankings.services import standings_touch
+from rankings.standings.engine import check_tiebreaks
+from rankings.standings.services import standings_touch
 from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
 from scoring.rules.registry import get_ruleset
-from scoring.services import Actor, summary_rows
+from scoring.services import summary_rows
 from tournaments import services as tournament_services
 from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament
+from tournaments.permissions import Actor
+from tournaments.search import folded_name
 
 from . import shape
 from .shape import join, show
@@ -255,6 +257,7 @@ class ArchiveImport:
                     ema_id=p["ema_id"],
                     country=p["country"],
                     club=p["club"],
+                    search_name=folded_name(p["first_name"], p["last_name"]),
                 )
                 self._clean(player, f"players[{i}]")
                 new.append(player)

@@ -3,7 +3,7 @@
 Pure Python (no Django import). The ranking of a player only changes on three kinds of day: the last
 day of a tournament (a result starts to count), the day after its first anniversary (it counts half) and
 the day after its second (it no longer counts). :func:`ranking_history` computes the ranking on each of
-those days with the same arithmetic as the stored ranking (:func:`rankings.engine.ema.ema_ranking`), so
+those days with the same arithmetic as the stored ranking (:func:`rankings.ema.engine.ema_ranking`), so
 the chart's last point is the ranking the page shows.
 
 :func:`ranking_chart_svg` draws the history as a step line, sized by its ``viewBox`` so that it scales to
@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 from html import escape
 
-from rankings.engine.ema import EmaResult, anniversary, ema_ranking
+from rankings.ema.engine import EmaResult, anniversary, ema_ranking
 
 WIDTH, HEIGHT = 360, 210
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 14, 28

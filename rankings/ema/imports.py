@@ -24,17 +24,18 @@ import pycountry
 from django.db import transaction
 from django.utils import timezone
 
-from rankings.ema.ranking import RANKED_FAMILIES, fold
+from rankings.ema.engine import tournament_weight
+from rankings.ema.ranking import RANKED_FAMILIES
 from rankings.ema.results_file import (
     Fault,
     ResultsFile,
     ResultsFileError,
     read_results_file,
 )
-from rankings.ema_services import ema_ranking_touch
-from rankings.engine.ema import tournament_weight
+from rankings.ema.services import ema_ranking_touch
 from rankings.models import ImportedResult, ImportedTournament
 from tournaments.models import Player, Tournament
+from tournaments.search import fold, folded_name
 
 MAX_DAYS = 30
 EARLIEST = date(1990, 1, 1)
@@ -287,6 +288,8 @@ def _write_results(*, tournament: ImportedTournament, preview: ImportPreview) ->
             last_name=r.last_name if r.first_name else "",
             ema_id=e,
             country=r.country,
+            # bulk_create skips Player.save(), which keeps the folded name used by name search
+            search_name=folded_name(r.first_name or r.last_name, r.last_name if r.first_name else ""),
         )
         for e, r in wanted.items()
         if e not in players

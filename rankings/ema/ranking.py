@@ -9,14 +9,13 @@ the chart of the ranking over time) is read for that one player only.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
 from typing import Any
 
-from rankings.engine.ema import (
+from rankings.ema.engine import (
     MINIMUM_RESULTS,
     PART_B_RESULTS,
     RULESETS,
@@ -30,13 +29,6 @@ from rankings.engine.ema import (
 from rankings.models import ImportedResult, TournamentResult
 
 RANKED_FAMILIES: tuple[str, ...] = RULESETS
-
-
-def fold(text: str) -> str:
-    """Text as searched: lower case, accents and other marks removed, spaces collapsed ("Ñúñez" → "nunez")."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(stripped.casefold().replace("ß", "ss").replace("ø", "o").replace("ł", "l").split())
 
 
 @dataclass(frozen=True)
@@ -258,7 +250,7 @@ def player_ranking(
 
 
 def _part_a_size(results: int) -> int:
-    """:func:`rankings.engine.ema.part_a_size` on integers: 5 + ceil(4 (n − 5) / 5) results."""
+    """:func:`rankings.ema.engine.part_a_size` on integers: 5 + ceil(4 (n − 5) / 5) results."""
     return MINIMUM_RESULTS + -(-4 * max(results - MINIMUM_RESULTS, 0) // 5)
 
 
@@ -266,7 +258,7 @@ _SHARES: dict[date, dict[tuple[date, Fraction], int]] = {}  # 4 × aged weight p
 
 
 def quick_ranking(facts: list[ResultFact], *, family: str, on: date) -> EmaRanking | None:
-    """The ranking of :func:`rankings.engine.ema.ema_ranking` on whole numbers, for the full recompute.
+    """The ranking of :func:`rankings.ema.engine.ema_ranking` on whole numbers, for the full recompute.
 
     Tournament weights are whole or halves and ageing is 1 or ½, so four times an aged weight is a whole
     number: the sums are exact integers and only Parts A and B become fractions. Same order of results

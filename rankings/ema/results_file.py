@@ -31,7 +31,7 @@ from typing import Any
 
 import pycountry
 
-from rankings.engine.ema import base_rank
+from rankings.ema.engine import base_rank
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a results file of the largest tournaments is a few tens of kB
 MAX_UNPACKED_BYTES = 20 * 1024 * 1024  # XLSX: the zip's members unpacked, against zip bombs

@@ -2,7 +2,7 @@
 
 import django.db.models.deletion
 import rankings.models
-import scoring.fields
+import tournaments.fields
 from django.conf import settings
 from django.db import migrations, models
 
@@ -38,7 +38,7 @@ class Migration(migrations.Migration):
                 ('family', models.CharField(blank=True, max_length=20)),
                 ('players', models.PositiveIntegerField(default=0)),
                 ('countries', models.PositiveSmallIntegerField(default=0)),
-                ('weight', scoring.fields.FractionField(blank=True, null=True)),
+                ('weight', tournaments.fields.FractionField(blank=True, null=True)),
                 ('ended_on', models.DateField(blank=True, null=True)),
                 ('counted', models.BooleanField(default=False)),
                 ('computed_at', models.DateTimeField(blank=True, null=True)),
@@ -53,9 +53,9 @@ class Migration(migrations.Migration):
                 ('family', models.CharField(choices=[('mcr', 'MCR'), ('riichi', 'Riichi')], max_length=10)),
                 ('ema_id', models.CharField(max_length=8, verbose_name='EMA number')),
                 ('position', models.PositiveIntegerField(verbose_name='position')),
-                ('ranking', scoring.fields.FractionField(verbose_name='ranking')),
-                ('part_a', scoring.fields.FractionField(verbose_name='Part A')),
-                ('part_b', scoring.fields.FractionField(verbose_name='Part B')),
+                ('ranking', tournaments.fields.FractionField(verbose_name='ranking')),
+                ('part_a', tournaments.fields.FractionField(verbose_name='Part A')),
+                ('part_b', tournaments.fields.FractionField(verbose_name='Part B')),
                 ('results', models.PositiveSmallIntegerField(verbose_name='results')),
                 ('details', models.JSONField(default=list)),
                 ('on', models.DateField(verbose_name='ranking date')),
@@ -97,8 +97,8 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('place', models.PositiveIntegerField(verbose_name='place')),
                 ('base_rank', models.PositiveSmallIntegerField(verbose_name='base rank')),
-                ('table_points', scoring.fields.FractionField(blank=True, null=True, verbose_name='table points')),
-                ('score', scoring.fields.FractionField(verbose_name='score')),
+                ('table_points', tournaments.fields.FractionField(blank=True, null=True, verbose_name='table points')),
+                ('score', tournaments.fields.FractionField(verbose_name='score')),
                 ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ema_results', to='tournaments.player')),
                 ('registration', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ema_results', to='tournaments.registration')),
                 ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ema_results', to='tournaments.tournament')),

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from rankings.archive import archive_import
-from rankings.selectors import standings_compute
+from rankings.standings.selectors import standings_compute
 from tests.archive.conftest import fixture_path, load
 from tournaments.models import Role, Tournament, TournamentRole
 from tournaments.services import role_grant

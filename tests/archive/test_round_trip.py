@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from rankings.archive import archive_export, archive_import
-from rankings.selectors import standings_compute
+from rankings.standings.selectors import standings_compute
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import RuleError
 from tests.archive.conftest import RULESETS, fixture_path, load

@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from rankings.ema.imports import TournamentFacts, results_import
-from rankings.ema_services import ema_ranking_recompute
+from rankings.ema.services import ema_ranking_recompute
 from tests.browser.test_standings_browser import ARTIFACTS, FLAGS, no_sideways_scroll
 from tests.conftest import skip_or_fail
 from tests.ema.files import csv_bytes

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.test import override_settings
 
-from rankings import services
+from rankings.standings import services
 from tests.conftest import skip_or_fail
 from tests.rankings.test_standings_pages import confirm, seat
 

@@ -27,6 +27,7 @@ from fractions import Fraction
 
 import pytest
 
+from rankings.ema.engine import shown
 from rankings.ema.imports import (
     ResultsImportError,
     TournamentFacts,
@@ -36,8 +37,7 @@ from rankings.ema.imports import (
     results_import_check,
     results_import_replace,
 )
-from rankings.ema_services import ema_ranking_recompute
-from rankings.engine.ema import shown
+from rankings.ema.services import ema_ranking_recompute
 from rankings.models import EmaRankingEntry, ImportedResult, ImportedTournament
 from tests.ema.files import csv_bytes, xlsx_bytes
 from tests.exports.helpers import ema_player, place_player

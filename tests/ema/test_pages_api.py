@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from rankings.ema.imports import TournamentFacts, results_import
-from rankings.ema_services import ema_ranking_recompute
+from rankings.ema.services import ema_ranking_recompute
 from rankings.models import EmaRankingEntry, ImportedTournament
 from tests.ema.files import csv_bytes, xlsx_bytes
 from tests.ema.test_imports import A, B

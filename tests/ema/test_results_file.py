@@ -115,12 +115,12 @@ def test_too_many_rows_and_a_workbook_that_unpacks_too_large_are_refused():
 
 
 def test_the_quick_full_recompute_ranks_exactly_like_the_engine():
-    """The recompute's whole-number arithmetic against rankings.engine.ema, on random histories."""
+    """The recompute's whole-number arithmetic against rankings.ema.engine, on random histories."""
     import datetime as dt
     import random
 
+    from rankings.ema.engine import ema_ranking, part_a_size
     from rankings.ema.ranking import ResultFact, _part_a_size, quick_ranking
-    from rankings.engine.ema import ema_ranking, part_a_size
 
     assert all(_part_a_size(n) == part_a_size(n) for n in range(300))
     rng = random.Random(17)

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from scoring.models import SeatSummary
-from scoring.services import Actor, result_confirm, totals_set
+from scoring.services import result_confirm, totals_set
 from tournaments.models import Registration, Session, Table, Tournament
+from tournaments.permissions import Actor
 from tournaments.services import player_create, registration_create, session_seat
 
 

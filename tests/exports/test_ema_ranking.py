@@ -11,12 +11,12 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from penalties.services import penalty_record
-from rankings.ema_services import ema_ranking_recompute, tournament_results_store
-from rankings.engine.ema import shown
+from rankings.ema.engine import shown
+from rankings.ema.services import ema_ranking_recompute, tournament_results_store
 from rankings.models import EmaRankingEntry, EmaTournament, TournamentResult
-from scoring.services import Actor
 from tests.exports.helpers import ema_player, finish_in_order, place_player
 from tournaments.models import Registration, Tournament
+from tournaments.permissions import Actor
 from tournaments.services import registration_create
 
 pytestmark = pytest.mark.django_db
@@ -252,8 +252,8 @@ def test_a_new_ema_number_brings_the_player_into_the_ranking(
 def test_with_the_broker_down_a_change_is_saved_and_the_delay_recorded(
     settings, monkeypatch, django_capture_on_commit_callbacks
 ):
-    from rankings.ema_services import ema_ranking_touch
-    from rankings.export_tasks import recompute_ema_ranking
+    from rankings.ema.services import ema_ranking_touch
+    from rankings.exports.tasks import recompute_ema_ranking
     from rankings.models import EmaRankingState
 
     settings.CELERY_TASK_ALWAYS_EAGER = False

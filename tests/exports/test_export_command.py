@@ -11,7 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from openpyxl import load_workbook
 
-from rankings.ema_services import ema_ranking_recompute
+from rankings.ema.services import ema_ranking_recompute
 from tests.exports.helpers import ema_player, place_player, play_totals
 from tournaments.models import Player
 

@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
-from rankings.export_tasks import run_export
-from rankings.exporters import Exporter, registry
-from rankings.exporters.jobs import export_job_create, export_job_enqueue, export_job_run
+from rankings.exports import Exporter, registry
+from rankings.exports.jobs import export_job_create, export_job_enqueue, export_job_run
+from rankings.exports.tasks import run_export
 from rankings.models import ExportJob
 from scoring.rules.base import RuleError
 from tests.exports.helpers import play_totals

@@ -12,12 +12,13 @@ import pytest
 from openpyxl import load_workbook
 
 from penalties.services import penalty_record
-from rankings.exporters import UnknownExporter, exporter_get, exporter_list
-from rankings.exporters.base import render_csv, render_xlsx
+from rankings.exports import UnknownExporter, exporter_get, exporter_list
+from rankings.exports.base import render_csv, render_xlsx
 from scoring.rules.base import RuleError
-from scoring.services import Actor, hand_add, result_confirm
+from scoring.services import hand_add, result_confirm
 from tests.exports.helpers import play_totals
 from tournaments.models import Player, Registration
+from tournaments.permissions import Actor
 from tournaments.services import session_seat
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from openpyxl import load_workbook
 
-from rankings.ema_services import ema_ranking_recompute
+from rankings.ema.services import ema_ranking_recompute
 from rankings.models import EmaRankingEntry, EmaRankingState
 from tests.exports.helpers import ema_player, place_player
 

@@ -10,13 +10,14 @@ from django.core.exceptions import PermissionDenied
 
 from penalties.models import Penalty
 from penalties.services import penalty_cancel, penalty_record
-from rankings.selectors import standings_compute
+from rankings.standings.selectors import standings_compute
 from scoring import services as scoring
 from scoring.models import SeatSummary
 from scoring.rules.base import RuleError
-from scoring.services import Actor
+from tournaments import permissions
 from tournaments import services as tournament_services
 from tournaments.models import Role
+from tournaments.permissions import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -353,7 +354,7 @@ def test_a_classical_false_mah_jong_charges_the_east_of_that_hand(make_tournamen
     regs = list(Registration.objects.filter(tournament=tournament).order_by("id"))
     session = tournament.sessions.get(number=1)
     (table,) = session_seat(session=session, tables=[regs])
-    actor = S.actor_for(user=director, table=table)
+    actor = permissions.actor_for(user=director, table=table)
     win = {"result": "win", "winner": 2, "values": {"0": 0, "1": 0, "2": 40, "3": 0}}
     result = S.hand_add(table=table, hand=win, actor=actor, expected_version=None)
     result = S.hand_add(table=table, hand=dict(win, winner=2), actor=actor, expected_version=result.version)

@@ -7,13 +7,13 @@ from django.core.exceptions import PermissionDenied
 
 from penalties.models import Penalty
 from penalties.services import penalty_appeal, penalty_cancel, penalty_record
-from rankings.selectors import standings_compute
+from rankings.standings.selectors import standings_compute
 from scoring import services as scoring
 from scoring.models import SeatSummary
 from scoring.rules.base import RuleError
-from scoring.services import Actor
 from tournaments import services as tournament_services
 from tournaments.models import Role
+from tournaments.permissions import Actor
 
 pytestmark = pytest.mark.django_db
 

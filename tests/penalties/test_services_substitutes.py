@@ -9,13 +9,13 @@ from __future__ import annotations
 import pytest
 
 from penalties.services import penalty_cancel, penalty_record
-from rankings.selectors import standings_compute
+from rankings.standings.selectors import standings_compute
 from scoring import services as scoring
 from scoring.models import SeatSummary
 from scoring.rules.base import RuleError
-from scoring.services import Actor
 from tournaments import services as tournament_services
 from tournaments.models import Role
+from tournaments.permissions import Actor
 
 pytestmark = pytest.mark.django_db
 

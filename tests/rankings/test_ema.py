@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from rankings.engine.ema import (
+from rankings.ema.engine import (
     RESULTS_HEADER,
     EmaPlayer,
     EmaResult,
@@ -22,7 +22,7 @@ from rankings.engine.ema import (
     shown,
     tournament_weight,
 )
-from rankings.engine.standings import PlayerInfo, SessionRow, compute_standings
+from rankings.standings.engine import PlayerInfo, SessionRow, compute_standings
 from scoring.rules.base import RuleError
 
 # -- base rank ---------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 import pytest
 
 from rankings.models import StandingsState
-from rankings.services import standings_refresh
+from rankings.standings.services import standings_refresh
 from tests.rankings.test_standings_pages import SESSION_1, _clean_cache, play  # noqa: F401
 
 pytestmark = pytest.mark.django_db

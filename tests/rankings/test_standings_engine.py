@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rankings.engine.standings import (
+from rankings.standings.engine import (
     TIEBREAKS,
     PlayerInfo,
     ScorePenalty,

@@ -13,12 +13,13 @@ from django.test.utils import CaptureQueriesContext
 
 from penalties.services import penalty_cancel, penalty_record
 from rankings.models import StandingsState
-from rankings.services import standings_refresh
-from rankings.views import local_pages
+from rankings.standings.services import standings_refresh
+from rankings.standings.views import local_pages
 from scoring.models import SeatSummary
-from scoring.services import actor_for, result_confirm, result_submit, totals_set
+from scoring.services import result_confirm, result_submit, totals_set
 from tournaments import services as tservices
 from tournaments.models import Player, Registration, Session, Table
+from tournaments.permissions import actor_for
 
 # -- helpers -----------------------------------------------------------------------------------------
 
@@ -416,3 +417,23 @@ def test_the_dashboard_lists_open_tables_recent_penalties_and_freshness(
     state = StandingsState.objects.get(tournament=tournament)
     assert state.is_fresh and state.queue_error == ""
     assert next(r for r in state.document["standings"] if r["player"] == "p1")["table_points"] == 4
+
+
+def test_a_penalty_at_a_table_still_playing_counts_at_once_as_the_table_page_says(
+    client, tournament, referee
+):
+    """The rule and the text agree: the game waits for the referee's confirmation, a penalty does not."""
+    tables = seat(tournament, 1, [keys for keys, _ in SESSION_1])
+    actor = actor_for(user=referee, table=tables[0])
+    totals_set(table=tables[0], scores=[10, 5, -5, -10], actor=actor, expected_version=None)
+    penalty_record(
+        tournament=tournament, registration=reg(tournament, "p2"), kind="referee", points=-7,
+        reason="deliberate slow play", session=tables[0].session, actor=actor,
+    )  # fmt: skip
+    standings_refresh(tournament_id=tournament.pk)
+    html = standings_html(client, tournament)
+    p2 = re.search(r'<tr data-player="p2".*?</tr>', html, re.S).group(0)
+    assert "\u22127" in p2 or "-7" in p2  # counted before any table is confirmed
+    client.force_login(referee)
+    table_page = client.get(f"/t/{tournament.slug}/s/1/table/{tables[0].number}/").content.decode()
+    assert "penalties count as soon as they are recorded" in table_page

@@ -11,11 +11,11 @@ from django.core.management import call_command
 from django.test import override_settings
 
 from penalties.services import penalty_cancel, penalty_record
-from rankings import services
 from rankings.models import StandingsState
-from rankings.selectors import standings_compute
-from rankings.tasks import recompute_standings
-from scoring.services import actor_for, hand_replace, result_reopen
+from rankings.standings import services
+from rankings.standings.selectors import standings_compute
+from rankings.standings.tasks import recompute_standings
+from scoring.services import hand_replace, result_reopen
 from tests.rankings.test_standings_pages import (  # the shared helpers
     SESSION_1,
     SESSION_2,
@@ -26,6 +26,7 @@ from tests.rankings.test_standings_pages import (  # the shared helpers
     seat,
 )
 from tournaments.models import Session, Table
+from tournaments.permissions import actor_for
 
 CLOSED_PORT_BROKER = "redis://127.0.0.1:1/0"
 
@@ -164,7 +165,7 @@ def test_an_older_computation_finishing_late_never_replaces_a_newer_snapshot(tou
             services.standings_recompute(tournament_id=tournament.pk)
         return standings
 
-    with mock.patch("rankings.selectors.standings_compute", side_effect=slow_compute):
+    with mock.patch("rankings.standings.selectors.standings_compute", side_effect=slow_compute):
         services.standings_recompute(tournament_id=tournament.pk)
     state = state_of(tournament)
     assert state.computed_version > late["version"]
@@ -292,7 +293,7 @@ def test_a_failing_computation_never_fails_the_confirmation(
 ):
     tables = seat(tournament, 1, [keys for keys, _ in SESSION_1])
     with (
-        mock.patch("rankings.selectors.standings_compute", side_effect=RuntimeError("bad data")),
+        mock.patch("rankings.standings.selectors.standings_compute", side_effect=RuntimeError("bad data")),
         django_capture_on_commit_callbacks(execute=True),
     ):
         confirm(tables[0], SESSION_1[0][1], referee)
@@ -307,6 +308,6 @@ def test_the_standings_page_recomputes_nothing_while_fresh(client, tournament, r
     confirm(tables[0], SESSION_1[0][1], referee)
     services.standings_refresh(tournament_id=tournament.pk)
     Session.objects.filter(tournament=tournament).update(status="finished")
-    with mock.patch("rankings.selectors.standings_compute") as compute:
+    with mock.patch("rankings.standings.selectors.standings_compute") as compute:
         assert client.get(f"/t/{tournament.slug}/standings/").status_code == 200
     compute.assert_not_called()

@@ -21,10 +21,10 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
-from rankings import services
 from rankings.models import StandingsState
-from rankings.selectors import standings_compute
-from rankings.tasks import recompute_standings
+from rankings.standings import services
+from rankings.standings.selectors import standings_compute
+from rankings.standings.tasks import recompute_standings
 from tests.conftest import skip_or_fail
 from tests.rankings.test_standings_pages import confirm, seat
 

@@ -1,15 +1,12 @@
-"""End-to-end tests on published results (shared/realdata), converted to archives inside the tests."""
+"""End-to-end tests on published results (tests/data/realdata), converted to archives inside the tests."""
 
 from pathlib import Path
 
-import pytest
-
-REALDATA = Path(__file__).resolve().parents[2].parent / "shared" / "realdata"
+REALDATA = Path(__file__).resolve().parents[1] / "data" / "realdata"
 
 
 def data_dir(name: str) -> Path:
-    """The folder of one published data set; the test is skipped, saying why, when it is absent."""
+    """The folder of one published data set, kept inside the project."""
     folder = REALDATA / name
-    if not folder.is_dir():
-        pytest.skip(f"the published results {name} are not at {folder} (the shared/ folder is absent)")
+    assert folder.is_dir(), f"the published results {name} are missing from {folder}"
     return folder

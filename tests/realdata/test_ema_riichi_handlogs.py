@@ -1,4 +1,4 @@
-"""25 published EMA riichi games, hand by hand (shared/realdata/ema-riichi-handlogs), imported as an archive.
+"""25 published EMA riichi games, hand by hand (tests/data/realdata/ema-riichi-handlogs), imported as an archive.
 
 Games 1–8, 9–16 and 17–24 are sessions 1–3, in which all 32 players play once. Game 25 is an extra table:
 it is imported as session 4, a session of its own, and counts in the standings of its four players like any
@@ -18,7 +18,7 @@ from fractions import Fraction
 import pytest
 
 from rankings.archive import archive_export, archive_import
-from rankings.selectors import standings_compute
+from rankings.standings.selectors import standings_compute
 from scoring.models import SeatSummary
 from scoring.rules.riichi_handlog import parse_handlog
 from tests.realdata import data_dir

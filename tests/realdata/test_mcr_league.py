@@ -1,4 +1,4 @@
-"""The 2026 MCR university team league (shared/realdata/mcr-league-2026), imported as an archive.
+"""The 2026 MCR university team league (tests/data/realdata/mcr-league-2026), imported as an archive.
 
 games.csv gives each of the 120 games (60 rounds of 2 tables) with its four players in placement order and
 their scores; winds are not published, so that order is used as the seating. Each round is a session.
@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 from rankings.archive import archive_export, archive_import
-from rankings.selectors import standings_compute
+from rankings.standings.selectors import standings_compute
 from scoring.models import TableResult
 from tests.realdata import data_dir
 

@@ -1,4 +1,5 @@
-"""Every cell of the payment tables of rulebook 002 (EMA Riichi 2008), read from the rulebook itself.
+"""Every cell of the payment tables of rulebook 002 (EMA Riichi 2008), read from a copy of the rulebook's tables
+(tests/data/rulebooks/riichi-2008-payment-tables.txt, section 4.1.3 as published).
 
 The four tables "Este/Otros cerrando del muro (Tsumo)" and "Este/Otros con descarte (Ron)" give han 1-4
 by fu 20-100; "Manos limite" gives the limits. An empty cell, or a fu row a table leaves out (no 20 fu
@@ -14,9 +15,7 @@ import pytest
 from scoring.rules.base import RuleError
 from scoring.rules.riichi import PRESETS, hand_value, parse_hand, valid_fu
 
-RULEBOOKS = Path(__file__).resolve().parents[2].parent / "shared" / "rulebooks"
-BOOK = RULEBOOKS / "002_e0d07d83d5b4395f.txt"
-MISSING = f"rulebook 002 is not at {BOOK} (the shared/ folder is absent)"
+BOOK = Path(__file__).resolve().parents[1] / "data" / "rulebooks" / "riichi-2008-payment-tables.txt"
 
 TABLES = {  # heading in the rulebook -> (dealer wins, win)
     "Este cerrando del muro (Tsumo)": (True, "tsumo"),
@@ -62,14 +61,11 @@ def read_tables() -> tuple[dict, list]:
     return cells, limits
 
 
-if BOOK.exists():
-    CELLS, LIMITS = read_tables()
-    CELL_PARAMS = [
-        pytest.param(*key, value, id=f"{key[0]}-{key[3]}han-{key[4]}fu") for key, value in CELLS.items()
-    ]
-    LIMIT_PARAMS = [pytest.param(*row, id=row[0]) for row in LIMITS]
-else:
-    CELL_PARAMS = LIMIT_PARAMS = [pytest.param(*[None] * 7, marks=pytest.mark.skip(reason=MISSING))]
+CELLS, LIMITS = read_tables()
+CELL_PARAMS = [
+    pytest.param(*key, value, id=f"{key[0]}-{key[3]}han-{key[4]}fu") for key, value in CELLS.items()
+]
+LIMIT_PARAMS = [pytest.param(*row, id=row[0]) for row in LIMITS]
 
 
 def _hand(win: str, han: int, fu: int) -> dict:
@@ -79,8 +75,6 @@ def _hand(win: str, han: int, fu: int) -> dict:
 
 
 def test_the_rulebook_tables_are_complete():
-    if not BOOK.exists():
-        pytest.skip(MISSING)
     assert len(CELLS) == 4 * len(FU_ROWS) * 4
     # The tables leave exactly these cells empty: 1-han 20 fu and low-han 25 fu tsumo, and all 20 fu ron.
     empty = sorted((win, han, fu) for (_, dealer, win, han, fu), v in CELLS.items() if v is None and dealer)

@@ -273,7 +273,7 @@ def test_results_of_a_private_tournament_are_hidden(api, make_tournament, make_u
 
 def test_a_substitute_is_named_by_their_own_key(api_as, make_tournament, make_user):
     from penalties.services import penalty_record
-    from scoring.services import Actor
+    from tournaments.permissions import Actor
 
     director = make_user("sub-director")
     tournament = make_tournament(slug="with-subs", director=director, substitutes=1)

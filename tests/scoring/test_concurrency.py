@@ -16,10 +16,11 @@ from rest_framework.test import APIClient
 
 from scoring import services
 from scoring.models import Hand, TableResult
-from scoring.services import Actor, StaleWrite
+from scoring.services import StaleWrite
 from tests.conftest import skip_or_fail
 from tournaments import services as tournament_services
 from tournaments.models import Role
+from tournaments.permissions import Actor
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

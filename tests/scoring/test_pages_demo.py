@@ -8,7 +8,7 @@ from django.db import transaction
 from django.urls import reverse
 
 from penalties.models import Kind, Penalty
-from rankings.services import standings_current
+from rankings.standings.services import standings_current
 from scoring.models import Hand, SeatSummary, TableResult
 from tournaments.demo import load_demo
 from tournaments.models import Seat, Session

@@ -120,6 +120,23 @@ def test_the_page_shows_each_hand_with_names_and_the_running_scores(client, tour
 
 
 @pytest.mark.django_db
+def test_a_table_confirmed_early_says_how_many_hands_were_played_not_which_comes_next(
+    client, tournament, scorer, referee
+):
+    table = seat_session(tournament)[0]
+    url = table_url(table)
+    client.force_login(scorer)
+    post(client, url, "hand", table, result="win", winner=0, discarder=2, fan=8)
+    post(client, url, "hand", table, result="win", winner=1, discarder="self", fan=10)
+    post(client, url, "submit", table)
+    client.force_login(referee)
+    post(client, url, "confirm", table, reason="time limit reached")
+    page = text(client.get(url))
+    assert "Confirmed." in page
+    assert "Next: hand" not in page and "2 hands played." in page
+
+
+@pytest.mark.django_db
 def test_an_mcr_hand_below_eight_fan_is_refused_next_to_the_fan_and_nothing_is_saved(
     client, tournament, scorer
 ):

@@ -10,13 +10,15 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from rankings.selectors import standings_compute
+from rankings.standings.selectors import standings_compute
 from scoring import services
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import RuleError
-from scoring.services import Actor, StaleWrite
+from scoring.services import StaleWrite
+from tournaments import permissions
 from tournaments import services as tournament_services
 from tournaments.models import Role
+from tournaments.permissions import Actor
 
 pytestmark = pytest.mark.django_db
 
@@ -232,14 +234,14 @@ def test_a_referee_changes_a_confirmed_table_only_with_a_reason(table, as_refere
 
 
 def test_a_table_link_cannot_write_another_table(tables):
-    link = services.actor_for(user=None, table=tables[0], table_key=tables[0].private_key)
+    link = permissions.actor_for(user=None, table=tables[0], table_key=tables[0].private_key)
     assert link.role == "table"
     with pytest.raises(PermissionDenied):
         services.hand_add(table=tables[1], hand=DRAW, actor=link, expected_version=1)
     with pytest.raises(PermissionDenied):
-        services.actor_for(user=None, table=tables[1], table_key=tables[0].private_key)
+        permissions.actor_for(user=None, table=tables[1], table_key=tables[0].private_key)
     with pytest.raises(PermissionDenied):
-        services.actor_for(user=None, table=tables[1], table_key="ñ-not-a-key")
+        permissions.actor_for(user=None, table=tables[1], table_key="ñ-not-a-key")
     assert not TableResult.objects.filter(table=tables[1]).exists()
 
 
@@ -284,7 +286,7 @@ def test_totals_can_be_cleared_to_enter_the_table_hand_by_hand(tournament, refer
 
     regs = list(Registration.objects.filter(tournament=tournament).order_by("id"))
     table, _ = session_seat(session=tournament.sessions.get(number=1), tables=[regs[0:4], regs[4:8]])
-    actor = S.actor_for(user=referee, table=table)
+    actor = permissions.actor_for(user=referee, table=table)
     result = S.totals_set(table=table, scores=[10, -10, 5, -5], actor=actor, expected_version=None)
     with pytest.raises(RuleError, match="clear the totals"):
         S.hand_add(table=table, hand={"result": "draw"}, actor=actor, expected_version=result.version)
@@ -308,7 +310,7 @@ def test_fractional_totals_are_kept_exact_and_confirm(make_tournament, director)
     tournament = make_tournament(slug="sala", ruleset="salamanca", director=director, players=4, sessions=1)
     regs = list(Registration.objects.filter(tournament=tournament).order_by("id"))
     (table,) = session_seat(session=tournament.sessions.get(number=1), tables=[regs])
-    actor = S.actor_for(user=director, table=table)
+    actor = permissions.actor_for(user=director, table=table)
     result = S.totals_set(
         table=table, scores=["21.5", "-10.5", "-5", "-6"], actor=actor, expected_version=None
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tournaments.seating import Player
+from tournaments.seating.engine import Player
 
 
 def players(n: int, **fields) -> list[Player]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.seating.helpers import players
-from tournaments.seating import (
+from tournaments.seating.engine import (
     Player,
     SeatingError,
     Tournament,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from tournaments.seating import Player, quality_report
-from tournaments.seating.quality import format_schedule
+from tournaments.seating.engine import Player, quality_report
+from tournaments.seating.engine.quality import format_schedule
 
 # Eight players; 1 and 2 are French, 3 and 4 German, 1 and 5 play for the same club, player 8
 # must always sit at table 2, and players 2 and 6 were to be kept apart.

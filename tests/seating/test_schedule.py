@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.seating.helpers import assert_every_player_once, meetings, players
-from tournaments.seating import (
+from tournaments.seating.engine import (
     Player,
     SeatingError,
     SeatingSettings,
@@ -20,7 +20,7 @@ from tournaments.seating import (
     replan_after_withdrawal,
     seated_players,
 )
-from tournaments.seating.designs import repeat_count, zero_repeat_template
+from tournaments.seating.engine.designs import repeat_count, zero_repeat_template
 
 
 def test_sixteen_players_five_sessions_never_meet_twice_and_winds_are_even():

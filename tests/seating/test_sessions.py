@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.seating.helpers import assert_every_player_once, players
-from tournaments.seating import (
+from tournaments.seating.engine import (
     Player,
     SeatingError,
     Tournament,
@@ -74,7 +74,7 @@ def test_random_session_finds_the_only_repeat_free_seating_left():
 
 
 def test_random_session_differs_by_seed_but_not_within_one():
-    from tournaments.seating import SeatingSettings
+    from tournaments.seating.engine import SeatingSettings
 
     a = plan_random_session(Tournament(players(40), settings=SeatingSettings(seed=1)))
     b = plan_random_session(Tournament(players(40), settings=SeatingSettings(seed=1)))

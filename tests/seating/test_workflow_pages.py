@@ -11,7 +11,7 @@ import pytest
 from scoring.models import TableResult
 from tournaments import services
 from tournaments.models import Session, Table
-from tournaments.seating_services import seating_quality
+from tournaments.seating.selectors import seating_quality
 
 from .test_workflow_support import generate, meetings, metric, reg, seating, session, table_keys
 

@@ -6,8 +6,9 @@ import re
 from collections import Counter
 from itertools import combinations
 
-from scoring.services import actor_for, result_confirm, totals_set
+from scoring.services import result_confirm, totals_set
 from tournaments.models import Registration, Seat, Session, Table
+from tournaments.permissions import actor_for
 
 
 def session(tournament, number: int) -> Session:

@@ -131,7 +131,7 @@ def test_standings_follow_a_new_player_a_rename_and_the_tiebreak_order(
     api_as, tournament, director, django_capture_on_commit_callbacks
 ):
     """Changes that are not results still reach the public standings without a manual recompute."""
-    from rankings.services import standings_current
+    from rankings.standings.services import standings_current
 
     client = api_as(director)
     assert len(standings_current(tournament=tournament).document["standings"]) == 8

@@ -106,7 +106,7 @@ def test_the_management_command_imports_and_reports_faults(make_tournament, tmp_
     good = tmp_path / "good.csv"
     good.write_text(GOOD, encoding="utf-8")
     call_command("import_players", tournament.slug, str(good))
-    assert "3 registered" in capsys.readouterr().out
+    assert "3 players registered (3 new" in capsys.readouterr().out
     bad = tmp_path / "bad.csv"
     bad.write_text("first_name,ema_id\nAna,12\n", encoding="utf-8")
     with pytest.raises(CommandError, match="line 2, ema_id"):
@@ -131,3 +131,12 @@ def test_the_director_page_imports_a_file(client, tournament, director):
 def test_the_director_page_is_refused_to_others(client, tournament, make_user):
     client.force_login(make_user("someone"))
     assert client.get(f"/t/{tournament.slug}/director/players/").status_code == 403
+
+
+def test_the_summary_speaks_of_one_player_in_the_singular(tournament):
+    from tournaments.player_import import players_import_csv
+
+    report = players_import_csv(tournament=tournament, data="first_name,last_name\nAna,Solo\n")
+    assert report.summary() == (
+        "1 player registered (1 new, 0 already known by EMA number); 0 were already in the tournament."
+    )

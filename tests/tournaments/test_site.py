@@ -1,5 +1,6 @@
 """Admin pages, the health check, production settings, login throttling, the demo, public pages."""
 
+import datetime as dt
 import os
 import subprocess
 import sys
@@ -136,3 +137,11 @@ def test_a_private_tournament_is_hidden_from_the_public(client, make_tournament)
     hidden = make_tournament(slug="hidden", players=0, is_public=False)
     assert client.get(f"/t/{hidden.slug}/").status_code == 404
     assert "/t/hidden/" not in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize(("language", "written"), [("en", "1 May 2026"), ("es", "1 may 2026")])
+def test_dates_are_written_one_way_per_language(client, make_tournament, language, written):
+    tournament = make_tournament("dates", starts_on=dt.date(2026, 5, 1))
+    html = client.get(f"/t/{tournament.slug}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert written in html
+    assert "May 1, 2026" not in html and "05/01/2026" not in html and "1 de mayo" not in html

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rankings.exporters import FORMATS, JSON, RANKING, TOURNAMENT, XLSX, exporter_get, exporter_list
+from rankings.exports import FORMATS, JSON, RANKING, TOURNAMENT, XLSX, exporter_get, exporter_list
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
 

@@ -12,8 +12,8 @@ from datetime import date
 
 from django.core.management.base import BaseCommand
 
-from rankings.ema_selectors import RANKED_FAMILIES
-from rankings.ema_services import ema_ranking_recompute
+from rankings.ema.selectors import RANKED_FAMILIES
+from rankings.ema.services import ema_ranking_recompute
 from rankings.models import EmaRankingEntry, EmaTournament
 
 

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rankings.services import standings_refresh
+from rankings.standings.services import standings_refresh
 from tournaments.models import Tournament
 
 

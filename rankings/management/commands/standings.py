@@ -4,7 +4,7 @@ import json as jsonlib
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rankings.selectors import standings_compute
+from rankings.standings.selectors import standings_compute
 from tournaments.models import Tournament
 
 

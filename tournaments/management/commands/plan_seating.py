@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.seating import SeatingError, format_schedule, plan_cli, read_countries
+from tournaments.seating.engine import SeatingError, format_schedule, plan_cli, read_countries
 
 
 class Command(BaseCommand):

@@ -1,0 +1,132 @@
+"""Penalties as pages show them: what each costs under the ruleset, where it happened, its details."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from penalties.models import Kind, Penalty, Scope
+from scoring.rules.base import RuleError, Ruleset
+from tournaments.fields import plain_number
+from tournaments.models import Seat
+from tournaments.presenters import num, signed
+
+
+@dataclass
+class PenaltyLine:
+    """One penalty as every page shows it (the table page, the penalty list, a player's page, the
+    director's dashboard)."""
+
+    penalty: Penalty
+    player: str
+    key: str
+    kind: str  # the code, e.g. "false_hu"
+    label: str  # the kind as the reader's language says it
+    session: int | None
+    table: int | None
+    hand: int | None
+    where: str  # "S1 T3 H5"
+    amount: str  # what it costs as the ruleset computes it: "−10", "out", "warning"
+    note: str  # how it is paid
+    detail: str
+    points: Any  # offender-only deduction as a plain number, or None
+    table_points: Any
+    cancelled: bool
+
+
+def penalty_amount(penalty: Penalty, rules: Ruleset, position: int | None = None) -> tuple[str, str]:
+    """What the penalty costs, as the ruleset computes it: the amount, and a note on how it is paid."""
+    kind = penalty.kind
+    if kind == Kind.FALSE_HU:
+        try:
+            transfers = rules.false_hu(position or 0, penalty.variant)
+        except RuleError:
+            return "—", ""
+        own = transfers[position or 0]
+        others = sorted({t for i, t in enumerate(transfers) if i != (position or 0)})
+        if len(others) == 1:
+            return signed(own), _("pays %(each)s to each other player") % {"each": num(others[0])}
+        return signed(own), _("paid to the other players")
+    if kind == Kind.TABLE_POINTS:
+        return signed(penalty.table_points), _("table points")
+    if kind == Kind.LATE_ARRIVAL and penalty.disqualifies:
+        return _("out"), _("out of the session: a substitute takes the seat")
+    if kind == Kind.FOUL and not penalty.points:
+        return _("warning"), ""
+    if kind in (Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE, Kind.CHOMBO):
+        return signed(penalty.points), ""
+    return "", ""
+
+
+def penalty_detail(p: Penalty) -> str:
+    parts = []
+    if p.kind == Kind.LATE_ARRIVAL and p.minutes_late is not None:
+        parts.append(_("%(n)s minutes late") % {"n": p.minutes_late})
+    if p.variant:
+        parts.append(p.get_variant_display())
+    if p.kind == Kind.REPLACED:
+        if p.substitute_id:
+            parts.append(_("replaced by %(name)s") % {"name": p.substitute.player.full_name})
+        reasons = {
+            "late_arrival": _("late arrival"),
+            "illness": _("illness"),
+            "disqualified": _("disqualified"),
+        }
+        parts.append(str(reasons.get(p.reason, p.reason)))
+        if p.during:
+            parts.append(_("during the session"))
+    elif p.kind == Kind.DISQUALIFIED:
+        parts.append(_("for the tournament") if p.scope == Scope.TOURNAMENT else _("for the session"))
+        if p.reason:
+            parts.append(p.reason)
+    elif p.reason:
+        parts.append(p.reason)
+    if p.persists:
+        parts.append(_("obstruction or time-wasting: the count carries on"))
+    return " · ".join(parts)
+
+
+def _penalty_where(p: Penalty) -> str:
+    parts = []
+    if p.session_id:
+        parts.append(_("S%(n)s") % {"n": p.session.number})
+    if p.table_id:
+        parts.append(_("T%(n)s") % {"n": p.table.number})
+    if p.hand_number:
+        parts.append(_("H%(n)s") % {"n": p.hand_number})
+    return " ".join(parts) or _("tournament")
+
+
+def penalty_lines(*, penalties: Iterable[Penalty], rules: Ruleset) -> list[PenaltyLine]:
+    penalties = list(penalties)
+    positions = {
+        (s.table_id, s.registration_id): s.position
+        for s in Seat.objects.filter(
+            table_id__in={p.table_id for p in penalties if p.table_id},
+            registration_id__in={p.registration_id for p in penalties},
+        )
+    }
+    return [
+        PenaltyLine(
+            penalty=p,
+            player=p.registration.player.full_name,
+            key=p.registration.key,
+            kind=p.kind,
+            label=str(p.get_kind_display()),
+            session=p.session.number if p.session_id else None,
+            table=p.table.number if p.table_id else None,
+            hand=p.hand_number,
+            where=_penalty_where(p),
+            amount=amount,
+            note=note,
+            detail=penalty_detail(p),
+            points=plain_number(p.points) if p.points else None,
+            table_points=plain_number(p.table_points) if p.table_points else None,
+            cancelled=p.cancelled_at is not None,
+        )
+        for p in penalties
+        for amount, note in [penalty_amount(p, rules, positions.get((p.table_id, p.registration_id)))]
+    ]

@@ -1,0 +1,134 @@
+"""Reads for the EMA ranking: a finished tournament's places and base ranks, and the ranking itself."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, timedelta
+from fractions import Fraction
+
+from django.db.models import Q, QuerySet
+
+from rankings.ema.engine import (
+    RULESETS,
+    base_ranks,
+    shared_places,
+    tournament_weight,
+)
+from rankings.ema.ranking import RankingLine, ranking_compute
+from rankings.models import EmaRankingEntry, EmaRankingState
+from tournaments.models import Registration, Tournament
+from tournaments.search import fold
+
+RANKED_FAMILIES: tuple[str, ...] = RULESETS  # MCR and riichi; Salamanca and classical are not EMA-ranked
+
+
+def tournament_ended_on(tournament: Tournament) -> date:
+    """The last day of a tournament (the date its results age from)."""
+    return tournament.starts_on + timedelta(days=max(tournament.days, 1) - 1)
+
+
+@dataclass(frozen=True)
+class PlaceRow:
+    registration: Registration
+    place: int
+    base_rank: int
+    table_points: Fraction | None
+    score: Fraction
+
+
+@dataclass(frozen=True)
+class TournamentPlaces:
+    """A tournament's ranked players with place and base rank, and what its MERS weight needs."""
+
+    family: str
+    rows: tuple[PlaceRow, ...]
+    countries: int
+    ended_on: date
+
+    @property
+    def players(self) -> int:
+        return len(self.rows)
+
+    def weight(self, *, days: int, european_qualifier: bool) -> Fraction | None:
+        if not self.rows:
+            return None
+        return tournament_weight(
+            days=days,
+            players=self.players,
+            countries=max(self.countries, 1),
+            european_qualifier=european_qualifier,
+        )
+
+
+def tournament_places(*, tournament: Tournament) -> TournamentPlaces:
+    """Every ranked player's place and EMA base rank in ``tournament``, from its standings.
+
+    Tied players share the best place and its base rank; substitutes have no place and do not count
+    in N; players without an EMA number and disqualified players (MERS §4.4) do.
+    """
+    from rankings.standings.selectors import standings_compute
+
+    standings = standings_compute(tournament=tournament)
+    ranks = base_ranks(standings)
+    places = dict(
+        zip(
+            (r.player for r in standings.rows),
+            shared_places([r.rank for r in standings.rows]),
+            strict=True,
+        )
+    )
+    registrations = {
+        r.key: r for r in Registration.objects.filter(tournament=tournament).select_related("player")
+    }
+    rows = tuple(
+        PlaceRow(
+            registration=registrations[row.player],
+            place=places[row.player],
+            base_rank=ranks[row.player],
+            table_points=row.table_points,
+            score=row.score,
+        )
+        for row in standings.rows
+    )
+    countries = {r.registration.player.country for r in rows if r.registration.player.country}
+    return TournamentPlaces(
+        family=tournament.family,
+        rows=rows,
+        countries=len(countries),
+        ended_on=tournament_ended_on(tournament),
+    )
+
+
+# -- the ranking ------------------------------------------------------------------------------------
+
+
+def ema_ranking_compute(*, on: date) -> dict[str, list[RankingLine]]:
+    """The EMA ranking on ``on``, from finished local and imported tournaments alike."""
+    return ranking_compute(on=on)
+
+
+def ema_ranking_state() -> EmaRankingState:
+    state, _ = EmaRankingState.objects.get_or_create(pk=1)
+    return state
+
+
+def ema_ranking_entries(*, family: str, query: str = "", country: str = "") -> QuerySet[EmaRankingEntry]:
+    """The stored ranking of ``family`` in order.
+
+    ``query`` matches names without regard to case or accents ("nunez" finds "Núñez", on SQLite and
+    PostgreSQL alike: the player's folded ``search_name``), EMA numbers and country codes; ``country``
+    keeps one country.
+    """
+    entries = EmaRankingEntry.objects.filter(family=family).select_related("player")
+    if country:
+        entries = entries.filter(country=country.upper())
+    for word in query[:100].split()[:6]:
+        condition = Q(player__search_name__contains=fold(word)) | Q(ema_id__startswith=word)
+        if len(word) == 3 and word.isalpha():
+            condition |= Q(country=word.upper())
+        entries = entries.filter(condition)
+    return entries.order_by("position", "player__last_name", "player__first_name", "id")
+
+
+def ema_ranking_entry(*, family: str, ema_id: str) -> EmaRankingEntry | None:
+    return EmaRankingEntry.objects.filter(family=family, ema_id=ema_id).select_related("player").first()

@@ -1,0 +1,27 @@
+"""Exports: a registry of exporters that yield rows and get CSV and XLSX from a shared base, the export jobs
+that run them in the background, and their pages and API.
+
+``exporter_get("standings")`` gives the class; ``cls(tournament=t).render("csv")`` the file.
+See :mod:`rankings.exports.base` for the contract and :mod:`rankings.exports.jobs` for the
+background jobs that run them.
+"""
+
+from rankings.exports import ranking, tournament  # noqa: F401  (registers the exporters)
+from rankings.exports.base import CSV, FORMATS, JSON, RANKING, TOURNAMENT, XLSX, Exporter, ExportFile, Text
+from rankings.exports.registry import UnknownExporter, exporter_get, exporter_list, register
+
+__all__ = [
+    "CSV",
+    "FORMATS",
+    "JSON",
+    "RANKING",
+    "TOURNAMENT",
+    "XLSX",
+    "ExportFile",
+    "Exporter",
+    "Text",
+    "UnknownExporter",
+    "exporter_get",
+    "exporter_list",
+    "register",
+]

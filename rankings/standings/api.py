@@ -1,0 +1,41 @@
+"""Read-only standings API: the standings document of the archive format and how fresh it is."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import permissions, serializers, viewsets
+from rest_framework.response import Response
+
+from rankings.standings import selectors
+from tournaments.permissions import can_view
+
+
+class StandingsViewSet(viewsets.ViewSet):
+    """GET /api/tournaments/<slug>/standings/: public for public tournaments."""
+
+    permission_classes = [permissions.AllowAny]
+    lookup_field = "tournament_slug"
+
+    @extend_schema(
+        parameters=[OpenApiParameter("tournament_slug", str, OpenApiParameter.PATH)],
+        responses=inline_serializer(
+            "Standings",
+            {
+                "tournament": serializers.CharField(),
+                "ruleset": serializers.CharField(),
+                "complete_sessions": serializers.IntegerField(),
+                "standings": serializers.ListField(child=serializers.DictField()),
+                "freshness": serializers.DictField(),
+            },
+        ),
+    )
+    def list(self, request, tournament_slug: str):
+        tournament, freshness = selectors.tournament_with_freshness(slug=tournament_slug)
+        if not can_view(request.user, tournament):
+            raise Http404("No such tournament.")
+        if not freshness.has_snapshot:
+            selectors.standings_document(tournament=tournament)  # computes the first snapshot
+            tournament, freshness = selectors.tournament_with_freshness(slug=tournament_slug)
+        document = selectors.standings_document(tournament=tournament)
+        return Response({**(document or {}), "freshness": freshness.as_dict()})

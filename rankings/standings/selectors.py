@@ -1,0 +1,525 @@
+"""Reads for standings: a fixed number of queries whatever the size of the tournament."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from django.db import connection
+from django.db.models import CharField, Count, Q
+from django.db.models.functions import Cast
+from django.http import Http404
+from django.utils import timezone
+
+from penalties.models import Kind, Penalty, Scope
+from penalties.presenters import PenaltyLine, penalty_lines
+from penalties.selectors import player_penalties
+from rankings.models import StandingsState
+from rankings.standings.engine import (
+    TIEBREAKS,
+    PlayerInfo,
+    ScorePenalty,
+    SessionRow,
+    Standings,
+    TablePointsPenalty,
+    compute_standings,
+    method_for_family,
+)
+from scoring.models import SeatSummary
+from scoring.selectors import summary_seat_line, table_status
+from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tournament
+from tournaments.presenters import SeatLine
+from tournaments.search import name_query
+
+OFFENDER_ONLY = {Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE}
+
+
+NUMBER_FIELDS = ("game_score", "table_points", "uma", "transfers", "chombo", "penalties", "final")
+
+
+def exact(text: str | None):
+    """A stored exact number ("12", "7/3") as an int when whole, else a Fraction; None stays None."""
+    if text is None or text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        value = Fraction(text)
+        return int(value) if value.denominator == 1 else value
+
+
+def standings_inputs(*, tournament: Tournament):
+    """Players, session rows and penalties of a tournament: four queries.
+
+    The summary rows are read as plain tuples (no model instances; numbers as text, parsed here): the
+    read costs the same few queries and stays cheap for 400 players and 10 sessions.
+    """
+    registrations = list(Registration.objects.filter(tournament=tournament).select_related("player"))
+    key_of = {r.pk: r.key for r in registrations}
+    summaries = (
+        SeatSummary.objects.filter(tournament=tournament)
+        .order_by("table_id", "position")
+        .values_list(
+            "table_id",
+            "registration_id",
+            "position",
+            "session__number",
+            "table__number",
+            *(Cast(name, CharField()) for name in NUMBER_FIELDS),
+        )
+    )
+    penalties = list(
+        Penalty.objects.filter(tournament=tournament, cancelled_at__isnull=True)
+        .select_related("session")
+        .order_by("sequence")
+    )
+    complete = Session.objects.filter(tournament=tournament, status=Session.Status.FINISHED).count()
+
+    by_table = defaultdict(list)
+    for s in summaries:
+        by_table[s[0]].append(s)
+    rows = []
+    in_rows = set()
+    for seats in by_table.values():
+        keys = [key_of[s[1]] for s in seats]
+        for _, registration_id, position, session_number, table_number, *numbers in seats:
+            key = key_of[registration_id]
+            in_rows.add((registration_id, session_number))
+            game_score, table_points, uma, transfers, chombo, penalty, final = (exact(n) for n in numbers)
+            rows.append(
+                SessionRow(
+                    player=key,
+                    session=session_number,
+                    table=table_number,
+                    seat_wind=WIND_LETTERS[position],
+                    opponents=tuple(k for k in keys if k != key),
+                    game_score=game_score,
+                    table_points=None if table_points is None else Fraction(table_points),
+                    uma=uma,
+                    transfers=transfers or 0,
+                    chombo=chombo or 0,
+                    penalties=penalty or 0,
+                    final=final,
+                )
+            )
+    disqualified = {
+        p.registration_id for p in penalties if p.kind == Kind.DISQUALIFIED and p.scope == Scope.TOURNAMENT
+    }
+    score_penalties, tp_penalties = [], []
+    for p in penalties:
+        number = p.session.number if p.session else None
+        if p.kind in OFFENDER_ONLY and p.points and (p.registration_id, number) not in in_rows:
+            score_penalties.append(
+                ScorePenalty(player=key_of[p.registration_id], session=number, points=p.points)
+            )
+        elif p.kind == Kind.TABLE_POINTS and p.table_points:
+            tp_penalties.append(
+                TablePointsPenalty(player=key_of[p.registration_id], session=number, points=p.table_points)
+            )
+    players = [
+        PlayerInfo(
+            player=r.key,
+            name=r.player.full_name,
+            substitute=r.is_substitute,
+            disqualified=r.pk in disqualified,
+            withdrawn_from=r.withdrawn_from,
+        )
+        for r in registrations
+    ]
+    return players, rows, score_penalties, tp_penalties, complete
+
+
+def tiebreak_order(*, tournament: Tournament) -> tuple[str, ...]:
+    """The director's tie-breaks; keys that are unknown or repeated (hand-edited settings) are left out."""
+    keys = (tournament.settings or {}).get("tiebreaks") or ()
+    if isinstance(keys, str):
+        keys = (keys,)
+    order: list[str] = []
+    for key in keys:
+        if isinstance(key, str) and key in TIEBREAKS and key not in order:
+            order.append(key)
+    return tuple(order)
+
+
+def standings_compute(*, tournament: Tournament) -> Standings:
+    players, rows, score_penalties, tp_penalties, complete = standings_inputs(tournament=tournament)
+    rules = tournament.get_rules()
+    return compute_standings(
+        players=players,
+        rows=rows,
+        method=method_for_family(rules.family),
+        table_points_penalties=tp_penalties,
+        score_penalties=score_penalties,
+        tiebreaks=tiebreak_order(tournament=tournament),
+        complete_sessions=complete,
+    )
+
+
+# -- pages ------------------------------------------------------------------------------------------
+
+DELAYED_AFTER_SECONDS = 60  # a queued recompute that has not finished after this long is late
+
+
+@dataclass(frozen=True)
+class Freshness:
+    """How up to date the stored standings are, for the pages, the dashboard and the API."""
+
+    computed_version: int
+    input_version: int
+    computed_at: dt.datetime | None
+    queued_at: dt.datetime | None
+    queue_failed_at: dt.datetime | None
+    queue_error: str
+    has_snapshot: bool
+
+    @property
+    def fresh(self) -> bool:
+        return self.has_snapshot and self.computed_version >= self.input_version
+
+    @property
+    def delayed(self) -> bool:
+        """Not fresh and not about to be: queueing or computing failed, or the queued run is late."""
+        if self.fresh:
+            return False
+        if self.queue_failed_at is not None:
+            return True
+        limit = timezone.now() - dt.timedelta(seconds=DELAYED_AFTER_SECONDS)
+        return self.queued_at is None or self.queued_at < limit
+
+    @property
+    def updating(self) -> bool:
+        return not self.fresh and not self.delayed
+
+    @property
+    def token(self) -> str:
+        """Changes whenever what the standings page shows changes (the polling compares it)."""
+        state = "f" if self.fresh else ("d" if self.delayed else "u")
+        stamp = int(self.computed_at.timestamp() * 1000) if self.computed_at else 0
+        return f"{self.computed_version}-{self.input_version}-{state}-{stamp}"
+
+    def as_dict(self) -> dict:
+        return {
+            "computed_version": self.computed_version,
+            "input_version": self.input_version,
+            "fresh": self.fresh,
+            "delayed": self.delayed,
+            "computed_at": self.computed_at.isoformat() if self.computed_at else None,
+            "queue_error": self.queue_error,
+        }
+
+
+def page_stamp(tournament: Tournament) -> str:
+    """Part of every cache key of a tournament's pages: a tournament deleted and created again under the
+    same id (a restored database) never gets the pages of the old one."""
+    created = getattr(tournament, "created_at", None)
+    return f"{tournament.pk}.{int(created.timestamp() * 1_000_000) if created else 0}"
+
+
+def freshness_of(state: StandingsState | None) -> Freshness:
+    if state is None:
+        return Freshness(0, 1, None, None, None, "", False)
+    return Freshness(
+        computed_version=state.computed_version,
+        input_version=state.input_version,
+        computed_at=state.computed_at,
+        queued_at=state.queued_at,
+        queue_failed_at=state.queue_failed_at,
+        queue_error=state.queue_error,
+        has_snapshot=state.computed_at is not None,
+    )
+
+
+TOURNAMENT_FIELDS = (
+    "id", "name", "slug", "ruleset", "rules", "starts_on", "status", "is_public", "settings", "created_at",
+)  # fmt: skip
+STATE_FIELDS = (
+    "input_version",
+    "computed_version",
+    "computed_at",
+    "queued_at",
+    "queue_failed_at",
+    "queue_error",
+)
+
+
+def _freshness_sql() -> str:
+    tournament, state = Tournament._meta, StandingsState._meta
+    columns = [f"t.{tournament.get_field(f).column}" for f in TOURNAMENT_FIELDS]
+    columns += [f"s.{state.get_field(f).column}" for f in STATE_FIELDS]
+    return (
+        f"SELECT {', '.join(columns)} FROM {tournament.db_table} t "
+        f"LEFT JOIN {state.db_table} s ON s.{state.get_field('tournament').column} = t.id "
+        f"WHERE t.{tournament.get_field('slug').column} = %s"
+    )
+
+
+def tournament_with_freshness(*, slug: str) -> tuple[Tournament, Freshness]:
+    """The tournament (the fields the public pages use) and how fresh its standings are, without the
+    (large) snapshot itself: one small query, the whole database cost of a cached standings page (written
+    as SQL: the ORM's query building cost several times the query itself)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_freshness_sql(), [slug])
+        row = cursor.fetchone()
+    if row is None:
+        raise Http404("No such tournament.")
+    values = dict(zip(TOURNAMENT_FIELDS, row[: len(TOURNAMENT_FIELDS)], strict=True))
+    for name in ("rules", "settings"):  # JSON columns: decoded by the driver on PostgreSQL, text on SQLite
+        if isinstance(values[name], str):
+            values[name] = json.loads(values[name])
+    values["created_at"] = _aware(values["created_at"])
+    if isinstance(values["starts_on"], str):
+        values["starts_on"] = dt.date.fromisoformat(values["starts_on"])
+    tournament = Tournament(**values)
+    tournament._state.adding = False
+    tournament._state.db = connection.alias
+    state = dict(zip(STATE_FIELDS, row[len(TOURNAMENT_FIELDS) :], strict=True))
+    if state["input_version"] is None:  # no state row yet
+        return tournament, freshness_of(None)
+    return tournament, Freshness(
+        computed_version=state["computed_version"],
+        input_version=state["input_version"],
+        computed_at=_aware(state["computed_at"]),
+        queued_at=_aware(state["queued_at"]),
+        queue_failed_at=_aware(state["queue_failed_at"]),
+        queue_error=state["queue_error"] or "",
+        has_snapshot=state["computed_at"] is not None,
+    )
+
+
+def _aware(value):
+    """A timestamp from a raw query as an aware datetime (SQLite returns text)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = dt.datetime.fromisoformat(value)
+    if timezone.is_naive(value):
+        value = value.replace(tzinfo=dt.UTC)
+    return value
+
+
+def standings_document(*, tournament: Tournament) -> dict | None:
+    """The stored standings document (one query); computed now if there is none yet."""
+    from rankings.standings.services import standings_current
+
+    document = StandingsState.objects.filter(tournament=tournament).values_list("document", flat=True).first()
+    if document is None:
+        document = standings_current(tournament=tournament).document
+    return document
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    rank: int
+    player: str
+    name: str
+    table_points: Any
+    score: Any
+    penalties: Any
+    sessions: int
+    disqualified: bool
+    withdrawn_from: int | None
+    country: str
+
+
+def standings_lines(*, tournament: Tournament, document: dict | None) -> list[StandingLine]:
+    """The rows of the standings page: the document's rows with the players' country and withdrawal."""
+    if not document:
+        return []
+    extra = {
+        key: (withdrawn, country)
+        for key, withdrawn, country in Registration.objects.filter(tournament=tournament).values_list(
+            "key", "withdrawn_from", "player__country"
+        )
+    }
+    lines = []
+    for row in document.get("standings", []):
+        withdrawn, country = extra.get(row.get("player"), (None, ""))
+        lines.append(
+            StandingLine(
+                rank=row.get("rank"),
+                player=row.get("player", ""),
+                name=row.get("name", ""),
+                table_points=row.get("table_points"),
+                score=row.get("score"),
+                penalties=row.get("penalties"),
+                sessions=row.get("sessions", 0),
+                disqualified=bool(row.get("disqualified")),
+                withdrawn_from=withdrawn,
+                country=country or "",
+            )
+        )
+    return lines
+
+
+# -- sessions, tables and a player's results ---------------------------------------------------------
+
+
+def next_published_session(*, tournament: Tournament) -> Session | None:
+    """Where players sit next: the first published session not finished that still has tables to play
+    (a session whose tables are all confirmed is over even if not marked finished), else the last
+    published session not finished. One query."""
+    sessions = list(
+        Session.objects.filter(tournament=tournament, seating_published=True)
+        .exclude(status=Session.Status.FINISHED)
+        .annotate(
+            table_count=Count("tables", distinct=True),
+            confirmed_count=Count("tables", filter=Q(tables__result__status="confirmed"), distinct=True),
+        )
+        .order_by("number")
+    )
+    for session in sessions:
+        if session.confirmed_count < session.table_count:
+            return session
+    return sessions[-1] if sessions else None
+
+
+@dataclass(frozen=True)
+class SeatFound:
+    key: str
+    name: str
+    table: int | None
+    wind: str
+
+
+def seat_search(*, tournament: Tournament, query: str, session: Session | None, limit: int = 10):
+    """Players whose name contains ``query`` and their table and wind in ``session``: two queries."""
+    condition = name_query(query, field="player__search_name")
+    if condition is None or len(query.strip()) < 2:
+        return []
+    registrations = (
+        Registration.objects.filter(tournament=tournament).select_related("player").filter(condition)
+    )
+    registrations = list(registrations.order_by("player__last_name", "player__first_name")[:limit])
+    seat_of = {}
+    if session is not None and registrations:
+        for seat in Seat.objects.filter(session=session, registration__in=registrations).select_related(
+            "table"
+        ):
+            seat_of[seat.registration_id] = seat
+    found = []
+    for r in registrations:
+        seat = seat_of.get(r.pk)
+        found.append(
+            SeatFound(
+                key=r.key,
+                name=r.player.full_name,
+                table=seat.table.number if seat else None,
+                wind=WIND_LETTERS[seat.position] if seat else "",
+            )
+        )
+    return found
+
+
+@dataclass
+class PlayerSession:
+    number: int
+    status: str  # table status, see TABLE_STATUSES
+    table: int | None
+    wind: str
+    opponents: list[SeatLine] = field(default_factory=list)
+    mine: SeatLine | None = None
+    penalties: list[PenaltyLine] = field(default_factory=list)
+    replaced_by: str = ""  # this player was replaced by a substitute in this session
+    substitute_for: str = ""  # this player sat in for someone
+
+
+def player_penalty_lines(*, registration: Registration) -> list[PenaltyLine]:
+    """A player's penalties that stand (cancelled ones left out), as the pages show them."""
+    penalties = [p for p in player_penalties(registration=registration) if p.cancelled_at is None]
+    return penalty_lines(penalties=penalties, rules=registration.tournament.get_rules())
+
+
+def player_sessions(*, registration: Registration) -> list[PlayerSession]:
+    """A player's sessions: table, wind, opponents, and the results of confirmed tables. Five queries.
+
+    Seats of sessions whose seating is not published yet are left out. A player replaced by a substitute
+    sees the substitute's result at their table; a substitute sees the sessions they sat in.
+    """
+    own_seats = list(
+        Seat.objects.filter(registration=registration)
+        .filter(Q(session__seating_published=True) | Q(session__status=Session.Status.FINISHED))
+        .select_related("session", "table__result")
+    )
+    credited = list(
+        SeatSummary.objects.filter(registration=registration).select_related("session", "table__result")
+    )
+    tables = {s.table_id: (s.table, s.session) for s in own_seats}
+    tables.update({s.table_id: (s.table, s.session) for s in credited})
+    seats_at = defaultdict(dict)
+    for seat in Seat.objects.filter(table_id__in=tables).select_related("registration__player"):
+        seats_at[seat.table_id][seat.position] = seat.registration
+    summaries_at = defaultdict(list)
+    for s in SeatSummary.objects.filter(table_id__in=tables).select_related("registration__player"):
+        summaries_at[s.table_id].append(s)
+    penalties = player_penalty_lines(registration=registration)
+
+    by_session: dict[int, PlayerSession] = {}
+    for table_id, (table, session) in tables.items():
+        status = table_status(table, session)
+        my_position = next(
+            (s.position for s in summaries_at[table_id] if s.registration_id == registration.pk), None
+        )
+        if my_position is None:
+            my_position = next(
+                (pos for pos, reg in seats_at[table_id].items() if reg.pk == registration.pk), None
+            )
+        entry = PlayerSession(
+            number=session.number, status=status, table=table.number, wind=WIND_LETTERS[my_position]
+        )
+        if status == "confirmed" and summaries_at[table_id]:
+            lines = {
+                s.position: summary_seat_line(s, seats_at[table_id].get(s.position))
+                for s in summaries_at[table_id]
+            }
+            mine = next((s for s in summaries_at[table_id] if s.registration_id == registration.pk), None)
+            if mine is None:  # replaced: the seat is credited to the substitute
+                entry.replaced_by = lines[my_position].name
+            else:
+                entry.mine = lines[my_position]
+                entry.substitute_for = entry.mine.substitute_for
+            entry.opponents = [line for pos, line in sorted(lines.items()) if pos != my_position]
+        else:
+            entry.opponents = [
+                SeatLine(position=pos, key=reg.key, name=reg.player.full_name)
+                for pos, reg in sorted(seats_at[table_id].items())
+                if pos != my_position
+            ]
+        if session.number in by_session and entry.mine is None:
+            continue  # a substitute's seat counts over the seat this player was replaced in
+        by_session[session.number] = entry
+    for penalty in penalties:
+        if penalty.session is not None and penalty.session in by_session:
+            by_session[penalty.session].penalties.append(penalty)
+    return [by_session[n] for n in sorted(by_session)]
+
+
+def player_standing(*, document: dict | None, key: str) -> dict | None:
+    for row in (document or {}).get("standings", []):
+        if row.get("player") == key:
+            return row
+    return None
+
+
+# -- the director's dashboard -------------------------------------------------------------------------
+
+
+def current_session(*, tournament: Tournament) -> Session | None:
+    """The session being played, else the next one, else the last one."""
+    sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
+    for status in (Session.Status.PLAYING,):
+        playing = [s for s in sessions if s.status == status]
+        if playing:
+            return playing[0]
+    upcoming = [s for s in sessions if s.status != Session.Status.FINISHED]
+    if upcoming:
+        return upcoming[0]
+    return sessions[-1] if sessions else None
+
+
+def standings_document_if_any(*, tournament: Tournament) -> dict | None:
+    """The stored standings document, or None when none was computed yet (one query, no computing)."""
+    return StandingsState.objects.filter(tournament=tournament).values_list("document", flat=True).first()

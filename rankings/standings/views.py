@@ -1,0 +1,254 @@
+"""Pages of the rankings app: the public standings, refreshed by htmx polling.
+
+Everything a standings page shows is rendered once per snapshot, freshness state and language, and kept in
+the cache (Redis when configured) under a key that holds the snapshot's version: a cached page is never
+older than the stored snapshot, and a request costs one small query (the tournament and its freshness) and
+one cache read whatever the number of players.
+
+Anonymous visitors (players on their phones) get the whole page from the cache; the only per-visitor part of
+it, the CSRF token of the language switch and of htmx requests, is put in when it is served. Visitors with a
+session (staff) get the page rendered around the cached rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections import OrderedDict
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_GET, require_POST
+
+from rankings.standings import selectors, services
+from rankings.standings.engine import TIEBREAKS, method_for_family
+from scoring.rules.base import RuleError
+from tournaments.models import Tournament
+from tournaments.permissions import can_view, tournament_for_director, user_roles
+
+POLL_SECONDS = 20
+CSRF_MARKER = "csrf-token-marker-7c1d3e"
+
+
+def poll_seconds() -> int:
+    return int(getattr(settings, "STANDINGS_POLL_SECONDS", POLL_SECONDS))
+
+
+def _visible(request, slug: str) -> tuple[Tournament, selectors.Freshness]:
+    tournament, freshness = selectors.tournament_with_freshness(slug=slug)
+    if not can_view(request.user, tournament):
+        raise Http404("No such tournament.")
+    if not freshness.has_snapshot:  # first visit ever: compute now
+        from rankings.standings.services import standings_current
+
+        standings_current(tournament=tournament)
+        tournament, freshness = selectors.tournament_with_freshness(slug=slug)
+    return tournament, freshness
+
+
+def _by_table_points(tournament: Tournament) -> bool:
+    try:
+        return method_for_family(tournament.family) == "table_points"
+    except Exception:  # an unknown ruleset in old data: show the score only
+        return False
+
+
+class _LocalPages:
+    """A few rendered pages kept in this process too, in front of the shared cache: the keys name the
+    snapshot, so a page is the same in every process, and a hit costs no round trip to Redis."""
+
+    size = 32
+
+    def __init__(self):
+        self._pages: OrderedDict[str, tuple[float, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            entry = self._pages.get(key)
+            if entry is None or entry[0] < time.monotonic():
+                return None
+            self._pages.move_to_end(key)
+            return entry[1]
+
+    def set(self, key: str, value: str, seconds: float) -> None:
+        with self._lock:
+            self._pages[key] = (time.monotonic() + seconds, value)
+            self._pages.move_to_end(key)
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._pages.clear()
+
+
+local_pages = _LocalPages()
+
+
+def _cache_get(key: str):
+    value = local_pages.get(key)
+    if value is not None:
+        return value
+    try:
+        value = cache.get(key)
+    except Exception:  # a cache outage costs a render, never the page
+        return None
+    if value is not None:
+        local_pages.set(key, value, settings.PUBLIC_PAGE_CACHE_SECONDS)
+    return value
+
+
+def _cache_set(key: str, value: str) -> None:
+    local_pages.set(key, value, settings.PUBLIC_PAGE_CACHE_SECONDS)
+    with contextlib.suppress(Exception):
+        cache.set(key, value, settings.PUBLIC_PAGE_CACHE_SECONDS)
+
+
+def standings_rows_html(*, tournament: Tournament, freshness: selectors.Freshness) -> str:
+    """The rendered rows of the standings table, from the cache when this snapshot was rendered before."""
+    key = f"standings:rows:{selectors.page_stamp(tournament)}:{freshness.token}:{get_language()}"
+    html = _cache_get(key)
+    if html is None:
+        document = selectors.standings_document(tournament=tournament)
+        html = render_to_string(
+            "rankings/_standings_rows.html",
+            {
+                "lines": selectors.standings_lines(tournament=tournament, document=document),
+                "by_table_points": _by_table_points(tournament),
+                "player_base": reverse("player-public", args=[tournament.slug, "KEY"]).removesuffix("KEY/"),
+            },
+        )
+        _cache_set(key, str(html))
+    return mark_safe(html)  # rendered by our own template above
+
+
+def _context(tournament: Tournament, freshness: selectors.Freshness) -> dict:
+    return {
+        "tournament": tournament,
+        "freshness": freshness,
+        "rows": standings_rows_html(tournament=tournament, freshness=freshness),
+        "by_table_points": _by_table_points(tournament),
+        "poll_seconds": poll_seconds(),
+    }
+
+
+def _anonymous_visit(request) -> bool:
+    """A visitor whose page is the same as everybody's: no session, no messages, no query string."""
+    return (
+        not request.GET
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "messages" not in request.COOKIES
+    )
+
+
+@require_GET
+def standings(request, slug: str):
+    tournament, freshness = _visible(request, slug)
+    if not _anonymous_visit(request):
+        context = {**_context(tournament, freshness), "roles": user_roles(request.user, tournament)}
+        return render(request, "rankings/standings.html", context)
+    key = f"standings:page:{selectors.page_stamp(tournament)}:{freshness.token}:{get_language()}:{poll_seconds()}"
+    html = _cache_get(key)
+    if html is None:
+        context = {**_context(tournament, freshness), "roles": set(), "csrf_token": CSRF_MARKER}
+        html = render_to_string("rankings/standings.html", context, request=request)
+        _cache_set(key, str(html))
+    return HttpResponse(html.replace(CSRF_MARKER, get_token(request)))
+
+
+@require_GET
+def standings_rows(request, slug: str):
+    """The polled part: 204 when nothing changed since ``v``, else the new table body and freshness line."""
+    tournament, freshness = _visible(request, slug)
+    if request.GET.get("v") == freshness.token:
+        return HttpResponse(status=204)
+    response = render(request, "rankings/_standings_poll.html", _context(tournament, freshness))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+# -- director actions (the dashboard lives in tournaments.views) -------------------------------------
+
+TIEBREAK_LABELS = {
+    "first_places": (_("First places"), _("More sessions finished first at the table.")),
+    "best_session": (_("Best session"), _("The better best single session.")),
+    "head_to_head": (_("Head to head"), _("Points won in the sessions against the other tied players.")),
+    "fewer_penalties": (_("Fewer penalties"), _("Fewer penalty points.")),
+}
+TIEBREAK_SLOTS = 4
+
+
+class TiebreakForm(forms.Form):
+    """The order of the tie-breaks after table points and score (MCR) or score (other rulesets)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", "—")] + [(key, TIEBREAK_LABELS.get(key, (key,))[0]) for key in TIEBREAKS]
+        for i in range(1, TIEBREAK_SLOTS + 1):
+            self.fields[f"tiebreak_{i}"] = forms.ChoiceField(
+                label=_("Tie-break %(n)s") % {"n": i}, choices=choices, required=False
+            )
+
+    @classmethod
+    def for_tournament(cls, tournament: Tournament) -> TiebreakForm:
+        order = selectors.tiebreak_order(tournament=tournament)
+        return cls(initial={f"tiebreak_{i}": key for i, key in enumerate(order, start=1)})
+
+    def clean(self):
+        data = super().clean()
+        keys = [data.get(f"tiebreak_{i}") for i in range(1, TIEBREAK_SLOTS + 1)]
+        keys = [k for k in keys if k]
+        if len(set(keys)) != len(keys):
+            raise forms.ValidationError(_("Each tie-break can be chosen once."))
+        data["keys"] = keys
+        return data
+
+
+@login_required
+@require_POST
+def director_recompute(request, slug: str):
+    """Recompute the standings now, in this request (also when the broker is down)."""
+    tournament = tournament_for_director(user=request.user, slug=slug)
+    try:
+        state = services.standings_refresh(tournament_id=tournament.pk)
+    except Exception as exc:  # wrong data: say what failed, keep the dashboard up
+        services.standings_failed(tournament_id=tournament.pk, error=f"{type(exc).__name__}: {exc}")
+        messages.error(request, _("The standings could not be computed: %(error)s") % {"error": exc})
+    else:
+        messages.success(
+            request,
+            _("Standings recomputed (version %(v)s).") % {"v": state.computed_version if state else 0},
+        )
+    return redirect("director-dashboard", slug=tournament.slug)
+
+
+@login_required
+@require_POST
+def director_tiebreaks(request, slug: str):
+    tournament = tournament_for_director(user=request.user, slug=slug)
+    form = TiebreakForm(request.POST)
+    if form.is_valid():
+        try:
+            services.standings_tiebreaks_set(tournament=tournament, tiebreaks=form.cleaned_data["keys"])
+        except RuleError as exc:
+            messages.error(request, str(exc))
+        else:
+            messages.success(request, _("Tie-break order saved; the standings are being recomputed."))
+    else:
+        messages.error(
+            request, " ".join(str(e) for e in form.non_field_errors()) or _("Check the tie-breaks.")
+        )
+    return redirect("director-dashboard", slug=tournament.slug)
