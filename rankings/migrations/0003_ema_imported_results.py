@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('rankings', '0002_exports_and_ema_ranking'),
-        ('tournaments', '0002_player_search_name'),
+        ('tournaments', '0001_initial'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
