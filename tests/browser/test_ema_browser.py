@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from rankings.ema.imports import TournamentFacts, results_import
 from rankings.ema.services import ema_ranking_recompute
-from tests.browser.test_standings_browser import ARTIFACTS, FLAGS, no_sideways_scroll
+from tests.browser.test_standings_browser import ARTIFACTS, FLAGS, no_sideways_scroll, wait_for
 from tests.conftest import skip_or_fail
 from tests.ema.files import csv_bytes
 
@@ -109,3 +109,31 @@ def test_a_players_ranking_page_on_a_phone(phone, live_server):
     phone.get(f"{live_server.url}/ranking/mcr/?q=alba")
     assert [e.text for e in phone.find_elements("css selector", "#ranking-results td.name a")] == ["Ana Alba"]
     phone.save_screenshot(str(ARTIFACTS / "ema-ranking-390.png"))
+
+
+def test_checking_a_faulty_file_on_a_phone_lists_every_fault(phone, live_server, django_user_model, tmp_path):
+    django_user_model.objects.create_user(username="office", password="pw-for-tests-123", is_staff=True)
+    phone.get(f"{live_server.url}/accounts/login/?next=/ranking/imports/new/")
+    phone.find_element("name", "username").send_keys("office")
+    phone.find_element("name", "password").send_keys("pw-for-tests-123")
+    phone.find_element("css selector", "main form button[type=submit]").click()
+    wait_for(lambda: phone.find_elements("name", "file"), "the import page after logging in")
+    bad = tmp_path / "open.csv"
+    bad.write_bytes(
+        csv_bytes(
+            [
+                [1, "04010001", "Alba", "Ana", "ESP", "Yes", 20, 100],
+                [3, "0401", "Bravo", "Bea", "Atlantis", "Yes", 18, 90],
+                [3, "04010003", "Conde", "Cid", "ESP", "maybe", 16, "x"],
+            ]
+        )
+    )
+    phone.find_element("name", "file").send_keys(str(bad))
+    phone.find_element("name", "name").send_keys("Open de Vigo")
+    day = (timezone.localdate() - dt.timedelta(days=3)).isoformat()
+    phone.execute_script("document.querySelector('[name=starts_on]').value = arguments[0];", day)
+    phone.find_element("css selector", "button[name=check]").click()
+    faults = wait_for(lambda: phone.find_elements("css selector", "article.faults tbody tr"), "the faults")
+    assert len(faults) == 5  # place, EMA number, country of line 3; EMA member and score of line 4
+    assert no_sideways_scroll(phone)
+    phone.save_screenshot(str(ARTIFACTS / "ema-import-faults-390.png"))
