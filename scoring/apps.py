@@ -6,4 +6,9 @@ class ScoringConfig(AppConfig):
     verbose_name = "Scoring"
 
     def ready(self) -> None:
+        from django.utils.translation import gettext
+
         from scoring import receivers  # noqa: F401  (rewrites rows of tables a penalty touches)
+        from scoring.rules import text
+
+        text.set_translator(gettext)  # engine messages in the reader's language

@@ -1,4 +1,7 @@
-"""The demo tournament that `make run` shows: a realistic MCR weekend with 40 players.
+"""The demo that `make run` shows: a realistic MCR weekend with 40 players, and an EMA riichi cup beside it.
+
+Both are seated by the seating engine for all four sessions (nobody meets twice, winds balanced, clubs and
+countries spread), as a director would from the seating page; sessions 1 and 2 are published.
 
 Sessions 1 and 2 are seated and published. Session 1 is finished: three tables entered hand by hand, the
 others as game totals, all confirmed. Session 2 is being played: some tables confirmed, one submitted and
@@ -21,6 +24,7 @@ from tournaments import services
 from tournaments.models import Player, Registration, Role, Session, Tournament
 
 DEMO_SLUG = "demo-open-2026"
+RIICHI_SLUG = "demo-riichi-cup-2026"
 DEMO_PASSWORD = "mahjong-demo"
 
 # (country, club, [(first, last), ...]): 40 players from 8 countries.
@@ -106,9 +110,18 @@ ROSTER = [
 ]
 SUBSTITUTES = [("SUB", "Hugo", "Navarro", "ESP"), ("SUB", "Nora", "Vidal", "ESP")]
 
+# The riichi cup beside the open: 12 players of its own and 4 who play both tournaments.
+RIICHI_ROSTER = [
+    ("FIN", "Helsinki Riichi", [("Aino", "Virtanen"), ("Eetu", "Korhonen"), ("Venla", "Mäkinen")]),
+    ("AUT", "Riichi Wien", [("Maximilian", "Gruber"), ("Johanna", "Huber"), ("Tobias", "Bauer")]),
+    ("SWE", "Stockholm Mahjong", [("Elsa", "Lindqvist"), ("Hugo", "Berg"), ("Alva", "Sjöberg")]),
+    ("ESP", "Riichi Madrid", [("Irene", "Ortega"), ("Pablo", "Castillo"), ("Nerea", "Iglesias")]),
+]
+SHARED_WITH_RIICHI = ("p1", "p7", "p12", "p23")  # Ana García, Camille Durand, Lukas Schneider, Mads Nielsen
+
 
 def demo_exists() -> bool:
-    return Tournament.objects.filter(slug=DEMO_SLUG).exists()
+    return Tournament.objects.filter(slug__in=[DEMO_SLUG, RIICHI_SLUG]).exists()
 
 
 def _user(username: str, *, superuser: bool = False, password_hash: str | None = None):
@@ -172,27 +185,25 @@ def load_demo(*, seed: int = 2026) -> Tournament:
             tournament=tournament, player=player, key=f"s{index}", is_substitute=True
         )
     _play_demo(tournament, referee=referee, director=director, seed=seed)
+    _riichi_demo(tournament, admin=admin, director=director, referee=referee, scorer=scorer, seed=seed)
     return tournament
 
 
 # -- sessions 1 and 2: seating, results and penalties ---------------------------------------------------
 
 
-def _seat_demo(tournament: Tournament, rng: random.Random) -> None:
-    """Ten tables of four. Session 1 takes the players in a shuffled order, four by four (rows of a 10 × 4
-    grid); session 2 takes column c from row t + c, so nobody meets a session 1 opponent again, and each
-    player sits at another wind."""
-    regular = list(Registration.objects.filter(tournament=tournament, is_substitute=False).order_by("id"))
-    rng.shuffle(regular)
-    rows = [regular[r * 4 : r * 4 + 4] for r in range(len(regular) // 4)]
-    n = len(rows)
-    second = [[rows[(t + c) % n][(c + 1) % 4] for c in range(4)] for t in range(n)]
-    for number, tables in ((1, rows), (2, second)):
-        session = tournament.sessions.get(number=number)
-        services.session_seat(session=session, tables=tables)
-        session.seating_published = True
-        session.status = Session.Status.PLAYING
-        session.save(update_fields=["seating_published", "status"])
+def _seat_demo(tournament: Tournament, *, publish: tuple[int, ...] = (1, 2)) -> None:
+    """The seating engine plans every session at once (no two players meet twice, winds balanced, clubs
+    and countries spread), as a director would from the seating page; the first sessions are published."""
+    from tournaments.seating.selectors import SCHEDULE
+    from tournaments.seating.services import seating_generate, seating_publish
+
+    sessions = list(tournament.sessions.order_by("number"))
+    seating_generate(tournament=tournament, sessions=sessions, strategy=SCHEDULE, seed=7)
+    for session in sessions:
+        if session.number in publish:
+            seating_publish(session=session)
+            Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
 
 
 FANS = (8, 8, 8, 8, 9, 9, 10, 10, 11, 12, 12, 13, 14, 16, 18, 24, 26, 32, 40, 64, 88)
@@ -215,7 +226,7 @@ def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:
     ref = Actor(user=referee, role=Role.REFEREE)
     boss = Actor(user=director, role=Role.DIRECTOR)
     rules = tournament.get_rules()
-    _seat_demo(tournament, rng)
+    _seat_demo(tournament)
     s1, s2 = tournament.sessions.get(number=1), tournament.sessions.get(number=2)
     tables1 = {t.number: t for t in s1.tables.all()}
     tables2 = {t.number: t for t in s2.tables.all()}
@@ -294,3 +305,114 @@ def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:
     totals(tables2[7])
     finish(tables2[7], confirm=False)  # submitted, waiting for a referee
     hands(tables2[8], 3)  # still playing; tables 9 and 10 have not started
+
+
+# -- the riichi cup: EMA 2016 rules, seated by the engine, session 1 played hand by hand ----------------
+
+
+def _riichi_hand(rng: random.Random, scores_known: bool = True) -> dict:
+    """A plausible riichi hand in seat numbers: mostly wins on a discard or self-drawn, some draws."""
+    roll = rng.random()
+    riichi = sorted(rng.sample(range(4), rng.choice((0, 0, 1, 1, 2))))
+    if roll < 0.15:
+        tenpai = sorted(set(riichi) | set(rng.sample(range(4), rng.randrange(0, 3))))
+        return {"result": "draw", "tenpai": tenpai, "riichi": riichi}
+    han, fu = rng.choice(
+        ((1, 30), (1, 40), (2, 30), (2, 40), (3, 30), (3, 40), (4, 30), (5, 30), (6, 30), (8, 30))
+    )
+    winner = rng.randrange(4)
+    if roll < 0.45:
+        return {"result": "tsumo", "winner": winner, "han": han, "fu": fu, "riichi": riichi}
+    loser = rng.choice([s for s in range(4) if s != winner])
+    return {
+        "result": "ron",
+        "loser": loser,
+        "winners": [{"player": winner, "han": han, "fu": fu}],
+        "riichi": riichi,
+    }
+
+
+def _riichi_game(rules, rng: random.Random, *, limit: int = 40) -> list[dict]:
+    """Hands drawn at random, each kept only if the rules accept the game so far, until the game is over."""
+    from scoring.rules.base import RuleError
+
+    hands: list[dict] = []
+    probe = {"result": "draw", "tenpai": [], "riichi": []}
+    while len(hands) < limit:
+        try:
+            rules.play_game([*hands, probe])
+        except RuleError:
+            break  # no hand fits after the last one: the game is over
+        candidate = _riichi_hand(rng)
+        try:
+            rules.play_game([*hands, candidate])
+        except RuleError:
+            continue
+        hands.append(candidate)
+    return hands
+
+
+def _riichi_demo(open_tournament: Tournament, *, admin, director, referee, scorer, seed: int) -> Tournament:
+    from penalties.services import penalty_record
+    from scoring import services as scoring
+    from tournaments.permissions import Actor
+
+    rng = random.Random(seed + 2)
+    today = timezone.localdate()
+    tournament = services.tournament_create(
+        name="Demo Riichi Cup 2026",
+        slug=RIICHI_SLUG,
+        ruleset="ema-riichi-2016",
+        starts_on=today,
+        days=1,
+        city="Salamanca",
+        country="ESP",
+        status=Tournament.Status.RUNNING,
+        director=director,
+    )
+    services.role_grant(tournament=tournament, user=admin, role=Role.DIRECTOR)
+    services.role_grant(tournament=tournament, user=referee, role=Role.REFEREE)
+    services.role_grant(tournament=tournament, user=scorer, role=Role.SCORER)
+    start = timezone.make_aware(dt.datetime.combine(today, dt.time(9, 30)))
+    for number in range(1, 5):
+        services.session_create(
+            tournament=tournament, number=number, starts_at=start + dt.timedelta(hours=2 * (number - 1))
+        )
+    key = 1
+    for country, club, names in RIICHI_ROSTER:
+        for first, last in names:
+            player = services.player_create(first_name=first, last_name=last, country=country, club=club)
+            services.registration_create(tournament=tournament, player=player, key=f"r{key}")
+            key += 1
+    for shared in SHARED_WITH_RIICHI:
+        player = Registration.objects.get(tournament=open_tournament, key=shared).player
+        services.registration_create(tournament=tournament, player=player, key=f"r{key}")
+        key += 1
+    _seat_demo(tournament)
+
+    ref = Actor(user=referee, role=Role.REFEREE)
+    rules = tournament.get_rules()
+    s1, s2 = tournament.sessions.get(number=1), tournament.sessions.get(number=2)
+    for table in s1.tables.order_by("number"):
+        for hand in _riichi_game(rules, rng):
+            scoring.hand_add(table=table, hand=hand, actor=ref, expected_version=None)
+        scoring.result_submit(table=table, actor=ref, expected_version=None)
+        scoring.result_confirm(table=table, actor=ref, expected_version=None)
+    Session.objects.filter(pk=s1.pk).update(status=Session.Status.FINISHED)
+    tables2 = list(s2.tables.order_by("number"))
+    for table in tables2[:2]:
+        for hand in _riichi_game(rules, rng):
+            scoring.hand_add(table=table, hand=hand, actor=ref, expected_version=None)
+        scoring.result_submit(table=table, actor=ref, expected_version=None)
+        scoring.result_confirm(table=table, actor=ref, expected_version=None)
+    for hand in _riichi_game(rules, rng)[:5]:  # table 3 is still playing; table 4 has not started
+        scoring.hand_add(table=tables2[2], hand=hand, actor=ref, expected_version=None)
+    # a false ron: a chombo, entered as the table's next hand (the hand is replayed)
+    scoring.hand_add(
+        table=tables2[2], hand={"result": "chombo", "player": 1}, actor=ref, expected_version=None
+    )
+    penalty_record(
+        tournament=tournament, registration=tables2[1].seats.get(position=2).registration, kind="referee",
+        actor=ref, session=s2, table=tables2[1], points=-1000, reason="discards shown to the table by mistake",
+    )  # fmt: skip
+    return tournament

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.countries import is_country
@@ -72,7 +73,10 @@ def _decode(data: bytes | str) -> str:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise PlayerImportError(
-            [f"The file is not UTF-8 text (byte {exc.start}); save it from the spreadsheet as CSV UTF-8."]
+            [
+                _("The file is not UTF-8 text (byte %(byte)s); save it from the spreadsheet as CSV UTF-8.")
+                % {"byte": exc.start}
+            ]
         ) from exc
 
 
@@ -85,17 +89,23 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
     lines = text.splitlines()
     if not lines or not lines[0].strip():
         raise PlayerImportError(
-            ["The file is empty: the first line must name the columns " + ", ".join(COLUMNS)]
+            [
+                _("The file is empty: the first line must name the columns %(columns)s")
+                % {"columns": ", ".join(COLUMNS)}
+            ]
         )
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(lines[0]))
     header = [h.strip().lower() for h in next(reader)]
     faults: list[str] = []
     unknown = [h for h in header if h not in COLUMNS]
     if unknown:
-        faults.append(f"line 1: unknown column(s) {', '.join(unknown)}; the columns are {', '.join(COLUMNS)}")
+        faults.append(
+            _("line 1: unknown column(s) %(unknown)s; the columns are %(columns)s")
+            % {"unknown": ", ".join(unknown), "columns": ", ".join(COLUMNS)}
+        )
     missing = [c for c in REQUIRED if c not in header]
     if missing:
-        faults.append(f"line 1: missing column(s) {', '.join(missing)}")
+        faults.append(_("line 1: missing column(s) %(missing)s") % {"missing": ", ".join(missing)})
     if faults:
         raise PlayerImportError(faults)
 
@@ -106,35 +116,46 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
         if not any(v.strip() for v in values):
             continue
         if len(values) > len(header):
-            faults.append(f"line {line}: {len(values)} fields but the header names {len(header)} columns")
+            faults.append(
+                _("line %(line)s: %(fields)s fields but the header names %(columns)s columns")
+                % {"line": line, "fields": len(values), "columns": len(header)}
+            )
             continue
         record = dict.fromkeys(COLUMNS, "")
         record.update({h: v.strip() for h, v in zip(header, values, strict=False)})
         if not record["first_name"]:
-            faults.append(f"line {line}, first_name: a first name is required")
+            faults.append(_("line %(line)s, first_name: a first name is required") % {"line": line})
         ema_id = record["ema_id"] or None
         if ema_id is not None:
             if not re.fullmatch(r"\d{8}", ema_id):
-                hint = (
-                    " (leading zeros lost? keep the column as text)"
+                message = (
+                    _(
+                        "line %(line)s, ema_id: “%(value)s” is not an EMA number of exactly 8 digits "
+                        "(leading zeros lost? keep the column as text)"
+                    )
                     if ema_id.isdigit() and len(ema_id) < 8
-                    else ""
+                    else _("line %(line)s, ema_id: “%(value)s” is not an EMA number of exactly 8 digits")
                 )
-                faults.append(
-                    f"line {line}, ema_id: {ema_id!r} is not an EMA number of exactly 8 digits{hint}"
-                )
+                faults.append(message % {"line": line, "value": ema_id})
             elif ema_id in seen_ema:
-                faults.append(f"line {line}, ema_id: {ema_id} is also on line {seen_ema[ema_id]}")
+                faults.append(
+                    _("line %(line)s, ema_id: %(value)s is also on line %(other)s")
+                    % {"line": line, "value": ema_id, "other": seen_ema[ema_id]}
+                )
             else:
                 seen_ema[ema_id] = line
         country = record["country"].upper()
         if country and not is_country(country):
             faults.append(
-                f"line {line}, country: {record['country']!r} is not an ISO 3166 three-letter code (ESP, FRA, …)"
+                _("line %(line)s, country: “%(value)s” is not an ISO 3166 three-letter code (ESP, FRA, …)")
+                % {"line": line, "value": record["country"]}
             )
         for name, limit in (("first_name", 100), ("last_name", 100), ("club", 150)):
             if len(record[name]) > limit:
-                faults.append(f"line {line}, {name}: longer than {limit} characters")
+                faults.append(
+                    _("line %(line)s, %(column)s: longer than %(limit)s characters")
+                    % {"line": line, "column": name, "limit": limit}
+                )
         rows.append(_Row(line, record["first_name"], record["last_name"], ema_id, country, record["club"]))
     if faults:
         raise PlayerImportError(faults)

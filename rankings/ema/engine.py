@@ -33,6 +33,7 @@ from typing import Any
 
 from rankings.standings.engine import Number, Standings, printable, round_half_away
 from scoring.rules.base import EngineError, RuleError
+from scoring.rules.text import gettext_noop
 
 RULESETS: tuple[str, ...] = ("mcr", "riichi")
 PART_B_RESULTS = 4
@@ -56,9 +57,15 @@ RESULTS_HEADER: tuple[str, ...] = (
 def base_rank(place: int, players: int) -> int:
     """The base rank of ``place`` in a tournament of ``players`` players (1000 first, 0 last)."""
     if players < 1:
-        raise RuleError(f"a tournament needs at least one player, not {players}", "players")
+        raise RuleError(
+            gettext_noop("a tournament needs at least one player, not %(_players)s", _players=players),
+            "players",
+        )
     if not 1 <= place <= players:
-        raise RuleError(f"place {place} is outside 1..{players}", "place")
+        raise RuleError(
+            gettext_noop("place %(_place)s is outside 1..%(_players)s", _place=place, _players=players),
+            "place",
+        )
     if players == 1:
         return 1000
     numerator = 1000 * (players - place)
@@ -102,11 +109,21 @@ def tournament_weight(
     + countries (≤5: 0, 6–9: 0.5, ≥10: 1) + 1 if it qualifies for a European championship.
     """
     if days < 1:
-        raise RuleError(f"a tournament lasts at least one day, not {days}", "days")
+        raise RuleError(
+            gettext_noop("a tournament lasts at least one day, not %(_days)s", _days=days), "days"
+        )
     if players < 1:
-        raise RuleError(f"a tournament needs at least one player, not {players}", "players")
+        raise RuleError(
+            gettext_noop("a tournament needs at least one player, not %(_players)s", _players=players),
+            "players",
+        )
     if countries < 1:
-        raise RuleError(f"a tournament has players from at least one country, not {countries}", "countries")
+        raise RuleError(
+            gettext_noop(
+                "a tournament has players from at least one country, not %(_countries)s", _countries=countries
+            ),
+            "countries",
+        )
     weight = Fraction(min(days, 3))
     weight += 0 if players <= 40 else Fraction(1, 2) if players <= 80 else 1
     weight += 0 if countries <= 5 else Fraction(1, 2) if countries <= 9 else 1
@@ -202,17 +219,36 @@ def ema_ranking(results: Iterable[EmaResult], *, ruleset: str, on: date) -> EmaR
     ceil(5 + 0.8 × max(n − 5, 0)) results, Part B that of the best 4; the ranking is 0.5 A + 0.5 B.
     """
     if ruleset not in RULESETS:
-        raise RuleError(f"the EMA ranks {' and '.join(RULESETS)}, not '{ruleset}'", "ruleset")
+        raise RuleError(
+            gettext_noop(
+                "the EMA ranks %(_items)s, not '%(_ruleset)s'",
+                _items=" and ".join(RULESETS),
+                _ruleset=ruleset,
+            ),
+            "ruleset",
+        )
     counted: list[CountedResult] = []
     for result in results:
         if result.ruleset not in RULESETS:
-            raise RuleError(f"the EMA ranks {' and '.join(RULESETS)}, not '{result.ruleset}'", "ruleset")
+            raise RuleError(
+                gettext_noop(
+                    "the EMA ranks %(_items)s, not '%(_ruleset)s'",
+                    _items=" and ".join(RULESETS),
+                    _ruleset=result.ruleset,
+                ),
+                "ruleset",
+            )
         if result.ruleset != ruleset:
             continue
         if not 0 <= result.base_rank <= 1000:
-            raise RuleError(f"base rank {result.base_rank} is outside 0..1000", "base_rank")
+            raise RuleError(
+                gettext_noop("base rank %(_base_rank)s is outside 0..1000", _base_rank=result.base_rank),
+                "base_rank",
+            )
         if result.weight <= 0:
-            raise RuleError(f"tournament weight {result.weight} is not positive", "weight")
+            raise RuleError(
+                gettext_noop("tournament weight %(_weight)s is not positive", _weight=result.weight), "weight"
+            )
         share = ageing(result.ended_on, on)
         if share:
             counted.append(CountedResult(result, result.base_rank, Fraction(result.weight) * share))
@@ -270,7 +306,7 @@ def normalize_ema_id(ema_id: str) -> str:
     if not digits:
         return ""
     if not digits.isascii() or not digits.isdigit() or len(digits) not in (7, 8):
-        raise RuleError(f"EMA number '{ema_id}' is not 8 digits", "ema_id")
+        raise RuleError(gettext_noop("EMA number '%(_ema_id)s' is not 8 digits", _ema_id=ema_id), "ema_id")
     return digits.zfill(8)
 
 
@@ -299,7 +335,10 @@ def ema_results_rows(
         try:
             ema_id = normalize_ema_id(person.ema_id)
         except RuleError as exc:
-            raise RuleError(f"{exc.message} ({row.name})", f"players.{row.player}.ema_id") from None
+            raise RuleError(
+                gettext_noop("%(_message)s (%(_name)s)", _message=exc.message, _name=row.name),
+                f"players.{row.player}.ema_id",
+            ) from None
         table.append(
             [
                 places[row.player],

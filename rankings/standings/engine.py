@@ -28,6 +28,7 @@ from fractions import Fraction
 from typing import Any, Literal
 
 from scoring.rules.base import EngineError, RuleError
+from scoring.rules.text import gettext_noop
 
 Number = int | Fraction
 Method = Literal["table_points", "score"]
@@ -306,11 +307,16 @@ _PRIMARY: Mapping[str, TieBreak] = {
 def check_tiebreaks(keys: Sequence[str]) -> tuple[str, ...]:
     """The tie-break keys of the tournament settings; an unknown key is a :class:`RuleError`."""
     if isinstance(keys, str):
-        raise RuleError("tie-breaks must be a list of keys", "tiebreaks")
+        raise RuleError(gettext_noop("tie-breaks must be a list of keys"), "tiebreaks")
     for i, key in enumerate(keys):
         if key not in TIEBREAKS:
             known = ", ".join(TIEBREAKS)
-            raise RuleError(f"unknown tie-break '{key}' (known tie-breaks: {known})", f"tiebreaks[{i}]")
+            raise RuleError(
+                gettext_noop(
+                    "unknown tie-break '%(_key)s' (known tie-breaks: %(_known)s)", _key=key, _known=known
+                ),
+                f"tiebreaks[{i}]",
+            )
     return tuple(keys)
 
 
@@ -369,7 +375,9 @@ def compute_standings(
 
     for penalty in table_points_penalties:
         if method != "table_points":
-            raise RuleError("table points penalties exist only for rulesets with table points", "penalties")
+            raise RuleError(
+                gettext_noop("table points penalties exist only for rulesets with table points"), "penalties"
+            )
         tally = _tally_of(tallies, penalty.player, "table points penalty")
         tally.table_points_penalty += Fraction(penalty.points)
         tally.table_points += Fraction(penalty.points)

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from .text import Text, gettext_noop
+
 SEATS = 4
 WINDS = ("E", "S", "W", "N")
 
@@ -30,16 +32,20 @@ class RuleError(ValueError):
     input deeper prefix it with :meth:`within`.
     """
 
-    def __init__(self, message: str, path: str = ""):
+    def __init__(self, message: str | Text, path: str = ""):
         super().__init__(message)
-        self.message = message
+        self.text = message  # a Text is rendered in the reader's language each time it is read
         self.path = path
+
+    @property
+    def message(self) -> str:
+        return str(self.text)
 
     def within(self, prefix: str) -> RuleError:
         if not self.path:
-            return RuleError(self.message, prefix)
+            return RuleError(self.text, prefix)
         sep = "" if self.path.startswith("[") else "."
-        return RuleError(self.message, f"{prefix}{sep}{self.path}")
+        return RuleError(self.text, f"{prefix}{sep}{self.path}")
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message
@@ -113,14 +119,17 @@ class Config:
         if not overrides:
             return self
         if not isinstance(overrides, Mapping):
-            raise RuleError("rule overrides must be an object of key: value", "rules")
+            raise RuleError(gettext_noop("rule overrides must be an object of key: value"), "rules")
         fields = {f.name: f for f in dataclasses.fields(self)}
         hints = typing.get_type_hints(type(self))
         changes = {}
         for key, value in overrides.items():
             if key not in fields:
                 known = ", ".join(sorted(fields))
-                raise RuleError(f"unknown rule '{key}' (known rules: {known})", f"rules.{key}")
+                raise RuleError(
+                    gettext_noop("unknown rule '%(_key)s' (known rules: %(_known)s)", _key=key, _known=known),
+                    f"rules.{key}",
+                )
             changes[key] = _coerce(key, value, hints[key], getattr(self, key))
         try:
             return dataclasses.replace(self, **changes)
@@ -156,30 +165,54 @@ def _coerce(key: str, value: Any, hint: Any, current: Any) -> Any:
                 return _coerce(key, value, option, current)
             except RuleError as exc:
                 errors.append(exc)
-        raise RuleError(f"rule '{key}' must be {_type_name(hint)}, not {value!r}", path)
+        raise RuleError(
+            gettext_noop(
+                "rule '%(_key)s' must be %(_value)s, not %(value2)s",
+                _key=key,
+                _value=_type_name(hint),
+                value2=value,
+            ),
+            path,
+        )
     if hint is type(None):
         if value is None:
             return None
-        raise RuleError(f"rule '{key}' must be null, not {value!r}", path)
+        raise RuleError(
+            gettext_noop("rule '%(_key)s' must be null, not %(value)s", _key=key, value=value), path
+        )
     if origin is tuple:
         args = typing.get_args(hint)
         if not isinstance(value, (list, tuple)):
-            raise RuleError(f"rule '{key}' must be a list, not {value!r}", path)
+            raise RuleError(
+                gettext_noop("rule '%(_key)s' must be a list, not %(value)s", _key=key, value=value), path
+            )
         if len(args) == 2 and args[1] is Ellipsis:
             item_hints = [args[0]] * len(value)
         else:
             item_hints = list(args)
             if len(value) != len(item_hints):
-                raise RuleError(f"rule '{key}' must have {len(item_hints)} values, not {len(value)}", path)
+                raise RuleError(
+                    gettext_noop(
+                        "rule '%(_key)s' must have %(_count)s values, not %(_count2)s",
+                        _key=key,
+                        _count=len(item_hints),
+                        _count2=len(value),
+                    ),
+                    path,
+                )
         return tuple(_coerce(key, v, h, None) for v, h in zip(value, item_hints, strict=True))
     if hint is bool:
         if isinstance(value, bool):
             return value
-        raise RuleError(f"rule '{key}' must be true or false, not {value!r}", path)
+        raise RuleError(
+            gettext_noop("rule '%(_key)s' must be true or false, not %(value)s", _key=key, value=value), path
+        )
     if hint is int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
-        raise RuleError(f"rule '{key}' must be a whole number, not {value!r}", path)
+        raise RuleError(
+            gettext_noop("rule '%(_key)s' must be a whole number, not %(value)s", _key=key, value=value), path
+        )
     if hint is Fraction:
         if isinstance(value, (int, Fraction)) and not isinstance(value, bool):
             return Fraction(value)
@@ -188,16 +221,28 @@ def _coerce(key: str, value: Any, hint: Any, current: Any) -> Any:
                 return Fraction(value)
             except ValueError:
                 pass
-        raise RuleError(f"rule '{key}' must be a number, not {value!r}", path)
+        raise RuleError(
+            gettext_noop("rule '%(_key)s' must be a number, not %(value)s", _key=key, value=value), path
+        )
     if hint is str:
         if isinstance(value, str):
             return value
-        raise RuleError(f"rule '{key}' must be text, not {value!r}", path)
+        raise RuleError(
+            gettext_noop("rule '%(_key)s' must be text, not %(value)s", _key=key, value=value), path
+        )
     if typing.get_origin(hint) is typing.Literal:
         allowed = typing.get_args(hint)
         if value in allowed:
             return value
-        raise RuleError(f"rule '{key}' must be one of {', '.join(map(str, allowed))}, not {value!r}", path)
+        raise RuleError(
+            gettext_noop(
+                "rule '%(_key)s' must be one of %(_items)s, not %(value)s",
+                _key=key,
+                _items=", ".join(map(str, allowed)),
+                value=value,
+            ),
+            path,
+        )
     raise EngineError(f"rule '{key}' has a type the override checker does not know: {hint!r}")
 
 
@@ -248,22 +293,29 @@ class Ruleset:
 
     # -- penalties ----------------------------------------------------------------------------
     def late_arrival(self, minutes_late: int) -> LateArrival:
-        raise RuleError(f"late arrival has no amount under the {self.key} rules", "minutes_late")
+        raise RuleError(
+            gettext_noop("late arrival has no amount under the %(_key)s rules", _key=self.key), "minutes_late"
+        )
 
     def foul(self, step: int) -> int:
         """Points of the ``step``-th foul of a player in a session (1 = first); 0 = warning."""
-        raise RuleError(f"the {self.key} rules have no foul ladder", "kind")
+        raise RuleError(gettext_noop("the %(_key)s rules have no foul ladder", _key=self.key), "kind")
 
     def forgot_winning_tile(self) -> int:
-        raise RuleError(f"a forgotten winning tile has no amount under the {self.key} rules", "kind")
+        raise RuleError(
+            gettext_noop("a forgotten winning tile has no amount under the %(_key)s rules", _key=self.key),
+            "kind",
+        )
 
     def false_hu(self, seat: int, variant: str) -> Four:
         """In-game transfers for a false Hu / false declaration by ``seat``."""
-        raise RuleError(f"false Hu has no amount under the {self.key} rules", "kind")
+        raise RuleError(
+            gettext_noop("false Hu has no amount under the %(_key)s rules", _key=self.key), "kind"
+        )
 
     def chombo_points(self) -> int:
         """Deduction of one chombo from the final score (0 or negative)."""
-        raise RuleError(f"chombo has no amount under the {self.key} rules", "kind")
+        raise RuleError(gettext_noop("chombo has no amount under the %(_key)s rules", _key=self.key), "kind")
 
     def referee_bounds(self) -> tuple[int, int]:
         """The smallest and largest points a referee decision may carry."""

@@ -25,6 +25,7 @@ from typing import Any, Literal
 from . import common
 from .base import SEATS, WINDS, Config, Four, GameResult, HandStep, Number, RuleError, Ruleset
 from .common import dealer_of_hand
+from .text import gettext_noop
 
 RULES_NAME = "classical"
 
@@ -45,11 +46,13 @@ class ClassicalConfig(Config):
 
     def __post_init__(self) -> None:
         if self.limit < 1:
-            raise RuleError("rule 'limit' must be at least 1", "rules.limit")
+            raise RuleError(gettext_noop("rule 'limit' must be at least 1"), "rules.limit")
         if self.east_multiplier < 1:
-            raise RuleError("rule 'east_multiplier' must be at least 1", "rules.east_multiplier")
+            raise RuleError(
+                gettext_noop("rule 'east_multiplier' must be at least 1"), "rules.east_multiplier"
+            )
         if not 1 <= self.rounds <= 4:
-            raise RuleError("rule 'rounds' must be 1 to 4", "rules.rounds")
+            raise RuleError(gettext_noop("rule 'rounds' must be 1 to 4"), "rules.rounds")
 
 
 class ClassicalRuleset(common.GamePointsRuleset):
@@ -59,16 +62,18 @@ class ClassicalRuleset(common.GamePointsRuleset):
 
     def _values(self, raw: Any, needed: Sequence[int]) -> dict[int, int]:
         if not isinstance(raw, Mapping):
-            raise RuleError(f"values must map each seat to its hand value, not {raw!r}", "values")
+            raise RuleError(
+                gettext_noop("values must map each seat to its hand value, not %(raw)s", raw=raw), "values"
+            )
         values: dict[int, int] = {}
         for key, value in raw.items():
             s = common.seat_key(key, f"values.{key}")
             if s in values:
-                raise RuleError(f"seat {s} is given twice", f"values.{key}")
+                raise RuleError(gettext_noop("seat %(_s)s is given twice", _s=s), f"values.{key}")
             values[s] = common.whole(value, f"the hand value of seat {s}", f"values.{key}", minimum=0)
         for s in needed:
             if s not in values:
-                raise RuleError(f"values has no hand value for seat {s}", "values")
+                raise RuleError(gettext_noop("values has no hand value for seat %(_s)s", _s=s), "values")
         if self.config.limit_applies_to == "hand":
             values = {s: min(v, self.config.limit) for s, v in values.items()}
         return values
@@ -106,7 +111,10 @@ class ClassicalRuleset(common.GamePointsRuleset):
         if limit_hand is None:
             limit_hand = False
         if not isinstance(limit_hand, bool):
-            raise RuleError(f"limit_hand must be true or false, not {limit_hand!r}", "limit_hand")
+            raise RuleError(
+                gettext_noop("limit_hand must be true or false, not %(limit_hand)s", limit_hand=limit_hand),
+                "limit_hand",
+            )
         losers = [s for s in range(SEATS) if s != winner]
         values = self._values(common.field(hand, "values"), losers if limit_hand else range(SEATS))
         won = self.config.limit if limit_hand else values[winner]
@@ -129,8 +137,11 @@ class ClassicalRuleset(common.GamePointsRuleset):
         for i, hand in enumerate(hands):
             if rotation.over:
                 raise RuleError(
-                    f"the game ended after the {common.round_name(WINDS[cfg.rounds - 1])} round (§81); "
-                    f"hand {i + 1} is one too many",
+                    gettext_noop(
+                        "the game ended after the %(_value)s round (§81); hand %(_number)s is one too many",
+                        _value=common.round_name(WINDS[cfg.rounds - 1]),
+                        _number=i + 1,
+                    ),
                     f"hands[{i}]",
                 )
             dealer = rotation.dealer
@@ -163,7 +174,11 @@ class ClassicalRuleset(common.GamePointsRuleset):
             variant = ""
         if not isinstance(variant, str) or variant not in FALSE_HU_VARIANTS:
             raise RuleError(
-                f"false mah jong variant {variant!r} is not one of {', '.join(repr(v) for v in FALSE_HU_VARIANTS)}",
+                gettext_noop(
+                    "false mah jong variant %(variant)s is not one of %(_items)s",
+                    variant=variant,
+                    _items=", ".join(repr(v) for v in FALSE_HU_VARIANTS),
+                ),
                 "variant",
             )
         limit = Fraction(self.config.limit)

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from .base import SEATS, WINDS, EngineError, GameResult, Number, RuleError, Ruleset, SeatResult, TableResult
+from .text import gettext_noop
 
 # -- numbers ---------------------------------------------------------------------------------
 
@@ -31,25 +32,40 @@ def exact_all(values: Iterable[Number]) -> tuple[Number, ...]:
 def whole(value: Any, what: str, path: str = "", *, minimum: int | None = None) -> int:
     """A whole number (``bool`` is not one), at least ``minimum`` when given."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{what} must be a whole number, not {value!r}", path)
+        raise RuleError(
+            gettext_noop("%(_what)s must be a whole number, not %(value)s", _what=what, value=value), path
+        )
     if minimum is not None and value < minimum:
-        raise RuleError(f"{what} must be at least {minimum}, not {value}", path)
+        raise RuleError(
+            gettext_noop(
+                "%(_what)s must be at least %(_minimum)s, not %(_value)s",
+                _what=what,
+                _minimum=minimum,
+                _value=value,
+            ),
+            path,
+        )
     return value
 
 
 def number(value: Any, what: str, path: str = "") -> Number:
     """An exact number: ``int``, ``Fraction``, or a finite ``float`` read as its decimal text."""
     if isinstance(value, bool):
-        raise RuleError(f"{what} must be a number, not {value!r}", path)
+        raise RuleError(
+            gettext_noop("%(_what)s must be a number, not %(value)s", _what=what, value=value), path
+        )
     if isinstance(value, int):
         return value
     if isinstance(value, Fraction):
         return exact(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise RuleError(f"{what} must be a finite number, not {value!r}", path)
+            raise RuleError(
+                gettext_noop("%(_what)s must be a finite number, not %(value)s", _what=what, value=value),
+                path,
+            )
         return exact(Fraction(repr(value)))
-    raise RuleError(f"{what} must be a number, not {value!r}", path)
+    raise RuleError(gettext_noop("%(_what)s must be a number, not %(value)s", _what=what, value=value), path)
 
 
 def fmt(value: Number) -> str:
@@ -68,9 +84,14 @@ def signed(value: Number) -> str:
 def seat(value: Any, what: str, path: str = "") -> int:
     """A seat number 0..3."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError(f"{what} must be a seat number 0 to 3, not {value!r}", path)
+        raise RuleError(
+            gettext_noop("%(_what)s must be a seat number 0 to 3, not %(value)s", _what=what, value=value),
+            path,
+        )
     if not 0 <= value < SEATS:
-        raise RuleError(f"seat {value} is not at this table (seats are 0 to 3)", path)
+        raise RuleError(
+            gettext_noop("seat %(_value)s is not at this table (seats are 0 to 3)", _value=value), path
+        )
     return value
 
 
@@ -78,19 +99,19 @@ def seat_key(key: Any, path: str) -> int:
     """A seat given as a mapping key: ``2`` or ``"2"``."""
     if isinstance(key, str) and key.strip().lstrip("-").isdigit():
         key = int(key.strip())
-    return seat(key, "a seat", path)
+    return seat(key, gettext_noop("a seat"), path)
 
 
 def field(hand: Mapping[str, Any], key: str, what: str = "") -> Any:
     """``hand[key]``, or a RuleError naming the missing key."""
     if key not in hand:
-        raise RuleError(f"{what or key} is missing", key)
+        raise RuleError(gettext_noop("%(_what)s is missing", _what=what or key), key)
     return hand[key]
 
 
 def hand_mapping(hand: Any) -> Mapping[str, Any]:
     if not isinstance(hand, Mapping):
-        raise RuleError(f"a hand must be an object with a 'result', not {hand!r}")
+        raise RuleError(gettext_noop("a hand must be an object with a 'result', not %(hand)s", hand=hand))
     return hand
 
 
@@ -98,23 +119,39 @@ def hand_result(hand: Mapping[str, Any], allowed: Sequence[str], rules_name: str
     result = field(hand, "result")
     if not isinstance(result, str) or result not in allowed:
         raise RuleError(
-            f"result {result!r} is not one of the {rules_name} results ({', '.join(allowed)})", "result"
+            gettext_noop(
+                "result %(result)s is not one of the %(_rules_name)s results (%(_items)s)",
+                result=result,
+                _rules_name=rules_name,
+                _items=", ".join(allowed),
+            ),
+            "result",
         )
     return result
 
 
 def hand_list(hands: Any) -> Sequence[Any]:
     if isinstance(hands, (str, bytes, Mapping)) or not isinstance(hands, Sequence):
-        raise RuleError(f"hands must be a list of hands, not {type(hands).__name__}", "hands")
+        raise RuleError(
+            gettext_noop("hands must be a list of hands, not %(_type)s", _type=type(hands).__name__), "hands"
+        )
     return hands
 
 
 def four(values: Any, what: str, path: str) -> Sequence[Any]:
     """A list of exactly four values."""
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Sequence):
-        raise RuleError(f"{what} must be a list of 4 values, not {values!r}", path)
+        raise RuleError(
+            gettext_noop("%(_what)s must be a list of 4 values, not %(values)s", _what=what, values=values),
+            path,
+        )
     if len(values) != SEATS:
-        raise RuleError(f"{what} must list 4 values, one per seat, not {len(values)}", path)
+        raise RuleError(
+            gettext_noop(
+                "%(_what)s must list 4 values, one per seat, not %(_count)s", _what=what, _count=len(values)
+            ),
+            path,
+        )
     return values
 
 
@@ -189,12 +226,14 @@ class DealerRotation:
 def dealer_of_hand(game: GameResult, index: int) -> int:
     """The seat that was East for hand ``index`` (0-based) of a game replayed with ``play_game``."""
     if index < 0 or index > len(game.steps):
-        raise RuleError(f"hand {index + 1} is not in this game", "hand")
+        raise RuleError(gettext_noop("hand %(_number)s is not in this game", _number=index + 1), "hand")
     if index == 0:
         return 0
     dealer = game.steps[index - 1].dealer
     if dealer is None:
-        raise RuleError(f"hand {index + 1} comes after the end of the game", "hand")
+        raise RuleError(
+            gettext_noop("hand %(_number)s comes after the end of the game", _number=index + 1), "hand"
+        )
     return dealer
 
 
@@ -209,21 +248,36 @@ def game_from_totals(
     scores: Any, *, imbalance_reason: Any, rules_name: str, whole_numbers: bool = False
 ) -> GameResult:
     """Four game totals that must sum to 0 unless a referee's ``imbalance_reason`` is given."""
-    values = four(scores, "scores", "scores")
+    values = four(scores, gettext_noop("scores"), "scores")
     if whole_numbers:
-        checked = tuple(whole(v, f"the score of seat {i}", f"scores[{i}]") for i, v in enumerate(values))
+        checked = tuple(
+            whole(v, gettext_noop("the score of seat %(_i)s", _i=i), f"scores[{i}]")
+            for i, v in enumerate(values)
+        )
     else:
-        checked = tuple(number(v, f"the score of seat {i}", f"scores[{i}]") for i, v in enumerate(values))
+        checked = tuple(
+            number(v, gettext_noop("the score of seat %(_i)s", _i=i), f"scores[{i}]")
+            for i, v in enumerate(values)
+        )
     if imbalance_reason is None:
         imbalance_reason = ""
     if not isinstance(imbalance_reason, str):
-        raise RuleError(f"the imbalance reason must be text, not {imbalance_reason!r}", "imbalance_reason")
+        raise RuleError(
+            gettext_noop(
+                "the imbalance reason must be text, not %(imbalance_reason)s",
+                imbalance_reason=imbalance_reason,
+            ),
+            "imbalance_reason",
+        )
     reason = imbalance_reason.strip()
     total = exact(sum(checked, Fraction(0)))
     if total != 0 and not reason:
         raise RuleError(
-            f"{rules_name} totals sum to {fmt(total)}, not 0 (a referee may accept the sheet "
-            "by stating the reason for the imbalance)",
+            gettext_noop(
+                "%(_rules_name)s totals sum to %(_amount)s, not 0 (a referee may accept the sheet by stating the reason for the imbalance)",
+                _rules_name=rules_name,
+                _amount=fmt(total),
+            ),
             "scores",
         )
     return GameResult(scores=checked, imbalance_reason=reason)  # type: ignore[arg-type]
@@ -248,26 +302,35 @@ def table_inputs(
     if not isinstance(game, GameResult) or len(game.scores) != SEATS:
         raise EngineError("table_result needs the GameResult of a four-seat game")
     checked_transfers = tuple(
-        number(v, f"the transfer of seat {i}", f"transfers[{i}]")
-        for i, v in enumerate(four(transfers, "transfers", "transfers"))
+        number(v, gettext_noop("the transfer of seat %(_i)s", _i=i), f"transfers[{i}]")
+        for i, v in enumerate(four(transfers, gettext_noop("transfers"), "transfers"))
     )
     if sum(checked_transfers) != 0:
         raise EngineError(f"in-game transfers must sum to 0, not {fmt(sum(checked_transfers))}")
     checked_deductions = []
-    for i, v in enumerate(four(deductions, "deductions", "deductions")):
-        d = number(v, f"the penalty of seat {i}", f"deductions[{i}]")
+    for i, v in enumerate(four(deductions, gettext_noop("deductions"), "deductions")):
+        d = number(v, gettext_noop("the penalty of seat %(_i)s", _i=i), f"deductions[{i}]")
         if d > 0:
             raise RuleError(
-                f"penalty {signed(d)} of seat {i} is positive; penalties can only lower a score",
+                gettext_noop(
+                    "penalty %(_amount)s of seat %(_i)s is positive; penalties can only lower a score",
+                    _amount=signed(d),
+                    _i=i,
+                ),
                 f"deductions[{i}]",
             )
         checked_deductions.append(d)
-    for i, c in enumerate(four(chombos, "chombos", "chombos")):
+    for i, c in enumerate(four(chombos, gettext_noop("chombos"), "chombos")):
         if c:
-            raise RuleError(f"the {rules_name} rules have no chombo", f"chombos[{i}]")
+            raise RuleError(
+                gettext_noop("the %(_rules_name)s rules have no chombo", _rules_name=rules_name),
+                f"chombos[{i}]",
+            )
     if any(game.chombos):
-        raise RuleError(f"the {rules_name} rules have no chombo", "chombos")
-    excluded_seats = frozenset(seat(s, "an excluded seat", "excluded") for s in excluded)
+        raise RuleError(
+            gettext_noop("the %(_rules_name)s rules have no chombo", _rules_name=rules_name), "chombos"
+        )
+    excluded_seats = frozenset(seat(s, gettext_noop("an excluded seat"), "excluded") for s in excluded)
     return TableInputs(checked_transfers, tuple(checked_deductions), excluded_seats)
 
 
@@ -298,12 +361,12 @@ def running(scores: Sequence[Number], deltas: Sequence[Number]) -> tuple[Number,
 
 def win_parties(hand: Mapping[str, Any]) -> tuple[int, int | None]:
     """The winner's seat and the discarder's (None for a self-drawn win) of a ``win`` hand."""
-    winner = seat(field(hand, "winner"), "the winner", "winner")
-    discarder = field(hand, "discarder", "discarder (null for a self-drawn win)")
+    winner = seat(field(hand, "winner"), gettext_noop("the winner"), "winner")
+    discarder = field(hand, "discarder", gettext_noop("discarder (null for a self-drawn win)"))
     if discarder is not None:
-        discarder = seat(discarder, "the discarder", "discarder")
+        discarder = seat(discarder, gettext_noop("the discarder"), "discarder")
         if discarder == winner:
-            raise RuleError("the discarder cannot be the winner", "discarder")
+            raise RuleError(gettext_noop("the discarder cannot be the winner"), "discarder")
     return winner, discarder
 
 

@@ -35,6 +35,7 @@ from .base import (
     SeatResult,
     TableResult,
 )
+from .text import gettext_noop
 
 RULES_NAME = "MCR"
 
@@ -81,23 +82,29 @@ class MCRConfig(Config):
             "referee_max_penalty",
         ):
             if getattr(self, name) < 0:
-                raise RuleError(f"rule '{name}' cannot be negative", f"rules.{name}")
+                raise RuleError(
+                    gettext_noop("rule '%(_name)s' cannot be negative", _name=name), f"rules.{name}"
+                )
         if self.hands_per_round < 1:
-            raise RuleError("rule 'hands_per_round' must be at least 1", "rules.hands_per_round")
+            raise RuleError(
+                gettext_noop("rule 'hands_per_round' must be at least 1"), "rules.hands_per_round"
+            )
         if self.max_hands is not None and self.max_hands < 1:
-            raise RuleError("rule 'max_hands' must be at least 1 or null", "rules.max_hands")
+            raise RuleError(gettext_noop("rule 'max_hands' must be at least 1 or null"), "rules.max_hands")
         if list(self.table_points) != sorted(self.table_points, reverse=True):
             raise RuleError(
-                "rule 'table_points' must go from first place down to fourth", "rules.table_points"
+                gettext_noop("rule 'table_points' must go from first place down to fourth"),
+                "rules.table_points",
             )
         if self.late_grace_minutes < self.late_short_minutes:
             raise RuleError(
-                "rule 'late_grace_minutes' cannot be shorter than 'late_short_minutes'",
+                gettext_noop("rule 'late_grace_minutes' cannot be shorter than 'late_short_minutes'"),
                 "rules.late_grace_minutes",
             )
         if not self.foul_ladder or any(p < 0 for p in self.foul_ladder):
             raise RuleError(
-                "rule 'foul_ladder' must list at least one amount, none negative", "rules.foul_ladder"
+                gettext_noop("rule 'foul_ladder' must list at least one amount, none negative"),
+                "rules.foul_ladder",
             )
 
 
@@ -136,15 +143,23 @@ def substitution_exclusions(seat: Any, reason: Any, *, during: Any = False) -> f
     s = common.seat(seat, "the replaced player's seat", "player")
     if not isinstance(reason, str) or reason not in SUBSTITUTION_REASONS:
         raise RuleError(
-            f"substitution reason {reason!r} is not one of {', '.join(SUBSTITUTION_REASONS)} (MERS 4)",
+            gettext_noop(
+                "substitution reason %(reason)s is not one of %(_items)s (MERS 4)",
+                reason=reason,
+                _items=", ".join(SUBSTITUTION_REASONS),
+            ),
             "reason",
         )
     if not isinstance(during, bool):
-        raise RuleError(f"'during' must be true or false, not {during!r}", "during")
+        raise RuleError(
+            gettext_noop("'during' must be true or false, not %(during)s", during=during), "during"
+        )
     if reason == "late_arrival":
         if during:
             raise RuleError(
-                "a late player is replaced from the start of the session, not during it (MERS 4.1.1)",
+                gettext_noop(
+                    "a late player is replaced from the start of the session, not during it (MERS 4.1.1)"
+                ),
                 "during",
             )
         return frozenset()
@@ -176,7 +191,12 @@ class MCRRuleset(Ruleset):
         fan = common.whole(common.field(hand, "fan"), "fan", "fan")
         if fan < cfg.min_fan:
             raise RuleError(
-                f"fan {fan} is below the MCR minimum of {cfg.min_fan} (flowers do not count)", "fan"
+                gettext_noop(
+                    "fan %(_fan)s is below the MCR minimum of %(_min_fan)s (flowers do not count)",
+                    _fan=fan,
+                    _min_fan=cfg.min_fan,
+                ),
+                "fan",
             )
         deltas = [0] * SEATS
         if discarder is None:
@@ -198,7 +218,11 @@ class MCRRuleset(Ruleset):
         hands = common.hand_list(hands)
         if cfg.max_hands is not None and len(hands) > cfg.max_hands:
             raise RuleError(
-                f"hand {cfg.max_hands + 1} is one too many: an MCR session has at most {cfg.max_hands} hands",
+                gettext_noop(
+                    "hand %(_number)s is one too many: an MCR session has at most %(_max_hands)s hands",
+                    _number=cfg.max_hands + 1,
+                    _max_hands=cfg.max_hands,
+                ),
                 f"hands[{cfg.max_hands}]",
             )
         scores: tuple[Number, ...] = (0, 0, 0, 0)
@@ -304,11 +328,17 @@ class MCRRuleset(Ruleset):
                 if persists is None:
                     persists = False
             else:
-                raise RuleError(f"a foul must be an object with a session, not {foul!r}", f"fouls[{i}]")
+                raise RuleError(
+                    gettext_noop("a foul must be an object with a session, not %(foul)s", foul=foul),
+                    f"fouls[{i}]",
+                )
             if isinstance(foul, Foul):
                 common.whole(session, "session", f"fouls[{i}].session", minimum=1)
             if not isinstance(persists, bool):
-                raise RuleError(f"'persists' must be true or false, not {persists!r}", f"fouls[{i}].persists")
+                raise RuleError(
+                    gettext_noop("'persists' must be true or false, not %(persists)s", persists=persists),
+                    f"fouls[{i}].persists",
+                )
             parsed.append((session, persists, i))
         charges: list[FoulCharge | None] = [None] * len(parsed)
         count = 0
@@ -337,7 +367,11 @@ class MCRRuleset(Ruleset):
             each = self.config.false_hu_invalid_hand
         else:
             raise RuleError(
-                f"false Hu variant {variant!r} is not one of {', '.join(FALSE_HU_VARIANTS)} (MERS 2.9.2)",
+                gettext_noop(
+                    "false Hu variant %(variant)s is not one of %(_items)s (MERS 2.9.2)",
+                    variant=variant,
+                    _items=", ".join(FALSE_HU_VARIANTS),
+                ),
                 "variant",
             )
         return tuple(-each * (SEATS - 1) if s == offender else each for s in range(SEATS))  # type: ignore[return-value]

@@ -7,6 +7,7 @@ from typing import Any
 
 from . import classical, mcr, riichi, salamanca
 from .base import RuleError, Ruleset
+from .text import gettext_noop
 
 _PRESETS: dict[str, Ruleset] = {
     **mcr.PRESETS,
@@ -24,7 +25,12 @@ def get_ruleset(key: str, overrides: Mapping[str, Any] | None = None) -> Ruleset
         preset = _PRESETS[key]
     except (KeyError, TypeError):
         raise RuleError(
-            f"unknown ruleset '{key}' (known rulesets: {', '.join(RULESET_KEYS)})", "ruleset"
+            gettext_noop(
+                "unknown ruleset '%(_key)s' (known rulesets: %(_items)s)",
+                _key=key,
+                _items=", ".join(RULESET_KEYS),
+            ),
+            "ruleset",
         ) from None
     return preset.with_overrides(overrides)
 

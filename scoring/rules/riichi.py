@@ -30,6 +30,7 @@ from .base import (
     SeatResult,
     TableResult,
 )
+from .text import gettext_noop
 
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
 RESULTS = ("ron", "tsumo", "draw", "chombo")
@@ -77,12 +78,16 @@ class RiichiConfig(Config):
 
     def __post_init__(self) -> None:
         if sum(self.uma) != 0:
-            raise RuleError(f"uma must sum to 0, not {sum(self.uma)}", "rules.uma")
+            raise RuleError(
+                gettext_noop("uma must sum to 0, not %(_value)s", _value=sum(self.uma)), "rules.uma"
+            )
         if not 1 <= self.rounds <= 4:
-            raise RuleError(f"rounds must be 1 to 4, not {self.rounds}", "rules.rounds")
+            raise RuleError(
+                gettext_noop("rounds must be 1 to 4, not %(_rounds)s", _rounds=self.rounds), "rules.rounds"
+            )
         for key in _NON_NEGATIVE:
             if getattr(self, key) < 0:
-                raise RuleError(f"rule '{key}' cannot be negative", f"rules.{key}")
+                raise RuleError(gettext_noop("rule '%(_key)s' cannot be negative", _key=key), f"rules.{key}")
 
 
 EMA_2016 = RiichiConfig()
@@ -246,51 +251,71 @@ def _check_keys(data: Mapping[str, Any], allowed: set[str], what: str) -> None:
     for key in data:
         if key not in allowed:
             known = ", ".join(sorted(allowed))
-            raise RuleError(f"unknown field '{key}' in {what} (known fields: {known})", str(key))
+            raise RuleError(
+                gettext_noop(
+                    "unknown field '%(_key)s' in %(_what)s (known fields: %(_known)s)",
+                    _key=key,
+                    _what=what,
+                    _known=known,
+                ),
+                str(key),
+            )
 
 
 def _seat(value: Any, path: str) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < SEATS:
         return value
-    raise RuleError(f"a player must be given as a seat 0..3, not {value!r}", path)
+    raise RuleError(gettext_noop("a player must be given as a seat 0..3, not %(value)s", value=value), path)
 
 
 def _seats(value: Any, path: str) -> tuple[int, ...]:
     if value is None:
         return ()
     if not isinstance(value, (list, tuple)):
-        raise RuleError(f"{path} must be a list of seats, not {value!r}", path)
+        raise RuleError(
+            gettext_noop("%(_path)s must be a list of seats, not %(value)s", _path=path, value=value), path
+        )
     seats = tuple(_seat(v, f"{path}[{i}]") for i, v in enumerate(value))
     for i, seat in enumerate(seats):
         if seat in seats[:i]:
-            raise RuleError(f"seat {seat} is listed twice in {path}", f"{path}[{i}]")
+            raise RuleError(
+                gettext_noop("seat %(_seat)s is listed twice in %(_path)s", _seat=seat, _path=path),
+                f"{path}[{i}]",
+            )
     return seats
 
 
 def _win(data: Mapping[str, Any], player: int, win: str, config: RiichiConfig) -> Win:
     han = data.get("han")
     if not isinstance(han, int) or isinstance(han, bool):
-        raise RuleError(f"han must be a whole number, not {han!r}", "han")
+        raise RuleError(gettext_noop("han must be a whole number, not %(han)s", han=han), "han")
     if han < 1:
-        raise RuleError(f"han must be at least 1 (a win needs a yaku), not {han}", "han")
+        raise RuleError(
+            gettext_noop("han must be at least 1 (a win needs a yaku), not %(_han)s", _han=han), "han"
+        )
     fu = data.get("fu")
     if fu is not None and (not isinstance(fu, int) or isinstance(fu, bool) or fu not in FU_VALUES):
         raise RuleError(FU_RULE, "fu")
     if han < 5:  # from 5 han up fu do not count (002 §4.1)
         if fu is None:
-            raise RuleError(f"a {han} han hand needs its fu", "fu")
+            raise RuleError(gettext_noop("a %(_han)s han hand needs its fu", _han=han), "fu")
         problem = fu_problem(han, fu, win)
         if problem:
             raise RuleError(problem, "fu")
     yakuman = data.get("yakuman", 1)
     if yakuman != 1:
         if yakuman != 2 or isinstance(yakuman, bool):
-            raise RuleError(f"yakuman must be 1 or 2, not {yakuman!r}", "yakuman")
+            raise RuleError(
+                gettext_noop("yakuman must be 1 or 2, not %(yakuman)s", yakuman=yakuman), "yakuman"
+            )
         if han < 13:
-            raise RuleError(f"a double yakuman needs 13 han or more, not {han}", "yakuman")
+            raise RuleError(
+                gettext_noop("a double yakuman needs 13 han or more, not %(_han)s", _han=han), "yakuman"
+            )
         if not config.double_yakuman:
             raise RuleError(
-                "a double yakuman is not allowed by these rules (rule 'double_yakuman')", "yakuman"
+                gettext_noop("a double yakuman is not allowed by these rules (rule 'double_yakuman')"),
+                "yakuman",
             )
     return Win(player, han, fu, yakuman)
 
@@ -298,10 +323,17 @@ def _win(data: Mapping[str, Any], player: int, win: str, config: RiichiConfig) -
 def parse_hand(data: Any, config: RiichiConfig = EMA_2016) -> Hand:
     """Validate one hand shaped as in ARCHIVE.md with seats for players; paths are relative to it."""
     if not isinstance(data, Mapping):
-        raise RuleError(f"a hand must be an object, not {data!r}")
+        raise RuleError(gettext_noop("a hand must be an object, not %(data)s", data=data))
     result = data.get("result")
     if result not in RESULTS:
-        raise RuleError(f"unknown hand result {result!r} (known results: {', '.join(RESULTS)})", "result")
+        raise RuleError(
+            gettext_noop(
+                "unknown hand result %(result)s (known results: %(_items)s)",
+                result=result,
+                _items=", ".join(RESULTS),
+            ),
+            "result",
+        )
     _check_keys(data, _KEYS[result], f"a {result} hand")
     riichi = _seats(data.get("riichi"), "riichi")
     if result == "chombo":
@@ -314,19 +346,27 @@ def parse_hand(data: Any, config: RiichiConfig = EMA_2016) -> Hand:
     loser = _seat(data.get("loser"), "loser")
     raw_winners = data.get("winners")
     if not isinstance(raw_winners, (list, tuple)) or not 1 <= len(raw_winners) <= SEATS - 1:
-        raise RuleError(f"winners must be a list of 1 to 3 winners, not {raw_winners!r}", "winners")
+        raise RuleError(
+            gettext_noop(
+                "winners must be a list of 1 to 3 winners, not %(raw_winners)s", raw_winners=raw_winners
+            ),
+            "winners",
+        )
     winners: dict[int, Win] = {}
     for i, raw in enumerate(raw_winners):
         path = f"winners[{i}]"
         if not isinstance(raw, Mapping):
-            raise RuleError(f"a winner must be an object, not {raw!r}", path)
+            raise RuleError(gettext_noop("a winner must be an object, not %(raw)s", raw=raw), path)
         try:
             _check_keys(raw, _WIN_KEYS, "a winner")
             player = _seat(raw.get("player"), "player")
             if player == loser:
-                raise RuleError("the discarder cannot be the winner", "player")
+                raise RuleError(gettext_noop("the discarder cannot be the winner"), "player")
             if player in winners:
-                raise RuleError(f"seat {player} is listed twice among the winners", "player")
+                raise RuleError(
+                    gettext_noop("seat %(_player)s is listed twice among the winners", _player=player),
+                    "player",
+                )
             winners[player] = _win(raw, player, "ron", config)
         except RuleError as exc:
             raise exc.within(path) from None
@@ -340,13 +380,13 @@ def seat_hands(hands: Sequence[Mapping[str, Any]], seats: Sequence[str]) -> list
 
     def seat_of(key: Any, path: str) -> Any:
         if key not in index:
-            raise RuleError(f"player {key!r} does not sit at this table", path)
+            raise RuleError(gettext_noop("player %(key)s does not sit at this table", key=key), path)
         return index[key]
 
     converted = []
     for i, hand in enumerate(hands):
         if not isinstance(hand, Mapping):
-            raise RuleError(f"a hand must be an object, not {hand!r}", f"hands[{i}]")
+            raise RuleError(gettext_noop("a hand must be an object, not %(hand)s", hand=hand), f"hands[{i}]")
         out = dict(hand)
         for key in ("loser", "winner", "player"):
             if key in out:
@@ -491,7 +531,7 @@ def _give_sticks(scores: Sequence[Number], points: int, ties: str) -> tuple[Numb
 def replay(hands: Sequence[Mapping[str, Any]], config: RiichiConfig = EMA_2016) -> GameResult:
     """Replay a game hand by hand (see :meth:`RiichiRuleset.play_game`)."""
     if isinstance(hands, (str, bytes)) or not isinstance(hands, Sequence):
-        raise RuleError(f"hands must be a list, not {hands!r}", "hands")
+        raise RuleError(gettext_noop("hands must be a list, not %(hands)s", hands=hands), "hands")
     table = _Table(scores=(config.start_points,) * SEATS)
     chombos = [0] * SEATS
     steps: list[HandStep] = []
@@ -500,8 +540,11 @@ def replay(hands: Sequence[Mapping[str, Any]], config: RiichiConfig = EMA_2016) 
         path = f"hands[{i}]"
         if table.passes >= last_pass:
             raise RuleError(
-                f"the game is over after {len(steps)} hands: a game has {config.rounds} rounds "
-                f"and no extension (rulebook 002 §3.5)",
+                gettext_noop(
+                    "the game is over after %(_count)s hands: a game has %(_rounds)s rounds and no extension (rulebook 002 §3.5)",
+                    _count=len(steps),
+                    _rounds=config.rounds,
+                ),
                 path,
             )
         try:
@@ -514,8 +557,11 @@ def replay(hands: Sequence[Mapping[str, Any]], config: RiichiConfig = EMA_2016) 
                 if win.han < 2:
                     where = f"{path}.winners[{k}].han" if hand.result == "ron" else f"{path}.han"
                     raise RuleError(
-                        f"with {table.honba} counters on the table a win needs 2 yaku, so at least 2 han, "
-                        f"not {win.han} (rulebook 002 §3.4.11)",
+                        gettext_noop(
+                            "with %(_honba)s counters on the table a win needs 2 yaku, so at least 2 han, not %(_han)s (rulebook 002 §3.4.11)",
+                            _honba=table.honba,
+                            _han=win.han,
+                        ),
                         where,
                     )
         if hand.result == "chombo":
@@ -568,11 +614,16 @@ def from_totals(
 ) -> GameResult:
     """A game from the four raw totals of a score sheet (see :meth:`RiichiRuleset.game_from_totals`)."""
     if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != SEATS:
-        raise RuleError(f"scores must be a list of 4 raw totals, not {scores!r}", "scores")
+        raise RuleError(
+            gettext_noop("scores must be a list of 4 raw totals, not %(scores)s", scores=scores), "scores"
+        )
     for seat, value in enumerate(scores):
         if not isinstance(value, int) or isinstance(value, bool) or value % 100:
             raise RuleError(
-                f"a riichi total is a whole number of hundreds of points, not {value!r}", f"scores[{seat}]"
+                gettext_noop(
+                    "a riichi total is a whole number of hundreds of points, not %(value)s", value=value
+                ),
+                f"scores[{seat}]",
             )
     total, expected = sum(scores), SEATS * config.start_points
     short = expected - total
@@ -581,7 +632,12 @@ def from_totals(
         return GameResult(scores=tuple(scores), imbalance_reason=imbalance_reason)  # type: ignore[arg-type]
     if short < 0 or not stick or short % stick:
         raise RuleError(
-            f"riichi totals sum to {total}, which is not {expected} less whole riichi sticks", "scores"
+            gettext_noop(
+                "riichi totals sum to %(_total)s, which is not %(_expected)s less whole riichi sticks",
+                _total=total,
+                _expected=expected,
+            ),
+            "scores",
         )
     sticks = short // stick
     result = tuple(scores)
@@ -710,7 +766,10 @@ class RiichiRuleset(Ruleset):
 
     def false_hu(self, seat: int, variant: str) -> Four:
         raise RuleError(
-            f"a false win declaration is a chombo under the {self.key} rules; record a chombo", "kind"
+            gettext_noop(
+                "a false win declaration is a chombo under the %(_key)s rules; record a chombo", _key=self.key
+            ),
+            "kind",
         )
 
 

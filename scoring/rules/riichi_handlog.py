@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import SEATS, RuleError
+from .text import gettext_noop
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,10 @@ def _split(rest: str) -> tuple[list[str], list[str]]:
 def _value(words: list[str], line_no: int) -> dict[str, int]:
     match = _VALUE.match(" ".join(words))
     if not match:
-        raise RuleError(f"expected '<han>han [<fu>fu]', not {' '.join(words)!r}", f"line {line_no}")
+        raise RuleError(
+            gettext_noop("expected '<han>han [<fu>fu]', not %(_items)s", _items=" ".join(words)),
+            f"line {line_no}",
+        )
     value = {"han": int(match[1])}
     if match[2]:
         value["fu"] = int(match[2])
@@ -67,7 +71,7 @@ def _hand(line: str, line_no: int, hands: list[dict[str, Any]]) -> None:
     elif kind == "chombo" and len(words) == 1:
         hands.append({"result": "chombo", "player": words[0]})
     else:
-        raise RuleError(f"cannot read the hand {line!r}", f"line {line_no}")
+        raise RuleError(gettext_noop("cannot read the hand %(line)s", line=line), f"line {line_no}")
 
 
 def parse_handlog(text: str) -> list[LoggedGame]:
@@ -93,11 +97,17 @@ def parse_handlog(text: str) -> list[LoggedGame]:
             pairs = [item.rsplit(":", 1) for item in line.split()]
             names = tuple(name for name, _ in pairs)
             if len(set(names)) != SEATS:
-                raise RuleError(f"a game needs four different players, not {line!r}", f"line {line_no}")
+                raise RuleError(
+                    gettext_noop("a game needs four different players, not %(line)s", line=line),
+                    f"line {line_no}",
+                )
             header = (names, tuple(int(score) for _, score in pairs), line_no)
             hands = []
         elif header is None:
-            raise RuleError(f"a game must start with its final scores, not {line!r}", f"line {line_no}")
+            raise RuleError(
+                gettext_noop("a game must start with its final scores, not %(line)s", line=line),
+                f"line {line_no}",
+            )
         else:
             _hand(line, line_no, hands)
     close()

@@ -26,6 +26,7 @@ from typing import Any
 
 from . import common
 from .base import SEATS, WINDS, Config, Four, GameResult, HandStep, Number, RuleError, Ruleset
+from .text import gettext_noop
 
 RULES_NAME = "Salamanca"
 
@@ -50,14 +51,20 @@ class SalamancaConfig(Config):
 
     def __post_init__(self) -> None:
         if not self.fan_points or any(p <= 0 for p in self.fan_points):
-            raise RuleError("rule 'fan_points' must list positive points from 0 fan up", "rules.fan_points")
+            raise RuleError(
+                gettext_noop("rule 'fan_points' must list positive points from 0 fan up"), "rules.fan_points"
+            )
         if list(self.fan_points) != sorted(self.fan_points):
-            raise RuleError("rule 'fan_points' must not decrease as the fan grow", "rules.fan_points")
+            raise RuleError(
+                gettext_noop("rule 'fan_points' must not decrease as the fan grow"), "rules.fan_points"
+            )
         for name in ("min_fan", "min_fan_self_drawn", "false_declaration_fan", "pot_points"):
             if getattr(self, name) < 0:
-                raise RuleError(f"rule '{name}' cannot be negative", f"rules.{name}")
+                raise RuleError(
+                    gettext_noop("rule '%(_name)s' cannot be negative", _name=name), f"rules.{name}"
+                )
         if not 1 <= self.rounds <= 4:
-            raise RuleError("rule 'rounds' must be 1 to 4", "rules.rounds")
+            raise RuleError(gettext_noop("rule 'rounds' must be 1 to 4"), "rules.rounds")
 
 
 @dataclass(frozen=True)
@@ -81,46 +88,68 @@ class SalamancaRuleset(common.GamePointsRuleset):
         if raw is None:
             return ()
         if isinstance(raw, (str, bytes, Mapping)) or not isinstance(raw, Sequence):
-            raise RuleError(f"liable must be a list of {{player, share}}, not {raw!r}", "liable")
+            raise RuleError(
+                gettext_noop("liable must be a list of {player, share}, not %(raw)s", raw=raw), "liable"
+            )
         entries = []
         for i, item in enumerate(raw):
             path = f"liable[{i}]"
             if not isinstance(item, Mapping):
-                raise RuleError(f"a liable entry must be an object with player and share, not {item!r}", path)
+                raise RuleError(
+                    gettext_noop(
+                        "a liable entry must be an object with player and share, not %(item)s", item=item
+                    ),
+                    path,
+                )
             try:
                 player = common.seat(common.field(item, "player"), "the liable player", "player")
                 share = common.field(item, "share")
                 if not isinstance(share, str) or share not in SHARES:
                     raise RuleError(
-                        f"share {share!r} is not one of {', '.join(SHARES)} (art. 35–37)", "share"
+                        gettext_noop(
+                            "share %(share)s is not one of %(_items)s (art. 35–37)",
+                            share=share,
+                            _items=", ".join(SHARES),
+                        ),
+                        "share",
                     )
             except RuleError as exc:
                 raise exc.within(path) from None
             if player == winner:
-                raise RuleError("the winner cannot be liable for his own hand", f"{path}.player")
+                raise RuleError(
+                    gettext_noop("the winner cannot be liable for his own hand"), f"{path}.player"
+                )
             entries.append(Liability(player, share))
         if not entries:
             return ()
         kinds = {e.share for e in entries}
         if len(kinds) > 1:
             raise RuleError(
-                f"liable shares mix {' and '.join(sorted(kinds))}; the payment is split into either halves "
-                "(one exposure) or thirds (two exposures), or one player pays all (art. 35–36)",
+                gettext_noop(
+                    "liable shares mix %(_items)s; the payment is split into either halves (one exposure) or thirds (two exposures), or one player pays all (art. 35–36)",
+                    _items=" and ".join(sorted(kinds)),
+                ),
                 "liable",
             )
         kind = entries[0].share
         if len(entries) not in SHARE_COUNTS[kind]:
             allowed = " or ".join(str(n) for n in SHARE_COUNTS[kind])
             raise RuleError(
-                f"{len(entries)} liable entries of '{kind}' do not fit art. 35–36 ({allowed} expected)",
+                gettext_noop(
+                    "%(_count)s liable entries of '%(_kind)s' do not fit art. 35–36 (%(_allowed)s expected)",
+                    _count=len(entries),
+                    _kind=kind,
+                    _allowed=allowed,
+                ),
                 "liable",
             )
         if sum(SHARES[e.share] for e in entries) == 1 and (
             discarder is None or entries[-1].player != discarder
         ):
             raise RuleError(
-                "liable shares cover the whole payment, which only happens when the last of them is the player "
-                "whose discard completed the hand (art. 35–37)",
+                gettext_noop(
+                    "liable shares cover the whole payment, which only happens when the last of them is the player whose discard completed the hand (art. 35–37)"
+                ),
                 "liable",
             )
         return tuple(entries)
@@ -139,11 +168,21 @@ class SalamancaRuleset(common.GamePointsRuleset):
         winner, discarder = common.win_parties(hand)
         fan = common.whole(common.field(hand, "fan"), "fan", "fan")
         if fan < cfg.min_fan:
-            raise RuleError(f"fan {fan} is below the Salamanca minimum of {cfg.min_fan}", "fan")
+            raise RuleError(
+                gettext_noop(
+                    "fan %(_fan)s is below the Salamanca minimum of %(_min_fan)s",
+                    _fan=fan,
+                    _min_fan=cfg.min_fan,
+                ),
+                "fan",
+            )
         if discarder is None and fan < cfg.min_fan_self_drawn:
             raise RuleError(
-                f"fan {fan} is too few for a self-drawn win, which scores at least {cfg.min_fan_self_drawn} "
-                "(art. 32: cerrar robando)",
+                gettext_noop(
+                    "fan %(_fan)s is too few for a self-drawn win, which scores at least %(_min_fan_self_drawn)s (art. 32: cerrar robando)",
+                    _fan=fan,
+                    _min_fan_self_drawn=cfg.min_fan_self_drawn,
+                ),
                 "fan",
             )
         liable = self._liabilities(hand.get("liable"), winner, discarder)
@@ -176,8 +215,11 @@ class SalamancaRuleset(common.GamePointsRuleset):
         for i, hand in enumerate(hands):
             if rotation.over:
                 raise RuleError(
-                    f"the game ended after the {common.round_name(WINDS[cfg.rounds - 1])} round (art. 8); "
-                    f"hand {i + 1} is one too many",
+                    gettext_noop(
+                        "the game ended after the %(_value)s round (art. 8); hand %(_number)s is one too many",
+                        _value=common.round_name(WINDS[cfg.rounds - 1]),
+                        _number=i + 1,
+                    ),
                     f"hands[{i}]",
                 )
             dealer = rotation.dealer
@@ -225,7 +267,11 @@ class SalamancaRuleset(common.GamePointsRuleset):
             variant = ""
         if not isinstance(variant, str) or variant not in FALSE_HU_VARIANTS:
             raise RuleError(
-                f"false declaration variant {variant!r} is not one of {', '.join(repr(v) for v in FALSE_HU_VARIANTS)}",
+                gettext_noop(
+                    "false declaration variant %(variant)s is not one of %(_items)s",
+                    variant=variant,
+                    _items=", ".join(repr(v) for v in FALSE_HU_VARIANTS),
+                ),
                 "variant",
             )
         each = self.points(self.config.false_declaration_fan)

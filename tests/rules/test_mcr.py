@@ -89,7 +89,7 @@ def test_fan_below_minimum_is_refused_with_path():
         (win(1, 1, 8), "hands[0].discarder", "the discarder cannot be the winner"),
         (win(5, 1, 8), "hands[0].winner", "seat 5 is not at this table"),
         (win(0, -1, 8), "hands[0].discarder", "seat -1 is not at this table"),
-        (win(0, 1, "8"), "hands[0].fan", "fan must be a whole number, not '8'"),
+        (win(0, 1, "8"), "hands[0].fan", "fan must be a whole number, not “8”"),
         (win(0, 1, 8.5), "hands[0].fan", "fan must be a whole number"),
         (win(0, 1, True), "hands[0].fan", "fan must be a whole number"),
         (win("p1", 1, 8), "hands[0].winner", "must be a seat number"),

@@ -106,3 +106,24 @@ def test_the_demo_is_the_same_every_time():
     except Again:
         pass
     assert snapshot() == first
+
+
+@pytest.mark.django_db
+def test_the_demo_has_a_riichi_cup_beside_the_open_seated_by_the_engine(client):
+    from tournaments.demo import RIICHI_SLUG
+    from tournaments.models import Tournament
+    from tournaments.seating.selectors import seating_quality
+
+    load_demo()
+    cup = Tournament.objects.get(slug=RIICHI_SLUG)
+    assert cup.get_rules().family == "riichi" and cup.registrations.count() == 16
+    for tournament in (cup, Tournament.objects.exclude(pk=cup.pk).get()):
+        report = seating_quality(tournament=tournament)
+        assert report.sessions == 4 and report.repeated_meetings == 0 and report.max_wind_spread <= 1
+        assert report.same_club_meetings == 0
+    s1 = cup.sessions.get(number=1)
+    assert TableResult.objects.filter(table__session=s1, status=TableResult.Status.CONFIRMED).count() == 4
+    assert Hand.objects.filter(result__table__session=s1).count() >= 4 * 8  # whole hanchan, hand by hand
+    assert Hand.objects.filter(result__table__session__tournament=cup, data__result="chombo").exists()
+    page = client.get(reverse("standings", args=[RIICHI_SLUG])).content.decode()
+    assert "Venla" in page or "Aino" in page

@@ -12,6 +12,7 @@ from tests.scoring.test_pages_support import (
     seat_session,
     table_url,
     text,
+    version,
 )
 
 # (winner, discarder or None for self-drawn, fan) or None for a draw; seats E S W N = 0 1 2 3
@@ -154,6 +155,31 @@ def test_an_mcr_hand_below_eight_fan_is_refused_next_to_the_fan_and_nothing_is_s
     assert not TableResult.objects.filter(table=table, hands__isnull=False).exists()
     # the entered values stay in the form
     assert 'value="6"' in html
+
+
+@pytest.mark.django_db
+def test_rule_errors_speak_the_readers_language_and_show_values_as_typed(client, tournament, scorer):
+    table = seat_session(tournament)[0]
+    url = table_url(table)
+    client.force_login(scorer)
+    data = {
+        "action": "hand",
+        "version": version(table),
+        "result": "win",
+        "winner": 0,
+        "discarder": 2,
+        "fan": 6,
+    }
+    html = client.post(url, data, HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "6 fan está por debajo del mínimo MCR de 8 (las flores no cuentan)" in html
+    api = client.post(
+        f"/api/tables/{table.pk}/result/hands/",
+        {"result": "win", "winner": "p1", "discarder": "p3", "fan": 10.5, "version": version(table)},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    assert api.status_code == 400
+    assert api.json()["fan"] == ["fan debe ser un número entero, no 10.5"]
 
 
 @pytest.mark.django_db

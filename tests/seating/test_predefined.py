@@ -50,12 +50,12 @@ def test_every_fault_is_collected_and_named():
         parse_predefined(text, roster, sessions=3)
     faults = caught.value.faults
     assert "the schedule has 2 sessions; 3 were expected" in faults
-    assert "line 3: unknown player '99'" in faults
-    assert "session 1: missing player 12" in faults
-    assert "line 6: a table needs 4 players, found 3 ('5-6-7')" in faults
+    assert "line 3: unknown player “99”" in faults
+    assert "session 1: players missing: 12" in faults
+    assert "line 6: a table needs 4 players, found 3 (“5-6-7”)" in faults
     assert "line 7: player 13 has withdrawn" in faults
     assert "session 2: player 1 is seated 2 times (lines 5, 7)" in faults
-    assert "session 2: missing players 8, 11, 12" in faults
+    assert "session 2: players missing: 8, 11, 12" in faults
     assert "session 2 seats 11 players in 3 tables; 12 players are needed" in faults
     # The message shown to the director lists them all.
     assert str(caught.value).startswith(f"{len(faults)} problems:")
@@ -66,7 +66,7 @@ def test_session_with_the_wrong_number_of_players_is_named():
     with pytest.raises(SeatingError) as caught:
         parse_predefined(text, players(12))
     assert caught.value.faults == [
-        "session 2: missing players 4, 8, 11, 12",
+        "session 2: players missing: 4, 8, 11, 12",
         "session 2 seats 8 players in 2 tables; 12 players are needed",
     ]
 
@@ -79,7 +79,7 @@ def test_empty_schedule_is_refused():
 def test_substitutes_may_complete_the_tables():
     roster = [*players(6), Player(7, substitute=True), Player(8, substitute=True)]
     assert parse_predefined("1-2-3-4\n5-6-7-8\n", roster) == [[[1, 2, 3, 4], [5, 6, 7, 8]]]
-    with pytest.raises(SeatingError, match="missing player 6"):
+    with pytest.raises(SeatingError, match="players missing: 6"):
         parse_predefined("1-2-3-4\n5-7-8-9\n", [*roster, Player(9, substitute=True)])
 
 

@@ -157,12 +157,12 @@ def test_substitutes_fill_the_last_table():
 @pytest.mark.parametrize(
     ("roster", "message"),
     [
-        (players(38), "38 players: 2 more players or substitutes are needed for tables of four"),
+        (players(38), "players: 38, substitutes: 0; tables of four need 2 more"),
         (
             [*players(37), Player(99, substitute=True)],
-            "37 players and 1 substitute: 2 more players or substitutes are needed for tables of four",
+            "players: 37, substitutes: 1; tables of four need 2 more",
         ),
-        (players(15), "15 players: 1 more player or substitute is needed for tables of four"),
+        (players(15), "players: 15, substitutes: 0; tables of four need 1 more"),
     ],
 )
 def test_missing_players_are_counted_in_the_error(roster, message):
@@ -201,7 +201,7 @@ def test_withdrawals_that_remove_a_table_are_replanned_without_repeats():
 
 def test_withdrawal_without_substitute_says_what_is_missing():
     roster = [Player(i, active=i != 7) for i in range(1, 17)]
-    with pytest.raises(SeatingError, match="15 players: 1 more player or substitute is needed"):
+    with pytest.raises(SeatingError, match="players: 15, substitutes: 0; tables of four need 1 more"):
         replan_after_withdrawal(Tournament(roster, played=[]), 5)
 
 

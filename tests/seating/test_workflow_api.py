@@ -58,9 +58,9 @@ def test_refusals_name_every_fault_and_change_nothing(api_as, tournament, direct
     )
     assert response.status_code == 400
     faults = response.json()["faults"]
-    assert "line 2: unknown player 'p9'" in faults
+    assert "line 2: unknown player “p9”" in faults
     assert "session 1: player p1 is seated 2 times (lines 1, 2)" in faults
-    assert "session 1: missing players p5, p8" in faults
+    assert "session 1: players missing: p5, p8" in faults
     assert not Table.objects.filter(session__tournament=tournament).exists()
 
     response = client.post(f"{base(tournament)}generate/", {"sessions": [1, 7]}, format="json")

@@ -127,10 +127,10 @@ def test_predefined_import_names_every_fault_and_saves_nothing(as_director, make
     html = htmllib.unescape(response.content.decode())
     assert "The schedule was refused (nothing was seated): 5 problems." in html
     for fault in (
-        "line 2: a table needs 4 players, found 3 ('p2-p5-p6')",
-        "line 1: unknown player 'p99'",
+        "line 2: a table needs 4 players, found 3 (“p2-p5-p6”)",
+        "line 1: unknown player “p99”",
         "session 1: player p2 is seated 2 times (lines 1, 2)",
-        "session 1: missing players p4, p7, p8",
+        "session 1: players missing: p4, p7, p8",
         "session 1 seats 7 players in 2 tables; 8 players are needed",
     ):
         assert f"<li>{fault}</li>" in html
@@ -221,7 +221,7 @@ def test_missing_players_are_counted_when_substitutes_run_short(as_director, mak
     assert response.status_code == 200
     html = htmllib.unescape(response.content.decode())
     assert "Nothing was seated:" in html
-    assert "10 players and 1 substitute: 1 more player or substitute is needed for tables of four" in html
+    assert "players: 10, substitutes: 1; tables of four need 1 more" in html
     assert not Table.objects.filter(session__tournament=tournament).exists()
 
 

@@ -101,7 +101,7 @@ def test_the_director_imports_players_through_the_api(api_as, tournament, direct
     )
     assert response.status_code == 400
     assert response.json()["file"] == [
-        "line 2, country: 'XX' is not an ISO 3166 three-letter code (ESP, FRA, …)"
+        "line 2, country: “XX” is not an ISO 3166 three-letter code (ESP, FRA, …)"
     ]
     good = SimpleUploadedFile("p.csv", b"first_name,country\nAna,ESP\n")
     response = client.post(

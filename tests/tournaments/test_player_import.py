@@ -53,8 +53,8 @@ def test_a_file_with_faults_is_refused_whole_with_every_fault_named(make_tournam
     faults = err.value.faults
     assert faults == [
         "line 3, first_name: a first name is required",
-        "line 4, ema_id: '1234567' is not an EMA number of exactly 8 digits (leading zeros lost? keep the column as text)",
-        "line 5, country: 'SPA' is not an ISO 3166 three-letter code (ESP, FRA, …)",
+        "line 4, ema_id: “1234567” is not an EMA number of exactly 8 digits (leading zeros lost? keep the column as text)",
+        "line 5, country: “SPA” is not an ISO 3166 three-letter code (ESP, FRA, …)",
     ]
     assert not Registration.objects.filter(tournament=tournament).exists()
     assert not Player.objects.filter(ema_id="00012345").exists()  # the good line was not written either
@@ -140,3 +140,15 @@ def test_the_summary_speaks_of_one_player_in_the_singular(tournament):
     assert report.summary() == (
         "1 player registered (1 new, 0 already known by EMA number); 0 were already in the tournament."
     )
+
+
+def test_csv_faults_are_in_the_readers_language(tournament):
+    from django.utils import translation
+
+    from tournaments.player_import import PlayerImportError, players_import_csv
+
+    with translation.override("es"), pytest.raises(PlayerImportError) as refused:
+        players_import_csv(tournament=tournament, data="first_name,country\nAna,SPA\n")
+    assert refused.value.faults == [
+        "línea 2, country: «SPA» no es un código ISO 3166 de tres letras (ESP, FRA, …)"
+    ]

@@ -6,6 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scoring.rules.text import Text, gettext_noop
+
 PlayerId = int | str
 Table = list[PlayerId]
 """Four player ids in seat order East, South, West, North."""
@@ -18,16 +20,28 @@ WINDS = ("E", "S", "W", "N")
 class SeatingError(ValueError):
     """A fault in what the director asked for, worded for the director.
 
-    ``faults`` lists every problem found (not only the first); the message joins them.
+    ``faults`` lists every problem found (not only the first), each in the reader's language when read;
+    the message joins them.
     """
 
-    def __init__(self, faults: str | Sequence[str]):
-        self.faults = [faults] if isinstance(faults, str) else list(faults)
-        if len(self.faults) == 1:
-            message = self.faults[0]
-        else:
-            message = f"{len(self.faults)} problems:\n" + "\n".join(f"- {f}" for f in self.faults)
-        super().__init__(message)
+    def __init__(self, faults: str | Text | Sequence[str | Text]):
+        self._faults = [faults] if isinstance(faults, str | Text) else list(faults)
+        super().__init__(*self._faults)
+
+    @property
+    def faults(self) -> list[str]:
+        return [str(fault) for fault in self._faults]
+
+    @property
+    def message(self) -> str:
+        faults = self.faults
+        if len(faults) == 1:
+            return faults[0]
+        heading = str(gettext_noop("%(count)s problems:", count=len(faults)))
+        return heading + "\n" + "\n".join(f"- {f}" for f in faults)
+
+    def __str__(self) -> str:
+        return self.message
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ import io
 import re
 from collections.abc import Sequence
 
+from scoring.rules.text import gettext_noop
+
 from .models import Player, PlayerId, SeatingError, Session
 
 _SESSION_LINE = re.compile(r"^\s*(session|round|hanchan|game|s|r)\s*#?\s*(\d+)\s*:?\s*$", re.IGNORECASE)
@@ -77,7 +79,14 @@ def _read_rows(text: str, faults: list[str]) -> list[list[tuple[int, list[str]]]
             continue
         tokens = _split_line(stripped)
         if len(tokens) != 4:
-            faults.append(f"line {number}: a table needs 4 players, found {len(tokens)} ({stripped!r})")
+            faults.append(
+                gettext_noop(
+                    "line %(_number)s: a table needs 4 players, found %(_count)s (%(stripped)s)",
+                    _number=number,
+                    _count=len(tokens),
+                    stripped=stripped,
+                )
+            )
         sessions[-1].append((number, tokens))
     return [s for s in sessions if s]
 
@@ -94,10 +103,23 @@ def _read_csv(lines: list[str], header_at: int, columns: dict[str, int], faults:
             seats = [row[columns[f"seat{k}"]].strip() for k in range(4)]
             table = row[columns["table"]].strip() if "table" in columns else ""
         except IndexError:
-            faults.append(f"line {number}: expected {max(columns.values()) + 1} columns, found {len(row)}")
+            faults.append(
+                gettext_noop(
+                    "line %(_number)s: expected %(_number2)s columns, found %(_count)s",
+                    _number=number,
+                    _number2=max(columns.values()) + 1,
+                    _count=len(row),
+                )
+            )
             continue
         if any(not s for s in seats):
-            faults.append(f"line {number}: a table needs 4 players, found {sum(1 for s in seats if s)}")
+            faults.append(
+                gettext_noop(
+                    "line %(_number)s: a table needs 4 players, found %(_value)s",
+                    _number=number,
+                    _value=sum(1 for s in seats if s),
+                )
+            )
             seats = [s for s in seats if s]
         by_session.setdefault(session, []).append((table, number, seats))
     out = []
@@ -128,9 +150,15 @@ def parse_predefined(
     needed = len(regulars) + (-len(regulars)) % 4
     rows = _read_rows(text, faults)
     if not rows and not faults:
-        faults.append("the schedule is empty")
+        faults.append(gettext_noop("the schedule is empty"))
     if sessions is not None and rows and len(rows) != sessions:
-        faults.append(f"the schedule has {len(rows)} sessions; {sessions} were expected")
+        faults.append(
+            gettext_noop(
+                "the schedule has %(_count)s sessions; %(_sessions)s were expected",
+                _count=len(rows),
+                _sessions=sessions,
+            )
+        )
 
     out: list[Session] = []
     for s, session_rows in enumerate(rows, start=1):
@@ -141,26 +169,52 @@ def parse_predefined(
             for token in tokens:
                 player = by_token.get(token) or by_token.get(token.lower())
                 if player is None:
-                    faults.append(f"line {number}: unknown player {token!r}")
+                    faults.append(
+                        gettext_noop(
+                            "line %(_number)s: unknown player %(token)s", _number=number, token=token
+                        )
+                    )
                     continue
                 if not player.active:
-                    faults.append(f"line {number}: player {player.id} has withdrawn")
+                    faults.append(
+                        gettext_noop(
+                            "line %(_number)s: player %(_id)s has withdrawn", _number=number, _id=player.id
+                        )
+                    )
                 seen.setdefault(player.id, []).append(number)
                 table.append(player.id)
             tables.append(table)
         for pid, at in seen.items():
             if len(at) > 1:
                 lines = ", ".join(str(n) for n in at)
-                faults.append(f"session {s}: player {pid} is seated {len(at)} times (lines {lines})")
+                faults.append(
+                    gettext_noop(
+                        "session %(_s)s: player %(_pid)s is seated %(_count)s times (lines %(_lines)s)",
+                        _s=s,
+                        _pid=pid,
+                        _count=len(at),
+                        _lines=lines,
+                    )
+                )
         missing = [str(p.id) for p in regulars if p.id not in seen]
         if missing:
             faults.append(
-                f"session {s}: missing player{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+                gettext_noop(
+                    "session %(_s)s: players missing: %(_items)s",
+                    _s=s,
+                    _items=", ".join(missing),
+                )
             )
         seated = sum(len(tokens) for _, tokens in session_rows)
         if seated != needed:
             faults.append(
-                f"session {s} seats {seated} players in {len(tables)} tables; {needed} players are needed"
+                gettext_noop(
+                    "session %(_s)s seats %(_seated)s players in %(_count)s tables; %(_needed)s players are needed",
+                    _s=s,
+                    _seated=seated,
+                    _count=len(tables),
+                    _needed=needed,
+                )
             )
         out.append(tables)
     if faults:

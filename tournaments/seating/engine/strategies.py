@@ -18,6 +18,8 @@ import random
 import time
 from collections.abc import Sequence
 
+from scoring.rules.text import gettext_noop
+
 from .designs import best_template, zero_repeat_template
 from .models import (
     Player,
@@ -38,10 +40,6 @@ from .winds import balance_seats
 # --------------------------------------------------------------------------- roster
 
 
-def _plural(k: int, word: str) -> str:
-    return f"{k} {word}" if k == 1 else f"{k} {word}s"
-
-
 def seated_players(tournament: Tournament) -> tuple[list[Player], list[PlayerId]]:
     """The players to seat (active regulars, then the substitutes needed) and the substitutes used.
 
@@ -51,7 +49,7 @@ def seated_players(tournament: Tournament) -> tuple[list[Player], list[PlayerId]
     seen: set[PlayerId] = set()
     for p in tournament.players:
         if p.id in seen:
-            faults.append(f"player {p.id} is registered twice")
+            faults.append(gettext_noop("player %(_id)s is registered twice", _id=p.id))
         seen.add(p.id)
     if faults:
         raise SeatingError(faults)
@@ -63,25 +61,43 @@ def seated_players(tournament: Tournament) -> tuple[list[Player], list[PlayerId]
     need = (-len(regulars)) % 4
     if len(substitutes) < need:
         missing = need - len(substitutes)
-        have = _plural(len(regulars), "player")
-        if substitutes:
-            have += f" and {_plural(len(substitutes), 'substitute')}"
-        verb = "is" if missing == 1 else "are"
-        more = "player or substitute" if missing == 1 else "players or substitutes"
-        raise SeatingError(f"{have}: {missing} more {more} {verb} needed for tables of four")
+        raise SeatingError(
+            gettext_noop(
+                "players: %(players)s, substitutes: %(substitutes)s; tables of four need %(missing)s more",
+                players=len(regulars),
+                substitutes=len(substitutes),
+                missing=missing,
+            )
+        )
     roster = regulars + substitutes[:need]
     if len(roster) < 4:
-        raise SeatingError(f"{_plural(len(roster), 'player')}: at least 4 are needed for a table")
+        raise SeatingError(
+            gettext_noop("%(count)s players: at least 4 are needed for a table", count=len(roster))
+        )
     g = len(roster) // 4
     per_table: dict[int, list[PlayerId]] = {}
     for p in roster:
         if p.fixed_table is not None:
             if not 1 <= p.fixed_table <= g:
-                faults.append(f"player {p.id} has fixed table {p.fixed_table}, but there are only {g} tables")
+                faults.append(
+                    gettext_noop(
+                        "player %(_id)s has fixed table %(_fixed_table)s, but there are only %(_g)s tables",
+                        _id=p.id,
+                        _fixed_table=p.fixed_table,
+                        _g=g,
+                    )
+                )
             per_table.setdefault(p.fixed_table, []).append(p.id)
     for number, ids in sorted(per_table.items()):
         if len(ids) > 4:
-            faults.append(f"table {number} is fixed for {len(ids)} players: {', '.join(map(str, ids))}")
+            faults.append(
+                gettext_noop(
+                    "table %(_number)s is fixed for %(_count)s players: %(_items)s",
+                    _number=number,
+                    _count=len(ids),
+                    _items=", ".join(map(str, ids)),
+                )
+            )
     if faults:
         raise SeatingError(faults)
     return roster, [p.id for p in substitutes[:need]]
@@ -117,7 +133,7 @@ class _Problem:
 
     def __init__(self, tournament: Tournament, sessions: int, swiss: bool = False):
         if sessions < 0:
-            raise SeatingError("the number of sessions to plan cannot be negative")
+            raise SeatingError(gettext_noop("the number of sessions to plan cannot be negative"))
         self.tournament = tournament
         self.settings: SeatingSettings = tournament.settings
         self.started = time.monotonic()
@@ -560,16 +576,33 @@ def plan_predefined(
             wanted = sorted({fixed[p] for p in table if p in fixed})
             if len(wanted) > 1:
                 faults.append(
-                    f"session {s}: players with fixed tables {', '.join(map(str, wanted))} share a table"
+                    gettext_noop(
+                        "session %(_s)s: players with fixed tables %(_items)s share a table",
+                        _s=s,
+                        _items=", ".join(map(str, wanted)),
+                    )
                 )
                 rest.append(table)
             elif wanted:
                 k = wanted[0] - 1
                 if not 0 <= k < g:
-                    faults.append(f"session {s}: table {wanted[0]} does not exist ({g} tables)")
+                    faults.append(
+                        gettext_noop(
+                            "session %(_s)s: table %(_value)s does not exist (%(_g)s tables)",
+                            _s=s,
+                            _value=wanted[0],
+                            _g=g,
+                        )
+                    )
                     rest.append(table)
                 elif slots[k] is not None:
-                    faults.append(f"session {s}: two tables hold players fixed to table {wanted[0]}")
+                    faults.append(
+                        gettext_noop(
+                            "session %(_s)s: two tables hold players fixed to table %(_value)s",
+                            _s=s,
+                            _value=wanted[0],
+                        )
+                    )
                     rest.append(table)
                 else:
                     slots[k] = table
@@ -604,7 +637,11 @@ def replan_after_withdrawal(
     remaining = total_sessions - len(tournament.played)
     if remaining < 0:
         raise SeatingError(
-            f"{len(tournament.played)} sessions were already played, more than the {total_sessions} planned"
+            gettext_noop(
+                "%(_count)s sessions were already played, more than the %(_total_sessions)s planned",
+                _count=len(tournament.played),
+                _total_sessions=total_sessions,
+            )
         )
     problem = _Problem(tournament, remaining)
     candidates = []
@@ -653,19 +690,31 @@ def swap_players(
     counted within ``planned``) and report the quality of the result."""
     faults = []
     if not 1 <= session <= len(planned):
-        raise SeatingError(f"there is no planned session {session} (1 to {len(planned)})")
+        raise SeatingError(
+            gettext_noop(
+                "there is no planned session %(_session)s (1 to %(_count)s)",
+                _session=session,
+                _count=len(planned),
+            )
+        )
     tables = [list(t) for t in planned[session - 1]]
     where = {pid: (k, seat) for k, t in enumerate(tables) for seat, pid in enumerate(t)}
     for pid in (a, b):
         if pid not in where:
-            faults.append(f"player {pid} does not play in session {session}")
+            faults.append(
+                gettext_noop(
+                    "player %(_pid)s does not play in session %(_session)s", _pid=pid, _session=session
+                )
+            )
     if faults:
         raise SeatingError(faults)
     (ka, sa), (kb, sb) = where[a], where[b]
     fixed = {p.id: p.fixed_table for p in tournament.players if p.fixed_table is not None}
     for pid, k in ((a, kb), (b, ka)):
         if pid in fixed and fixed[pid] != k + 1:
-            faults.append(f"player {pid} must stay at table {fixed[pid]}")
+            faults.append(
+                gettext_noop("player %(_pid)s must stay at table %(_value)s", _pid=pid, _value=fixed[pid])
+            )
     if faults:
         raise SeatingError(faults)
     tables[ka][sa], tables[kb][sb] = b, a
@@ -693,10 +742,16 @@ def plan_cli(
     """Plan a whole schedule for players numbered ``1..players``; ``countries[i]`` is player
     ``i + 1``'s country. Returns the sessions and their quality report."""
     if players < 1:
-        raise SeatingError("the number of players must be positive")
+        raise SeatingError(gettext_noop("the number of players must be positive"))
     countries = list(countries or [])
     if countries and len(countries) != players:
-        raise SeatingError(f"{len(countries)} countries were given for {players} players")
+        raise SeatingError(
+            gettext_noop(
+                "%(_count)s countries were given for %(_players)s players",
+                _count=len(countries),
+                _players=players,
+            )
+        )
     roster = [Player(id=i + 1, country=countries[i] if countries else "") for i in range(players)]
     plan = plan_schedule(Tournament(roster, settings=SeatingSettings(seed=seed)), sessions)
     return plan.sessions, plan.quality
