@@ -34,6 +34,7 @@ from rankings.ema.results_file import (
 )
 from rankings.ema.services import ema_ranking_touch
 from rankings.models import ImportedResult, ImportedTournament
+from scoring.rules.text import gettext_noop
 from tournaments.models import Player, Tournament
 from tournaments.search import fold, folded_name
 
@@ -149,29 +150,58 @@ def facts_faults(facts: TournamentFacts, *, today: date | None = None) -> list[F
         faults.append(Fault(0, name, message))
 
     if not facts.name.strip():
-        fault("name", "the tournament needs a name")
+        fault("name", gettext_noop("the tournament needs a name"))
     for name, limit in MAX_FACT_CHARS.items():
         if len(getattr(facts, name)) > limit:
-            fault(name, f"longer than {limit} characters")
+            fault(name, gettext_noop("longer than %(limit)s characters", limit=limit))
     if facts.family not in RANKED_FAMILIES:
-        fault("family", f"the EMA ranks {' and '.join(RANKED_FAMILIES)}, not {facts.family!r}")
+        fault("family", gettext_noop("the EMA ranks MCR and riichi, not %(value)s", value=facts.family))
     if not 1 <= facts.days <= MAX_DAYS:
-        fault("days", f"{facts.days} is outside 1..{MAX_DAYS}")
+        fault("days", gettext_noop("%(days)s is outside 1..%(limit)s", days=facts.days, limit=MAX_DAYS))
     if facts.starts_on < EARLIEST:
-        fault("starts_on", f"{facts.starts_on} is before {EARLIEST}")
+        fault(
+            "starts_on",
+            gettext_noop(
+                "%(_day)s is before %(_earliest)s", _day=str(facts.starts_on), _earliest=str(EARLIEST)
+            ),
+        )
     last = facts.last_day
     if last < facts.starts_on:
-        fault("ends_on", f"the tournament ends ({last}) before it starts ({facts.starts_on})")
+        fault(
+            "ends_on",
+            gettext_noop(
+                "the tournament ends (%(_last)s) before it starts (%(_first)s)",
+                _last=str(last),
+                _first=str(facts.starts_on),
+            ),
+        )
     elif (last - facts.starts_on).days + 1 > MAX_DAYS:
-        fault("ends_on", f"a tournament lasts at most {MAX_DAYS} days")
+        fault("ends_on", gettext_noop("a tournament lasts at most %(limit)s days", limit=MAX_DAYS))
     elif 1 <= facts.days <= MAX_DAYS and facts.days > (last - facts.starts_on).days + 1:
-        fault("days", f"{facts.days} days of play do not fit between {facts.starts_on} and {last}")
+        fault(
+            "days",
+            gettext_noop(
+                "%(days)s days of play do not fit between %(_first)s and %(_last)s",
+                days=facts.days,
+                _first=str(facts.starts_on),
+                _last=str(last),
+            ),
+        )
     if last > today + timedelta(days=1):
-        fault("ends_on", f"the tournament ends on {last}, after today: import its results once it is over")
+        fault(
+            "ends_on",
+            gettext_noop(
+                "the tournament ends on %(_last)s, after today: import its results once it is over",
+                _last=str(last),
+            ),
+        )
     if facts.country and not (
         len(facts.country) == 3 and pycountry.countries.get(alpha_3=facts.country.upper())
     ):
-        fault("country", f"{facts.country!r} is not an ISO 3166 three-letter code (ESP, FRA, …)")
+        fault(
+            "country",
+            gettext_noop("%(value)s is not an ISO 3166 three-letter code (ESP, FRA, …)", value=facts.country),
+        )
     return faults
 
 
@@ -186,8 +216,13 @@ def _duplicate_faults(
             Fault(
                 0,
                 "",
-                f"this file was imported already as “{same_file.name}” ({same_file.starts_on}) on "
-                f"{timezone.localtime(same_file.imported_at):%Y-%m-%d}; correct or remove that import instead",
+                gettext_noop(
+                    "this file was imported already as %(name)s (%(_day)s) on %(_imported)s; "
+                    "correct or remove that import instead",
+                    name=same_file.name,
+                    _day=str(same_file.starts_on),
+                    _imported=f"{timezone.localtime(same_file.imported_at):%Y-%m-%d}",
+                ),
             )
         )
     name_key = fold(facts.name)
@@ -197,8 +232,12 @@ def _duplicate_faults(
             Fault(
                 0,
                 "name",
-                f"“{same_facts.name}” of {same_facts.starts_on} ({same_facts.get_family_display()}) was imported "
-                "already; correct or remove that import instead",
+                gettext_noop(
+                    "%(name)s of %(_day)s (%(_rules)s) was imported already; correct or remove that import instead",
+                    name=same_facts.name,
+                    _day=str(same_facts.starts_on),
+                    _rules=same_facts.get_family_display(),
+                ),
             )
         )
     for local in Tournament.objects.filter(starts_on=facts.starts_on, status=Tournament.Status.FINISHED).only(
@@ -209,7 +248,11 @@ def _duplicate_faults(
                 Fault(
                     0,
                     "name",
-                    f"“{local.name}” of {facts.starts_on} was run in this installation and counts already",
+                    gettext_noop(
+                        "%(name)s of %(_day)s was run in this installation and counts already",
+                        name=local.name,
+                        _day=str(facts.starts_on),
+                    ),
                 )
             )
     return faults
@@ -403,7 +446,17 @@ def imported_tournament_update(
         )
         if clash is not None:
             raise ResultsImportError(
-                [Fault(0, "name", f"“{clash.name}” of {clash.starts_on} was imported already")]
+                [
+                    Fault(
+                        0,
+                        "name",
+                        gettext_noop(
+                            "%(name)s of %(_day)s was imported already",
+                            name=clash.name,
+                            _day=str(clash.starts_on),
+                        ),
+                    )
+                ]
             )
         weight = tournament_weight(
             days=facts.days,

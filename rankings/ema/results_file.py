@@ -32,6 +32,7 @@ from typing import Any
 import pycountry
 
 from rankings.ema.engine import base_rank
+from scoring.rules.text import Text, gettext_noop
 
 MAX_FILE_BYTES = 2 * 1024 * 1024  # a results file of the largest tournaments is a few tens of kB
 MAX_UNPACKED_BYTES = 20 * 1024 * 1024  # XLSX: the zip's members unpacked, against zip bombs
@@ -121,14 +122,14 @@ class Fault:
 
     line: int
     column: str  # a column title ("EMA number") or "" for the whole line or file
-    message: str
+    message: Text | str  # rendered in the reader's language when read
 
     def __str__(self) -> str:
         where = f"line {self.line}" if self.line else "tournament" if self.column in FACT_FIELDS else "file"
         return f"{where}, {self.column}: {self.message}" if self.column else f"{where}: {self.message}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"line": self.line, "column": self.column, "message": self.message}
+        return {"line": self.line, "column": self.column, "message": str(self.message)}
 
 
 class ResultsFileError(ValueError):
@@ -209,14 +210,26 @@ def read_results_file(data: bytes, *, filename: str = "") -> ResultsFile:
     """Read and check a results file (CSV or XLSX, told apart by content); raise ResultsFileError."""
     if len(data) > MAX_FILE_BYTES:
         raise ResultsFileError(
-            [Fault(0, "", f"the file has {len(data)} bytes; at most {MAX_FILE_BYTES} are accepted")]
+            [
+                Fault(
+                    0,
+                    "",
+                    gettext_noop(
+                        "the file has %(size)s bytes; at most %(limit)s are accepted",
+                        size=len(data),
+                        limit=MAX_FILE_BYTES,
+                    ),
+                )
+            ]
         )
     if not data.strip():
-        raise ResultsFileError([Fault(0, "", "the file is empty")])
+        raise ResultsFileError([Fault(0, "", gettext_noop("the file is empty"))])
     if data[:4] == b"PK\x03\x04":
         table = _xlsx_rows(data)
     elif filename.lower().endswith((".xlsx", ".xlsm")):
-        raise ResultsFileError([Fault(0, "", "the file is named .xlsx but is not an Excel workbook")])
+        raise ResultsFileError(
+            [Fault(0, "", gettext_noop("the file is named .xlsx but is not an Excel workbook"))]
+        )
     else:
         table = _csv_rows(data)
     return check_table(table)
@@ -230,10 +243,18 @@ def _csv_rows(data: bytes) -> list[tuple[int, list[str]]]:
             text = data.decode("cp1252")
         except UnicodeDecodeError as exc:
             raise ResultsFileError(
-                [Fault(0, "", f"the file is neither UTF-8 nor Windows-1252 text (byte {exc.start})")]
+                [
+                    Fault(
+                        0,
+                        "",
+                        gettext_noop(
+                            "the file is neither UTF-8 nor Windows-1252 text (byte %(byte)s)", byte=exc.start
+                        ),
+                    )
+                ]
             ) from exc
     if "\x00" in text:
-        raise ResultsFileError([Fault(0, "", "the file holds binary data, not CSV text")])
+        raise ResultsFileError([Fault(0, "", gettext_noop("the file holds binary data, not CSV text"))])
     first = text.lstrip().split("\n", 1)[0]
     delimiter = max((",", ";", "\t"), key=first.count)
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
@@ -245,7 +266,9 @@ def _csv_rows(data: bytes) -> list[tuple[int, list[str]]]:
             if any(v.strip() for v in values):
                 table.append((reader.line_num, values[: MAX_COLUMNS + 1]))
     except csv.Error as exc:
-        raise ResultsFileError([Fault(reader.line_num, "", f"not readable as CSV: {exc}")]) from exc
+        raise ResultsFileError(
+            [Fault(reader.line_num, "", gettext_noop("not readable as CSV: %(_error)s", _error=str(exc)))]
+        ) from exc
     return table
 
 
@@ -254,17 +277,31 @@ def _xlsx_rows(data: bytes) -> list[tuple[int, list[str]]]:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             unpacked = sum(info.file_size for info in archive.infolist())
     except zipfile.BadZipFile as exc:
-        raise ResultsFileError([Fault(0, "", "the file is not a readable Excel (XLSX) workbook")]) from exc
+        raise ResultsFileError(
+            [Fault(0, "", gettext_noop("the file is not a readable Excel (XLSX) workbook"))]
+        ) from exc
     if unpacked > MAX_UNPACKED_BYTES:
         raise ResultsFileError(
-            [Fault(0, "", f"the workbook unpacks to {unpacked} bytes; at most {MAX_UNPACKED_BYTES}")]
+            [
+                Fault(
+                    0,
+                    "",
+                    gettext_noop(
+                        "the workbook unpacks to %(size)s bytes; at most %(limit)s",
+                        size=unpacked,
+                        limit=MAX_UNPACKED_BYTES,
+                    ),
+                )
+            ]
         )
     from openpyxl import load_workbook
 
     try:
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises many kinds for a damaged workbook
-        raise ResultsFileError([Fault(0, "", "the file is not a readable Excel (XLSX) workbook")]) from exc
+        raise ResultsFileError(
+            [Fault(0, "", gettext_noop("the file is not a readable Excel (XLSX) workbook"))]
+        ) from exc
     try:
         sheet = workbook.worksheets[0]
         table: list[tuple[int, list[str]]] = []
@@ -305,10 +342,12 @@ def check_table(table: list[tuple[int, list[str]]]) -> ResultsFile:
     faults: list[Fault] = []
     rows_in = [(line, cells) for line, cells in table if any(c.strip() for c in cells)]
     if not rows_in:
-        raise ResultsFileError([Fault(0, "", "the file is empty")])
+        raise ResultsFileError([Fault(0, "", gettext_noop("the file is empty"))])
     header_line, header = rows_in[0]
     if len(header) > MAX_COLUMNS:
-        raise ResultsFileError([Fault(header_line, "", f"more than {MAX_COLUMNS} columns")])
+        raise ResultsFileError(
+            [Fault(header_line, "", gettext_noop("more than %(limit)s columns", limit=MAX_COLUMNS))]
+        )
     columns: dict[str, int] = {}
     ignored: list[str] = []
     for index, title in enumerate(header):
@@ -318,7 +357,11 @@ def check_table(table: list[tuple[int, list[str]]]) -> ResultsFile:
                 ignored.append(title.strip()[:MAX_NAME_CHARS])
             continue
         if key in columns:
-            faults.append(Fault(header_line, COLUMN_TITLES[key], "this column appears twice in the header"))
+            faults.append(
+                Fault(
+                    header_line, COLUMN_TITLES[key], gettext_noop("this column appears twice in the header")
+                )
+            )
             continue
         columns[key] = index
     missing = [COLUMN_TITLES[c] for c in REQUIRED if c not in columns]
@@ -327,21 +370,29 @@ def check_table(table: list[tuple[int, list[str]]]) -> ResultsFile:
             Fault(
                 header_line,
                 "",
-                "missing column(s) "
-                + ", ".join(missing)
-                + "; the columns are "
-                + ", ".join(COLUMN_TITLES[c] for c in PRODUCT_ORDER)
-                + " (any order)",
+                gettext_noop(
+                    "missing column(s) %(_missing)s; the columns are %(_columns)s (any order)",
+                    _missing=", ".join(missing),
+                    _columns=", ".join(COLUMN_TITLES[c] for c in PRODUCT_ORDER),
+                ),
             )
         )
     if faults:
         raise ResultsFileError(faults)
     data_rows = rows_in[1:]
     if not data_rows:
-        raise ResultsFileError([Fault(0, "", "the file has a header but no players")])
+        raise ResultsFileError([Fault(0, "", gettext_noop("the file has a header but no players"))])
     if len(data_rows) > MAX_ROWS:
         raise ResultsFileError(
-            [Fault(0, "", f"more than {MAX_ROWS} players; one tournament has at most {MAX_ROWS}")]
+            [
+                Fault(
+                    0,
+                    "",
+                    gettext_noop(
+                        "more than %(limit)s players; one tournament has at most %(limit)s", limit=MAX_ROWS
+                    ),
+                )
+            ]
         )
 
     order = tuple(sorted(columns, key=columns.__getitem__))
@@ -362,10 +413,17 @@ def check_table(table: list[tuple[int, list[str]]]) -> ResultsFile:
             row_faults.append(Fault(line, COLUMN_TITLES[key] if key else "", message))
 
         if len(cells) > len(header) and any(c.strip() for c in cells[len(header) :]):
-            fault("", f"{len(cells)} cells but the header names {len(header)} columns")
+            fault(
+                "",
+                gettext_noop(
+                    "%(cells)s cells but the header names %(columns)s columns",
+                    cells=len(cells),
+                    columns=len(header),
+                ),
+            )
         for key in columns:
             if len(cell(key)) > MAX_CELL_CHARS:
-                fault(key, f"longer than {MAX_CELL_CHARS} characters")
+                fault(key, gettext_noop("longer than %(limit)s characters", limit=MAX_CELL_CHARS))
         if row_faults:
             faults.extend(row_faults)
             continue
@@ -375,23 +433,28 @@ def check_table(table: list[tuple[int, list[str]]]) -> ResultsFile:
         first_name, last_name = cell("first_name"), cell("last_name")
         for key, value in (("first_name", first_name), ("last_name", last_name)):
             if len(value) > MAX_NAME_CHARS:
-                fault(key, f"longer than {MAX_NAME_CHARS} characters")
+                fault(key, gettext_noop("longer than %(limit)s characters", limit=MAX_NAME_CHARS))
         if not first_name and not last_name:
-            fault("last_name", "a player needs a name (first name, last name or both)")
+            fault("last_name", gettext_noop("a player needs a name (first name, last name or both)"))
         ema_id = _ema_id(cell("ema_id"), fault)
         if ema_id:
             if ema_id in seen_ema:
-                fault("ema_id", f"{ema_id} is also on line {seen_ema[ema_id]}")
+                fault(
+                    "ema_id",
+                    gettext_noop(
+                        "%(_number)s is also on line %(line)s", _number=ema_id, line=seen_ema[ema_id]
+                    ),
+                )
             else:
                 seen_ema[ema_id] = line
         country = _country(cell("country"), fault)
         member_text = cell("ema_member").casefold()
         if member_text not in YES and member_text not in NO:
-            fault("ema_member", f"{cell('ema_member')!r} is neither Yes nor No")
+            fault("ema_member", gettext_noop("%(value)s is neither Yes nor No", value=cell("ema_member")))
         table_points = _number(cell("table_points"), "table_points", MAX_TABLE_POINTS, fault)
         score = _number(cell("score"), "score", MAX_SCORE, fault)
         if table_points is not None and table_points < 0:
-            fault("table_points", "table points are never negative")
+            fault("table_points", gettext_noop("table points are never negative"))
         if row_faults:
             faults.extend(row_faults)
             continue
@@ -417,24 +480,49 @@ def check_table(table: list[tuple[int, list[str]]]) -> ResultsFile:
 
 def _place(text: str, position: int, previous: int, players: int, fault) -> int | None:
     if not text:
-        fault("place", "a place is required")
+        fault("place", gettext_noop("a place is required"))
         return None
     if text.endswith(".0"):  # a spreadsheet's whole number
         text = text[:-2]
     if not text.isascii() or not text.isdigit() or len(text) > 6:
-        fault("place", f"{text!r} is not a whole number")
+        fault("place", gettext_noop("%(value)s is not a whole number", value=text))
         return None
     place = int(text)
     if not 1 <= place <= players:
-        fault("place", f"{place} is outside 1..{players} (the file lists {players} players)")
-        return None
-    if place != position and place != previous:
-        expected = f"{position}" if position == 1 or previous == 0 else f"{previous} (a tie) or {position}"
         fault(
             "place",
-            f"{place} where {expected} is expected: players are listed best first "
-            "and tied players share the best place (1, 2, 2, 4, …)",
+            gettext_noop(
+                "%(place)s is outside 1..%(players)s (the file lists %(players)s players)",
+                place=place,
+                players=players,
+            ),
         )
+        return None
+    if place != position and place != previous:
+        rule = gettext_noop(
+            "players are listed best first and tied players share the best place (1, 2, 2, 4, …)"
+        )
+        if position == 1 or previous == 0:
+            fault(
+                "place",
+                gettext_noop(
+                    "%(place)s where %(position)s is expected: %(_rule)s",
+                    place=place,
+                    position=position,
+                    _rule=str(rule),
+                ),
+            )
+        else:
+            fault(
+                "place",
+                gettext_noop(
+                    "%(place)s where %(previous)s (a tie) or %(position)s is expected: %(_rule)s",
+                    place=place,
+                    previous=previous,
+                    position=position,
+                    _rule=str(rule),
+                ),
+            )
         return None
     return place
 
@@ -444,10 +532,16 @@ def _ema_id(text: str, fault) -> str:
         return ""
     digits = text[:-2] if text.endswith(".0") else text
     if not digits.isascii() or not digits.isdigit() or len(digits) not in (7, 8):
-        hint = (
-            " (leading zeros lost? keep the column as text)" if digits.isdigit() and len(digits) < 7 else ""
-        )
-        fault("ema_id", f"{text!r} is not an EMA number of 8 digits{hint}")
+        if digits.isdigit() and len(digits) < 7:
+            fault(
+                "ema_id",
+                gettext_noop(
+                    "%(value)s is not an EMA number of 8 digits (leading zeros lost? keep the column as text)",
+                    value=text,
+                ),
+            )
+        else:
+            fault("ema_id", gettext_noop("%(value)s is not an EMA number of 8 digits", value=text))
         return ""
     return digits.zfill(8)  # a spreadsheet dropped the leading zero of a 7-digit number
 
@@ -456,12 +550,15 @@ def _country(text: str, fault) -> str:
     if not text:
         return ""
     if len(text) > 60:
-        fault("country", "not a country")
+        fault("country", gettext_noop("not a country"))
         return ""
     try:
         country = pycountry.countries.lookup(text)
     except LookupError:
-        fault("country", f"{text!r} is not a country (an ISO 3166 code such as ESP, FRA, NLD)")
+        fault(
+            "country",
+            gettext_noop("%(value)s is not a country (an ISO 3166 code such as ESP, FRA, NLD)", value=text),
+        )
         return ""
     return country.alpha_3
 
@@ -473,17 +570,17 @@ def _number(text: str, key: str, limit: int, fault) -> Fraction | None:
     if compact.count(",") == 1 and "." not in compact:
         compact = compact.replace(",", ".")  # a decimal comma
     if not NUMBER.match(compact) or len(compact) > 20:
-        fault(key, f"{text!r} is not a number")
+        fault(key, gettext_noop("%(value)s is not a number", value=text))
         return None
     try:
         value = Fraction(Decimal(compact))
     except (InvalidOperation, ValueError):
-        fault(key, f"{text!r} is not a number")
+        fault(key, gettext_noop("%(value)s is not a number", value=text))
         return None
     if len(compact.partition(".")[2]) > 4:
-        fault(key, f"{text!r} has more than 4 decimals")
+        fault(key, gettext_noop("%(value)s has more than 4 decimals", value=text))
         return None
     if abs(value) > limit:
-        fault(key, f"{text} is beyond ±{limit}")
+        fault(key, gettext_noop("%(_value)s is beyond ±%(limit)s", _value=text, limit=limit))
         return None
     return value

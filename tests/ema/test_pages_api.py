@@ -109,7 +109,7 @@ def test_a_faulty_file_lists_every_faulty_line_on_the_page(client, office):
     )
     html = response.content.decode()
     assert response.status_code == 400
-    assert "2 faults" in html and "EMA member" in html and "&#x27;123&#x27; is not an EMA number" in html
+    assert "2 faults" in html and "EMA member" in html and "“123” is not an EMA number" in html
     assert not ImportedTournament.objects.exists()
 
 
@@ -308,3 +308,19 @@ def test_a_request_larger_than_a_results_file_is_refused_before_it_is_read(clien
     assert client.post(reverse("ema-import-new"), facts_post(), **big).status_code == 413
     refused = client.post(reverse("ranking-import-list"), facts_post(), **big)
     assert refused.status_code == 400 and refused.json()["faults"][0]["column"] == "file"
+
+
+def test_faults_are_listed_in_the_readers_language(client, office):
+    client.force_login(office)
+    bad = [row[:] for row in A]
+    bad[1][1] = "123"
+    bad[3][0] = 9
+    response = client.post(
+        reverse("ema-import-new"),
+        {**facts_post(), "file": SimpleUploadedFile("bad.csv", csv_bytes(bad))},
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "“123” no es un número EMA de 8 cifras (¿se perdieron los ceros iniciales?" in html
+    assert "9 está fuera de 1..6" in html and "Archivo rechazado: 2 fallos" in html
