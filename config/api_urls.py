@@ -8,6 +8,7 @@ from rankings.ema import api as ema_api
 from rankings.exports import api as export_api
 from rankings.standings import api as rankings_api
 from scoring import api as scoring_api
+from scoring.tiles import api as tiles_api
 from tournaments import api as tournaments_api
 from tournaments.seating import api as seating_api
 
@@ -19,6 +20,11 @@ router.register("sessions", tournaments_api.SessionViewSet, basename="session")
 router.register("tables", tournaments_api.TableViewSet, basename="table")
 router.register("seats", tournaments_api.SeatViewSet, basename="seat")
 router.register(r"tables/(?P<table_pk>[0-9]+)", scoring_api.TableResultViewSet, basename="table-result")
+router.register(r"tables/(?P<table_pk>[0-9]+)/tiles", tiles_api.TableTilesViewSet, basename="table-tiles")
+router.register("notable-hands", tiles_api.NotableHandViewSet, basename="notable-hand")
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/statistics", tiles_api.StatisticsViewSet, basename="statistics"
+)
 router.register("penalties", penalties_api.PenaltyViewSet, basename="penalty")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/standings", rankings_api.StandingsViewSet, basename="standings"

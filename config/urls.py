@@ -19,6 +19,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("config.api_urls")),
     path("", include("scoring.urls")),
+    path("", include("scoring.tiles.urls")),
     path("", include("penalties.urls")),
     path("", include("rankings.standings.urls")),
     path("", include("rankings.ema.urls")),

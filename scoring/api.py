@@ -159,6 +159,7 @@ def result_state(table: Table) -> dict[str, Any]:
             {
                 "number": hand.number,
                 "hand": handshape.to_keys(hand.data, keys) if keys else hand.data,
+                "valuation": hand.valuation,
                 "after": None
                 if step is None
                 else {
@@ -239,6 +240,11 @@ class StepSerializer(serializers.Serializer):
 class HandStateSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     hand = serializers.JSONField(help_text="The hand as in the tournament archive, with player keys.")
+    valuation = serializers.JSONField(
+        allow_null=True,
+        help_text="When the hand carries tiles: status (agreed, filled, held, ruling, computed) and per win "
+        "the value computed from the tiles with its fan or yaku, and the claimed value (seats 0..3).",
+    )
     after = StepSerializer(allow_null=True)
 
 
@@ -312,6 +318,14 @@ class HandWriteSerializer(serializers.Serializer):
     fu = serializers.IntegerField(required=False)
     yakuman = serializers.IntegerField(required=False)
     riichi = serializers.ListField(child=serializers.CharField(), required=False)
+    tiles = serializers.JSONField(
+        required=False,
+        help_text="The winning hand's tiles (riichi ron: on each winner): hand, melds, winning_tile and the "
+        "flags of the archive format. A value not given is computed from them; a differing one is held.",
+    )
+    ruling = serializers.CharField(
+        required=False, help_text="A referee's reason to keep a claim that differs."
+    )
     tenpai = serializers.ListField(child=serializers.CharField(), required=False)
     liable = serializers.ListField(child=serializers.JSONField(), required=False)
     values = serializers.DictField(child=serializers.IntegerField(), required=False)

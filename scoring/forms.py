@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules.base import RuleError
 from scoring.rules.riichi import FU_VALUES, valid_fu
+from scoring.tiles import forms as tile_forms
 
 INDEX = re.compile(r"\[(\d+)\]")
 
@@ -72,10 +73,20 @@ class HandForm(SeatChoiceMixin, EntryForm):
     family = ""
     results: Sequence[tuple[str, Any]] = ()
 
-    def __init__(self, *args, seats: Sequence[str], rules=None, reason_required: bool = False, **kwargs):
+    def __init__(
+        self,
+        *args,
+        seats: Sequence[str],
+        rules=None,
+        reason_required: bool = False,
+        tiles_mode: str = "off",
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.seats = list(seats)
         self.rules = rules
+        self.tiles_mode = tiles_mode
+        tile_forms.add_tile_fields(self, self.family, tiles_mode)
         self.fields["result"] = forms.ChoiceField(
             label=_("Result"), choices=self.results, widget=forms.RadioSelect, initial=self.results[0][0]
         )
@@ -91,6 +102,42 @@ class HandForm(SeatChoiceMixin, EntryForm):
         for name in names:
             if cleaned.get(name) in (None, "", []):
                 self.add_error(name, _("This field is required for this result."))
+
+    # -- tiles (scoring.tiles) ------------------------------------------------------------------------
+    @property
+    def has_tile_fields(self) -> bool:
+        return "tiles_hand" in self.fields
+
+    def tiles(self) -> dict | None:
+        return tile_forms.tiles_of(self.cleaned_data) if self.has_tile_fields else None
+
+    def has_tiles(self, cleaned: dict) -> bool:
+        return self.has_tile_fields and tile_forms.tiles_of(cleaned) is not None
+
+    def full_hand(self) -> dict:
+        """``hand()`` with the tiles on its win (riichi ron: on the first winner)."""
+        hand = self.hand()
+        tiles = self.tiles()
+        if tiles is None:
+            return hand
+        if hand.get("result") == "ron" and hand.get("winners"):
+            hand["winners"][0]["tiles"] = tiles
+        elif hand.get("result") in ("win", "tsumo"):
+            hand["tiles"] = tiles
+        return hand
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.has_tiles(cleaned) and cleaned.get("result") not in ("win", "tsumo", "ron"):
+            self.add_error("tiles_hand", _("Tiles belong to a win."))
+        return cleaned
+
+    def add_rule_error(self, exc: RuleError) -> None:
+        name = tile_forms.field_for_tiles_path(exc.path)
+        if name and name in self.fields:
+            self.add_error(name, exc.message)
+            return
+        super().add_rule_error(exc)
 
     # Each family's form defines hand() -> the archive-shaped hand, and initial_from(data) -> initial values.
 
@@ -121,7 +168,7 @@ class MCRHandForm(HandForm):
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("result") == "win":
-            self.require(cleaned, "winner", "discarder", "fan")
+            self.require(cleaned, "winner", "discarder", *(() if self.has_tiles(cleaned) else ("fan",)))
         return cleaned
 
     def hand(self) -> dict:
@@ -129,7 +176,10 @@ class MCRHandForm(HandForm):
         if c["result"] == "draw":
             return {"result": "draw"}
         discarder = None if c["discarder"] == "self" else int(c["discarder"])
-        return {"result": "win", "winner": int(c["winner"]), "discarder": discarder, "fan": c["fan"]}
+        hand = {"result": "win", "winner": int(c["winner"]), "discarder": discarder}
+        if c.get("fan") is not None:
+            hand["fan"] = c["fan"]
+        return hand
 
     @classmethod
     def initial_from(cls, data):
@@ -346,13 +396,14 @@ class RiichiHandForm(HandForm):
     def clean(self):
         cleaned = super().clean()
         result = cleaned.get("result")
+        tiles = self.has_tiles(cleaned)
         if result == "ron":
-            self.require(cleaned, "loser", "winner", "han")
+            self.require(cleaned, "loser", "winner", *(() if tiles else ("han",)))
             for block in WINNER_BLOCKS[1:]:
                 if cleaned.get(f"winner{block}"):
                     self.require(cleaned, f"han{block}")
         elif result == "tsumo":
-            self.require(cleaned, "winner", "han")
+            self.require(cleaned, "winner", *(() if tiles else ("han",)))
         elif result == "chombo":
             self.require(cleaned, "offender")
         blocks = WINNER_BLOCKS if result == "ron" else ("",) if result == "tsumo" else ()
@@ -364,6 +415,8 @@ class RiichiHandForm(HandForm):
 
     def _win(self, block: str) -> dict:
         c = self.cleaned_data
+        if not c.get(f"han{block}"):
+            return {}  # valued from the tiles
         han = int(c[f"han{block}"])
         win: dict[str, Any] = {"han": han}
         if han < 5 and c.get(f"fu{block}"):
@@ -448,8 +501,9 @@ class ClassicalHandForm(HandForm):
         if cleaned.get("result") == "win":
             self.require(cleaned, "winner")
             winner = cleaned.get("winner")
+            from_tiles = cleaned.get("limit_hand") or self.has_tiles(cleaned)
             for i in range(4):
-                if cleaned.get(f"value{i}") is None and not (cleaned.get("limit_hand") and str(i) == winner):
+                if cleaned.get(f"value{i}") is None and not (from_tiles and str(i) == winner):
                     self.add_error(f"value{i}", _("Give every player's hand value (0 for none)."))
         return cleaned
 

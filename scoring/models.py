@@ -71,6 +71,9 @@ class Hand(models.Model):
     result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField(_("hand"))
     data = models.JSONField(_("hand"))
+    # The check of the tiles carried by the hand's wins (scoring.tiles): status ("agreed", "filled", "held",
+    # "ruling", "computed"), and per win the computed value with its fan or yaku and the claimed value.
+    valuation = models.JSONField(_("value from tiles"), null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -116,3 +119,33 @@ class SeatSummary(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} {self.get_position_display()}: {self.final}"
+
+
+class NotableHand(models.Model):
+    """An entry of the register of notable hands (Salamanca rules, appendix A): person, title, fan, the
+    hand, opponents, date. Kept across tournaments; filled from a recorded hand with tiles or by hand."""
+
+    person = models.CharField(_("person"), max_length=200)
+    title = models.CharField(_("title"), max_length=200)
+    value = models.PositiveIntegerField(_("value"))
+    unit = models.CharField(_("unit"), max_length=10, default="fan")  # fan, han, points
+    hand_text = models.CharField(_("hand"), max_length=200, blank=True)
+    tiles = models.JSONField(_("tiles"), null=True, blank=True)
+    opponents = models.CharField(_("opponents"), max_length=400, blank=True)
+    date = models.DateField(_("date"))
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.SET_NULL, related_name="notable_hands"
+    )
+    source = models.OneToOneField(
+        Hand, null=True, blank=True, on_delete=models.SET_NULL, related_name="notable_entry"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-value", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.person}: {self.title}"

@@ -75,6 +75,7 @@ class HandRow:
     after: str  # counters and sticks left after the hand
     replayed: bool
     data: dict
+    valuation: dict | None = None  # the check of the hand's tiles (scoring.tiles)
 
     @property
     def cells(self) -> list[tuple[str, str]]:
@@ -259,6 +260,7 @@ def table_state(*, table: Table) -> TableState:
                         after=after_hand(state.family, step.honba, step.sticks),
                         replayed=step.replayed,
                         data=hand.data,
+                        valuation=hand.valuation,
                     )
                 )
                 dealer, wind, honba = step.dealer, step.round_wind, step.honba

@@ -18,6 +18,7 @@ from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
 from scoring.rules.base import TableResult as EngineTableResult
+from scoring.tiles import services as tiles_services
 from tournaments.models import Registration, Table
 from tournaments.permissions import Actor
 from tournaments.signals import results_changed_send
@@ -93,6 +94,23 @@ def _with_hands_path(exc: RuleError) -> RuleError:
     return exc if exc.path.startswith("hands") else exc.within("hands")
 
 
+def _with_tiles(
+    result: TableResult, previous: list[Mapping[str, Any]], hand: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The hand with values filled from its tiles, and the record of the check (scoring.tiles)."""
+    tournament = result.table.session.tournament
+    number = len(previous) + 1
+    try:
+        return tiles_services.hand_tiles_prepare(
+            rules=tournament.get_rules(),
+            mode=tiles_services.tiles_mode(tournament),
+            previous=previous,
+            hand=hand,
+        )
+    except RuleError as exc:
+        raise exc.within(f"hands[{number - 1}]") from None
+
+
 def _validate_hands(result: TableResult, hands: list[Mapping[str, Any]]) -> None:
     rules = result.table.session.tournament.get_rules()
     try:
@@ -120,8 +138,11 @@ def hand_add(
         raise RuleError("this table is entered as game totals; clear the totals to enter hands", "mode")
     data = handshape.clean(hand)
     existing = list(result.hands.order_by("number"))
+    data, valuation = _with_tiles(result, [h.data for h in existing], data)
     _validate_hands(result, [h.data for h in existing] + [data])
-    new = Hand(result=result, number=len(existing) + 1, data=data, created_by=actor.db_user)
+    new = Hand(
+        result=result, number=len(existing) + 1, data=data, valuation=valuation, created_by=actor.db_user
+    )
     note = f"hand {new.number} added" + (f": {reason.strip()}" if reason.strip() else "")
     new._history_user = actor.db_user
     new._change_reason = note
@@ -148,12 +169,20 @@ def hand_replace(
     if not 1 <= number <= len(hands):
         raise RuleError(f"there is no hand {number} at this table", "number")
     data = handshape.clean(hand)
+    data, valuation = _with_tiles(result, [h.data for h in hands[: number - 1]], data)
     _validate_hands(result, [data if h.number == number else h.data for h in hands])
     target = hands[number - 1]
     target.data = data
+    target.valuation = valuation
     target._change_reason = reason
     target._history_user = actor.db_user
     target.save()
+    rules = result.table.session.tournament.get_rules()
+    mode = tiles_services.tiles_mode(result.table.session.tournament)
+    for later in tiles_services.hands_revalue(rules=rules, mode=mode, hands=hands, start=number - 1):
+        later._change_reason = f"hand {later.number} valued again after hand {number} changed"
+        later._history_user = actor.db_user
+        later.save()
     return _save(result, actor, f"hand {number} changed: {reason}")
 
 
@@ -239,6 +268,7 @@ def _require_complete(result: TableResult) -> GameResult:
     game = result_game(result)
     if game is None:
         raise RuleError("no totals entered yet", "scores")
+    tiles_services.require_nothing_held(result)
     return game
 
 

@@ -30,6 +30,9 @@ from scoring import selectors, services
 from scoring.models import TableResult
 from scoring.rules.base import RuleError
 from scoring.services import StaleWrite
+from scoring.tiles import forms as tile_forms
+from scoring.tiles import services as tiles_services
+from scoring.tiles.views import tiles_value_url
 from tournaments.models import Role, Table
 from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
 
@@ -123,7 +126,13 @@ class TablePage:
         initial = {"version": s.version}
         names = s.seat_names
         if slot == "hand":
-            return entry.hand_form_class(s.family)(data, initial=initial, seats=names, rules=s.rules)
+            return entry.hand_form_class(s.family)(
+                data,
+                initial=initial,
+                seats=names,
+                rules=s.rules,
+                tiles_mode=tiles_services.tiles_mode(s.tournament),
+            )
         if slot == "totals":
             if data is None and s.totals is not None and s.result is not None:
                 initial.update({f"score{i}": str(v) for i, v in enumerate(s.result.scores)})
@@ -167,6 +176,7 @@ class TablePage:
             "urls": self.urls,
             "via_link": self.link_key is not None and self.actor.role == "table",
             "fu_url": reverse("riichi-fu-options"),
+            "tiles_value_url": tiles_value_url(self.table, self.link_key, s.next_hand),
             "penalties": penalty_lines(penalties=table_penalties(table=self.table), rules=s.rules)
             if show_penalties
             else [],
@@ -209,7 +219,7 @@ def _write(
 TABLE_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any, Table], str]]] = {
     "hand": (
         lambda table, actor, form, v: services.hand_add(
-            table=table, hand=form.hand(), actor=actor, expected_version=v
+            table=table, hand=form.full_hand(), actor=actor, expected_version=v
         ),
         lambda r, table: _("Hand %(n)s saved.") % {"n": r.hands.count()},
     ),
@@ -313,16 +323,23 @@ def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str |
     if not page.can("edit"):
         raise PermissionDenied(_("This table is confirmed; a referee must reopen it."))
     form_class = entry.hand_form_class(state.family)
+    tiles_mode = tiles_services.tiles_mode(state.tournament)
     status = 200
     stale = None
     if request.method == "POST":
-        form = form_class(request.POST, seats=state.seat_names, rules=state.rules, reason_required=True)
+        form = form_class(
+            request.POST,
+            seats=state.seat_names,
+            rules=state.rules,
+            reason_required=True,
+            tiles_mode=tiles_mode,
+        )
         if form.is_valid():
             try:
                 services.hand_replace(
                     table=table,
                     number=number,
-                    hand=form.hand(),
+                    hand=form.full_hand(),
                     actor=actor,
                     expected_version=form.cleaned_data["version"],
                     reason=form.cleaned_data["reason"],
@@ -332,7 +349,13 @@ def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str |
                 data["version"] = str(exc.current_version)
                 page.state = state = selectors.table_state(table=table)
                 rows = {h.number: h for h in state.hands}
-                form = form_class(data, seats=state.seat_names, rules=state.rules, reason_required=True)
+                form = form_class(
+                    data,
+                    seats=state.seat_names,
+                    rules=state.rules,
+                    reason_required=True,
+                    tiles_mode=tiles_mode,
+                )
                 status, stale = 409, exc.current_version
             except RuleError as exc:
                 form.add_rule_error(exc)
@@ -343,9 +366,18 @@ def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str |
         else:
             status = 400
     else:
-        initial = form_class.initial_from(rows[number].data)
+        data = rows[number].data
+        initial = form_class.initial_from(data)
+        winners = data.get("winners") or [{}]
+        initial.update(tile_forms.initial_from(data.get("tiles") or winners[0].get("tiles")))
         initial["version"] = state.version
-        form = form_class(initial=initial, seats=state.seat_names, rules=state.rules, reason_required=True)
+        form = form_class(
+            initial=initial,
+            seats=state.seat_names,
+            rules=state.rules,
+            reason_required=True,
+            tiles_mode=tiles_mode,
+        )
     context = {
         "tournament": state.tournament,
         "state": state,
@@ -356,6 +388,7 @@ def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str |
         "stale_version": stale,
         "urls": page.urls,
         "fu_url": reverse("riichi-fu-options"),
+        "tiles_value_url": tiles_value_url(table, link_key, number),
     }
     return render(request, "scoring/hand_edit.html", context, status=status)
 

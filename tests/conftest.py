@@ -7,12 +7,17 @@ import os
 
 import pytest
 from django.contrib.auth import get_user_model
+from hypothesis import settings as hypothesis_settings
 from rest_framework.test import APIClient
 
 from tournaments import services
 from tournaments.models import Role
 
 REQUIRE_SERVICES = os.environ.get("REQUIRE_SERVICES") == "1"
+
+# Property tests judge results, never speed: no per-example deadline (a busy machine is not a failure).
+hypothesis_settings.register_profile("project", deadline=None)
+hypothesis_settings.load_profile("project")
 
 
 def skip_or_fail(reason: str) -> None:

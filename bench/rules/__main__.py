@@ -2,9 +2,11 @@
 
     python -m bench.rules [--hands 1000000] [--seed 1] [--rulesets mcr,salamanca,...]
 
+    python -m bench.rules --tiles 20000 [--hands 0]
+
 Prints, per ruleset, hands settled per second (hands replayed inside whole games, as the entry and the
 archive import do), then the time to settle a 400-player, 10-session MCR tournament (1000 tables of 16
-hands) from hands to table points.
+hands) from hands to table points; then, per family, hand values computed from tiles per second.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from collections.abc import Callable
 
 from scoring.rules.registry import RULESET_KEYS, get_ruleset
 from scoring.rules.riichi import valid_fu
+
+from . import tiles as tile_bench
 
 Game = list[dict]
 
@@ -141,16 +145,23 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1_000_000, help="hands to settle per ruleset")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rulesets", default=",".join(RULESET_KEYS))
+    parser.add_argument("--tiles", type=int, default=20_000, help="values from tiles per family (0: none)")
     args = parser.parse_args()
-    print(f"{'ruleset':<18}{'hands':>12}{'seconds':>10}{'hands/s':>12}")
-    for key in args.rulesets.split(","):
-        settled, seconds = settle_hands(key, args.hands, args.seed)
-        print(f"{key:<18}{settled:>12,}{seconds:>10.2f}{settled / seconds:>12,.0f}")
-    tables, seconds = settle_tournament(args.seed)
-    print(
-        f"\nMCR tournament, 400 players × 10 sessions: {tables} tables, {tables * 16:,} hands "
-        f"settled to table points in {seconds:.3f} s"
-    )
+    if args.hands:
+        print(f"{'ruleset':<18}{'hands':>12}{'seconds':>10}{'hands/s':>12}")
+        for key in args.rulesets.split(","):
+            settled, seconds = settle_hands(key, args.hands, args.seed)
+            print(f"{key:<18}{settled:>12,}{seconds:>10.2f}{settled / seconds:>12,.0f}")
+        tables, seconds = settle_tournament(args.seed)
+        print(
+            f"\nMCR tournament, 400 players × 10 sessions: {tables} tables, {tables * 16:,} hands "
+            f"settled to table points in {seconds:.3f} s\n"
+        )
+    if args.tiles:
+        print(f"{'values from tiles':<18}{'hands':>12}{'seconds':>10}{'values/s':>12}")
+        for key in tile_bench.FAMILIES:
+            done, seconds = tile_bench.value_rate(key, args.tiles, args.seed)
+            print(f"{key:<18}{done:>12,}{seconds:>10.2f}{done / seconds:>12,.0f}")
 
 
 if __name__ == "__main__":

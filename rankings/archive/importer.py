@@ -30,6 +30,7 @@ from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
 from scoring.rules.registry import get_ruleset
 from scoring.services import summary_rows
+from scoring.tiles import services as tiles_services
 from tournaments import services as tournament_services
 from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament
@@ -52,6 +53,7 @@ class _PlannedTable:
     scores: list[Any] | None
     imbalance_reason: str
     game: GameResult | None  # the engine's game, None when not played
+    valuations: list[dict[str, Any] | None] = dataclasses.field(default_factory=list)  # per hand (tiles)
 
     @property
     def played(self) -> bool:
@@ -84,6 +86,7 @@ class ArchiveImport:
         self.user = user if user is not None and getattr(user, "is_authenticated", False) else None
         self.actor = Actor(user=self.user, role=Role.DIRECTOR)
         self.registrations: dict[str, int] = {}  # player key -> registration id
+        self.tiles_mode = tiles_services.DEFAULT_MODE  # the tournament's setting "tiles"
         self.sessions: dict[int, Session] = {}
         self.kept_roles: list[tuple[int, str]] = []
         self.previous_players: dict[str, Player] = {}
@@ -148,6 +151,12 @@ class ArchiveImport:
             settings = {}
         if not isinstance(settings, Mapping):
             raise RuleError(f"settings must be an object, not {show(settings)}", join(path, "settings"))
+        if "tiles" in settings:
+            try:
+                tiles_services.tiles_mode_check(settings["tiles"])
+            except RuleError as exc:
+                raise exc.within(join(path, "settings")) from None
+        self.tiles_mode = settings.get("tiles", tiles_services.DEFAULT_MODE)
         if "tiebreaks" in settings:
             try:
                 check_tiebreaks(settings["tiebreaks"])
@@ -390,9 +399,10 @@ class ArchiveImport:
                 join(path, "imbalance_reason"),
             )
         seat_hands: list[dict[str, Any]] = []
+        valuations: list[dict[str, Any] | None] = []
         game = None
         if hands:
-            seat_hands, game = self._hands(hands, seat_keys, number, path)
+            seat_hands, valuations, game = self._hands(hands, seat_keys, number, path)
         elif scores is not None:
             try:
                 game = self.rules.game_from_totals(scores, imbalance_reason=reason)
@@ -402,23 +412,29 @@ class ArchiveImport:
             scores = list(scores)
         if game is not None:
             game = dataclasses.replace(game, steps=())  # the summary rows need the final scores only
-        return _PlannedTable(number, seat_keys, seat_hands, scores, reason, game)
+        return _PlannedTable(number, seat_keys, seat_hands, scores, reason, game, valuations)
 
     def _hands(
         self, hands: Sequence[Any], seat_keys: Sequence[str], table_number: int, path: str
-    ) -> tuple[list[dict[str, Any]], GameResult]:
+    ) -> tuple[list[dict[str, Any]], list[dict[str, Any] | None], GameResult]:
         converted: list[dict[str, Any]] = []
+        valuations: list[dict[str, Any] | None] = []
         for h, hand in enumerate(hands):
             try:
                 if not isinstance(hand, Mapping):
                     raise RuleError(f"a hand must be an object, not {show(hand)}", "")
-                converted.append(
-                    handshape.clean(handshape.to_seats(hand, seat_keys, table_number=table_number))
+                data = handshape.clean(handshape.to_seats(hand, seat_keys, table_number=table_number))
+                if tiles_services.hand_has_tiles(data):
+                    self._play(converted, path)  # the tiles are valued in the state the earlier hands make
+                data, valuation = tiles_services.hand_tiles_prepare(
+                    rules=self.rules, mode=self.tiles_mode, previous=converted, hand=data, on_differ="refuse"
                 )
+                converted.append(data)
+                valuations.append(valuation)
             except RuleError as exc:
                 self._play(converted, path)  # a fault in an earlier hand comes first
                 raise exc.within(f"{path}.hands[{h}]") from None
-        return converted, self._play(converted, path)
+        return converted, valuations, self._play(converted, path)
 
     def _play(self, hands: list[dict[str, Any]], path: str) -> GameResult:
         try:
@@ -465,7 +481,10 @@ class ArchiveImport:
         batch: list[Hand] = []
         for result, (_, plan) in zip(results, played, strict=True):
             for n, data in enumerate(plan.hands, start=1):
-                batch.append(Hand(result=result, number=n, data=data, created_by=self.user))
+                valuation = plan.valuations[n - 1] if n <= len(plan.valuations) else None
+                batch.append(
+                    Hand(result=result, number=n, data=data, valuation=valuation, created_by=self.user)
+                )
                 if len(batch) == HAND_BATCH:
                     self._write_hands(batch)
                     batch = []

@@ -6,7 +6,7 @@ See :mod:`rankings.exports.base` for the contract and :mod:`rankings.exports.job
 background jobs that run them.
 """
 
-from rankings.exports import ranking, tournament  # noqa: F401  (registers the exporters)
+from rankings.exports import hands, ranking, tournament  # noqa: F401  (registers the exporters)
 from rankings.exports.base import CSV, FORMATS, JSON, RANKING, TOURNAMENT, XLSX, Exporter, ExportFile, Text
 from rankings.exports.registry import UnknownExporter, exporter_get, exporter_list, register
 

@@ -66,6 +66,7 @@ class RiichiConfig(Config):
     multiple_ron: bool = True  # False: head bump, only the first claimant after the discarder wins
     kiriage_mangan: bool = False  # 4 han 30 fu and 3 han 60 fu count as mangan
     double_yakuman: bool = True  # ``yakuman: 2`` is accepted
+    red_fives: int = 0  # red fives in the set, one per suit (0: none, as in the EMA and WRC rules)
     honba_ron: int = 300  # per counter, paid by the discarder (002 §3.4.10)
     honba_tsumo: int = 100  # per counter, paid by each payer on a self-draw
     riichi_stick: int = 1000  # the riichi bet (002 §3.3.12)
@@ -84,6 +85,11 @@ class RiichiConfig(Config):
         if not 1 <= self.rounds <= 4:
             raise RuleError(
                 gettext_noop("rounds must be 1 to 4, not %(_rounds)s", _rounds=self.rounds), "rules.rounds"
+            )
+        if not 0 <= self.red_fives <= 3:
+            raise RuleError(
+                gettext_noop("red_fives must be 0 to 3, not %(_red_fives)s", _red_fives=self.red_fives),
+                "rules.red_fives",
             )
         for key in _NON_NEGATIVE:
             if getattr(self, key) < 0:
@@ -240,11 +246,11 @@ class Hand:
 
 _KEYS = {
     "ron": {"result", "loser", "winners", "riichi"},
-    "tsumo": {"result", "winner", "han", "fu", "yakuman", "riichi"},
+    "tsumo": {"result", "winner", "han", "fu", "yakuman", "riichi", "tiles", "ruling"},
     "draw": {"result", "tenpai", "riichi"},
     "chombo": {"result", "player"},
 }
-_WIN_KEYS = {"player", "han", "fu", "yakuman"}
+_WIN_KEYS = {"player", "han", "fu", "yakuman", "tiles", "ruling"}
 
 
 def _check_keys(data: Mapping[str, Any], allowed: set[str], what: str) -> None:

@@ -1,0 +1,91 @@
+"""MCR fan from tiles: a strict adapter over PyMahjongGB (module ``MahjongGB``, pinned 1.4.0).
+
+PyMahjongGB is the C++ fan calculator of the Chinese Official rules. Its tile codes are W1–W9
+characters, B1–B9 dots, T1–T9 bamboo, F1–F4 winds E S W N, J1–J3 dragons red, green, white; a
+declared set is ``(kind, middle-or-only tile, offer)`` with kind CHI, PENG or GANG and offer 0 for a
+concealed kong. It raises TypeError with an ERROR_… code; those become RuleErrors here.
+"""
+
+from __future__ import annotations
+
+from MahjongGB import MahjongFanCalculator
+
+from ..base import RuleError
+from ..text import gettext_noop
+from .notation import Tiles, number_of, suit_of, tile_name
+from .result import Item, Valuation, WinContext
+
+LIBRARY = "PyMahjongGB"
+LIBRARY_VERSION = "1.4.0"
+_SUIT_CODES = ("W", "B", "T")
+_HONOUR_CODES = ("F1", "F2", "F3", "F4", "J3", "J2", "J1")  # 1z..7z: E S W N, white, green, red
+_ERRORS = {
+    "ERROR_NOT_WIN": "the tiles do not make a winning hand",
+    "ERROR_WRONG_TILES_COUNT": "the number of tiles does not make a winning hand",
+    "ERROR_TILE_COUNT_GREATER_THAN_4": "a tile appears more than 4 times",
+}
+
+
+def _code(tile: int) -> str:
+    if tile >= 27:
+        return _HONOUR_CODES[tile - 27]
+    return f"{_SUIT_CODES[suit_of(tile)]}{number_of(tile)}"
+
+
+def value(hand: Tiles, context: WinContext, *, min_fan: int = 8) -> Valuation:
+    """The fan of an MCR win; fewer than ``min_fan`` without flowers is refused (a false Hu)."""
+    packs = []
+    for m in hand.melds:
+        if m.kind == "chow":
+            packs.append(("CHI", _code(m.tiles[1]), 1))
+        elif m.kind == "pung":
+            packs.append(("PENG", _code(m.first), 1))
+        else:
+            packs.append(("GANG", _code(m.first), 0 if m.concealed else 1))
+    standing = tuple(_code(t) for t in hand.before_win())
+    seat = hand.seat_wind if hand.seat_wind is not None else context.seat_wind
+    round_wind = hand.round_wind if hand.round_wind is not None else context.round_wind
+    try:
+        fans = MahjongFanCalculator(
+            pack=tuple(packs),
+            hand=standing,
+            winTile=_code(hand.winning_tile),
+            flowerCount=hand.flowers,
+            isSelfDrawn=context.self_drawn,
+            is4thTile=hand.has("fourth_tile"),
+            isAboutKong=hand.has("replacement_tile") or hand.has("robbing_kong"),
+            isWallLast=hand.has("last_tile"),
+            seatWind=seat,
+            prevalentWind=round_wind,
+            verbose=True,
+        )
+    except TypeError as exc:
+        code = str(exc).strip()
+        message = _ERRORS.get(code, f"the MCR fan calculator refused the hand ({code})")
+        raise RuleError(
+            gettext_noop("%(_message)s: %(_value)s", _message=message, _value=hand_text(hand)), "hand"
+        ) from None
+    items = tuple(
+        Item(name=str(en), value=int(points) * int(cnt), unit="fan", count=int(cnt))
+        for points, cnt, _zh, en in fans
+    )
+    total = sum(i.value for i in items)
+    flowers = sum(i.value for i in items if i.name == "Flower Tiles")
+    if total - flowers < min_fan:
+        raise RuleError(
+            gettext_noop(
+                "the tiles make %(_value)s fan without flowers, below the MCR minimum of %(_min_fan)s: %(_items)s",
+                _value=total - flowers,
+                _min_fan=min_fan,
+                _items=", ".join(f"{i.name} {i.value}" for i in items),
+            ),
+            "hand",
+        )
+    return Valuation("mcr", {"fan": total}, items, f"{total} fan")
+
+
+def hand_text(hand: Tiles) -> str:
+    from .notation import notation
+
+    melds = "".join(f" [{m.text()}]" for m in hand.melds)
+    return f"{notation(list(hand.concealed))}{melds}, winning tile {tile_name(hand.winning_tile)}"

@@ -1,0 +1,80 @@
+"""Reads of hands from tiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import models
+
+from scoring.models import TableResult
+from tournaments.models import Table
+
+
+def held_hand_view(*, table: Table, number: int) -> dict[str, Any] | None:
+    """What a referee sees of a held hand: the version, and per win the claimed and computed values with
+    the fan or yaku; None when the hand is not held."""
+    result = TableResult.objects.filter(table=table).first()
+    if result is None:
+        return None
+    hand = result.hands.filter(number=number).first()
+    if hand is None or not hand.valuation or hand.valuation.get("status") != "held":
+        return None
+    names = {
+        s.position: s.registration.player.full_name
+        for s in table.seats.select_related("registration__player")
+    }
+    wins = [{**w, "name": names.get(w["winner"], "")} for w in hand.valuation.get("wins", [])]
+    return {"version": result.version, "number": number, "wins": wins, "data": hand.data}
+
+
+def tournament_statistics(*, tournament, top: int = 10):
+    """The statistics of a tournament from its tables entered hand by hand (scoring.rules.tiles.stats)."""
+    from scoring.models import Hand
+    from scoring.rules.tiles import stats
+    from tournaments.models import Registration, Seat
+
+    names = {
+        r.key: r.player.full_name
+        for r in Registration.objects.filter(tournament=tournament).select_related("player")
+    }
+    seats: dict[int, list[str]] = {}
+    for table_id, _position, key in (
+        Seat.objects.filter(session__tournament=tournament)
+        .order_by("table_id", "position")
+        .values_list("table_id", "position", "registration__key")
+    ):
+        seats.setdefault(table_id, []).append(key)
+    grouped: dict[int, list] = {}
+    places: dict[int, tuple[int, int]] = {}
+    rows = (
+        Hand.objects.filter(result__table__session__tournament=tournament, result__mode="hands")
+        .order_by("result__table__session__number", "result__table__number", "number")
+        .values_list(
+            "result__table_id",
+            "result__table__session__number",
+            "result__table__number",
+            "number",
+            "data",
+            "valuation",
+        )
+    )
+    for table_id, session, table, number, data, valuation in rows.iterator(chunk_size=2000):
+        grouped.setdefault(table_id, []).append((number, data, valuation))
+        places[table_id] = (session, table)
+    tables = [
+        (places[t][0], places[t][1], seats.get(t, []), hands)
+        for t, hands in grouped.items()
+        if len(seats.get(t, [])) == 4
+    ]
+    return stats.compute(tournament.family, names, tables, top=top)
+
+
+def notable_hands(*, tournament=None):
+    """The register: of one tournament, or the whole register's public part (entries of private
+    tournaments are left out)."""
+    from scoring.models import NotableHand
+
+    found = NotableHand.objects.select_related("tournament")
+    if tournament is not None:
+        return found.filter(tournament=tournament)
+    return found.filter(models.Q(tournament__isnull=True) | models.Q(tournament__is_public=True))

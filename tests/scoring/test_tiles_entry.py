@@ -1,0 +1,227 @@
+"""Hands entered with their tiles: the computed value fills an unclaimed hand, a differing claim is held
+until a referee resolves it, the tournament's setting, and the value preview of the tile picker."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring.models import Hand
+from scoring.tiles import services as tiles_services
+from tournaments import services as tournament_services
+
+pytestmark = pytest.mark.django_db
+
+KEYS = ("p1", "p2", "p3", "p4")
+# Robbing the Kong 8 + Dragon Pung 2 + Short Straight 1 = 11 fan
+MCR_TILES = {
+    "hand": "234m567m99p",
+    "melds": ["pung 7z", "chow 345s"],
+    "winning_tile": "4m",
+    "robbing_kong": True,
+}
+
+
+def seat(tournament, *tables, session=1):
+    regs = {r.key: r for r in tournament.registrations.all()}
+    return tournament_services.session_seat(
+        session=tournament.sessions.get(number=session), tables=[[regs[k] for k in t] for t in tables]
+    )
+
+
+@pytest.fixture
+def table(tournament):
+    return seat(tournament, KEYS)[0]
+
+
+def url(table, tail=""):
+    return f"/api/tables/{table.pk}/{tail}"
+
+
+def add(client, table, version, **hand):
+    return client.post(url(table, "result/hands/"), {"version": version, **hand}, format="json")
+
+
+def test_tiles_fill_an_unclaimed_hand(api_as, scorer, table):
+    client = api_as(scorer)
+    response = add(client, table, 1, result="win", winner="p1", discarder="p3", tiles=MCR_TILES)
+    assert response.status_code == 201, response.content
+    hand = response.json()["hands"][0]
+    assert hand["hand"]["fan"] == 11
+    assert hand["hand"]["tiles"] == MCR_TILES
+    assert hand["valuation"]["status"] == "filled"
+    items = {i["name"]: i["value"] for i in hand["valuation"]["wins"][0]["computed"]["items"]}
+    assert items == {"Robbing The Kong": 8, "Dragon Pung": 2, "Short Straight": 1}
+    # 11 fan on p3's discard: p1 +24+11, p3 -19, the others -8
+    assert hand["after"]["scores"] == [35, -8, -19, -8]
+
+
+def test_an_agreeing_claim_is_kept(api_as, scorer, table):
+    response = add(
+        api_as(scorer), table, 1, result="win", winner="p1", discarder="p3", fan=11, tiles=MCR_TILES
+    )
+    assert response.json()["hands"][0]["valuation"]["status"] == "agreed"
+
+
+def test_a_differing_claim_is_held_until_a_referee_accepts_it_with_a_reason(api_as, scorer, referee, table):
+    client = api_as(scorer)
+    response = add(client, table, 1, result="win", winner="p1", discarder="p3", fan=16, tiles=MCR_TILES)
+    assert response.status_code == 201
+    body = response.json()
+    check = body["hands"][0]["valuation"]
+    assert check["status"] == "held"
+    assert check["wins"][0]["claimed"] == {"fan": 16}
+    assert check["wins"][0]["computed"]["claim"] == {"fan": 11}
+    # the held hand blocks submission, naming the hand
+    refused = client.post(url(table, "result/submit/"), {"version": body["version"]}, format="json")
+    assert refused.status_code == 400
+    assert "hand 1 is held" in refused.json()["detail"]
+    # only a referee resolves it
+    forbidden = client.post(
+        url(table, "tiles/hands/1/resolve/"),
+        {"version": body["version"], "decision": "claim", "reason": "x"},
+        format="json",
+    )
+    assert forbidden.status_code == 403
+    ref = api_as(referee)
+    no_reason = ref.post(
+        url(table, "tiles/hands/1/resolve/"), {"version": body["version"], "decision": "claim"}, format="json"
+    )
+    assert no_reason.status_code == 400 and "reason" in no_reason.json()
+    accepted = ref.post(
+        url(table, "tiles/hands/1/resolve/"),
+        {"version": body["version"], "decision": "claim", "reason": "the table agreed on a flower"},
+        format="json",
+    )
+    assert accepted.status_code == 200, accepted.content
+    hand = accepted.json()["hands"][0]
+    assert hand["valuation"]["status"] == "ruling"
+    assert hand["hand"]["fan"] == 16 and hand["hand"]["ruling"] == "the table agreed on a flower"
+    submitted = client.post(
+        url(table, "result/submit/"), {"version": accepted.json()["version"]}, format="json"
+    )
+    assert submitted.status_code == 200, submitted.content
+
+
+def test_a_referee_takes_the_computed_value(api_as, scorer, referee, table):
+    body = add(
+        api_as(scorer), table, 1, result="win", winner="p1", discarder="p3", fan=16, tiles=MCR_TILES
+    ).json()
+    taken = api_as(referee).post(
+        url(table, "tiles/hands/1/resolve/"),
+        {"version": body["version"], "decision": "computed"},
+        format="json",
+    )
+    assert taken.status_code == 200, taken.content
+    hand = taken.json()["hands"][0]
+    assert hand["hand"]["fan"] == 11 and hand["valuation"]["status"] == "computed"
+    assert hand["after"]["scores"] == [35, -8, -19, -8]
+    history = Hand.history.filter(number=1).order_by("-history_date").first()
+    assert "value taken from the tiles" in history.history_change_reason
+
+
+def test_bad_tiles_name_the_field(api_as, scorer, table):
+    response = add(
+        api_as(scorer),
+        table,
+        1,
+        result="win",
+        winner="p1",
+        discarder="p3",
+        tiles={"hand": "234m567m9p", "melds": ["pung 7z", "chow 345s"], "winning_tile": "4m"},
+    )
+    assert response.status_code == 400
+    assert response.json()["tiles.hand"] == ["hand has 7 tiles, a win with 2 melds needs 8"]
+
+
+def test_the_setting_off_refuses_tiles_and_required_demands_them(api_as, scorer, tournament, table):
+    client = api_as(scorer)
+    tiles_services.tiles_mode_set(tournament=tournament, mode="off")
+    refused = add(client, table, 1, result="win", winner="p1", discarder="p3", tiles=MCR_TILES)
+    assert refused.status_code == 400 and "setting 'tiles' is off" in refused.json()["tiles"][0]
+    tiles_services.tiles_mode_set(tournament=tournament, mode="required")
+    refused = add(client, table, 1, result="win", winner="p1", discarder="p3", fan=8)
+    assert refused.status_code == 400 and "needs the tiles of every win" in refused.json()["tiles"][0]
+    assert add(client, table, 1, result="draw").status_code == 201
+
+
+def test_riichi_tiles_use_the_dealer_and_counters_of_the_game(api_as, make_tournament, make_user):
+    tournament = make_tournament("riichi-tiles", ruleset="ema-riichi-2016")
+    user = make_user("riichi-scorer")
+    tournament_services.role_grant(tournament=tournament, user=user, role="scorer")
+    table = seat(tournament, KEYS)[0]
+    client = api_as(user)
+    # hand 1: p2 (South) wins by tsumo: the deal passes to p2
+    first = add(client, table, 1, result="tsumo", winner="p2", han=1, fu=30, riichi=[])
+    assert first.status_code == 201, first.content
+    # hand 2: p2 is now the dealer and wins a ron with pinfu + tanyao + riichi: 3 han 30 fu, dealer 5800
+    tiles = {"hand": "234m567m234p678s55p", "winning_tile": "4p"}
+    second = add(
+        client, table, 2, result="ron", loser="p4", winners=[{"player": "p2", "tiles": tiles}], riichi=["p2"]
+    )
+    assert second.status_code == 201, second.content
+    hand = second.json()["hands"][1]
+    assert hand["hand"]["winners"][0] == {"player": "p2", "han": 3, "fu": 30, "tiles": tiles}
+    computed = hand["valuation"]["wins"][0]["computed"]
+    assert computed["payment"]["ron"] == 5800
+    assert {i["name"] for i in computed["items"]} == {"Riichi", "Pinfu", "Tanyao"}
+
+
+def test_the_value_preview_saves_nothing(api_as, scorer, table):
+    response = api_as(scorer).post(
+        url(table, "tiles/value/"),
+        {"result": "win", "winner": "p1", "discarder": "p3", "fan": 8, "tiles": MCR_TILES},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["number"] == 1 and body["status"] == "held"
+    win = body["wins"][0]
+    assert win["winner"] == "p1" and win["claimed"] == {"fan": 8} and win["agrees"] is False
+    assert win["computed"]["summary"] == "11 fan"
+    assert not Hand.objects.exists()
+
+
+def test_the_value_preview_refuses_below_the_minimum_with_the_fan_named(api_as, scorer, table):
+    response = api_as(scorer).post(
+        url(table, "tiles/value/"),
+        {"result": "win", "winner": "p1", "discarder": None, "tiles": {**MCR_TILES, "robbing_kong": False}},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert "below the MCR minimum of 8" in response.json()["tiles.hand"][0]
+
+
+def test_the_value_preview_needs_access(api, table):
+    response = api.post(url(table, "tiles/value/"), {"result": "win", "tiles": MCR_TILES}, format="json")
+    assert response.status_code in (403, 404)
+
+
+def test_a_corrected_earlier_hand_values_the_later_tiles_again(api_as, referee, make_tournament):
+    """Salamanca: the pung of the own wind counts only for the player whose wind it is, and the winds
+    follow the dealer, which follows who won the earlier hands."""
+    tournament = make_tournament("salamanca-tiles", ruleset="salamanca")
+    tournament_services.role_grant(tournament=tournament, user=referee, role="referee")
+    table = seat(tournament, KEYS)[0]
+    client = api_as(referee)
+    # hand 1: p2 wins: the deal passes to p2, so p3 sits South in hand 2
+    assert add(client, table, 1, result="win", winner="p2", discarder="p1", fan=2).status_code == 201
+    # hand 2: p3 wins with a pung of South (2z): own wind 1 + concealed 1 + two pungs of fives 1 + single wait 1
+    tiles = {"hand": "555m555p234s222z99m", "winning_tile": "9m"}
+    second = add(client, table, 2, result="win", winner="p3", discarder="p1", tiles=tiles)
+    assert second.json()["hands"][1]["hand"]["fan"] == 4
+    # hand 1 corrected: p1, the dealer, won it: the deal stays, p3 is West in hand 2 and the pung is worth nothing
+    fixed = client.put(
+        f"/api/tables/{table.pk}/result/hands/1/",
+        {
+            "version": 3,
+            "reason": "wrong winner",
+            "result": "win",
+            "winner": "p1",
+            "discarder": "p2",
+            "fan": 2,
+        },
+        format="json",
+    )
+    assert fixed.status_code == 200, fixed.content
+    hand = fixed.json()["hands"][1]
+    assert hand["hand"]["fan"] == 3 and hand["valuation"]["status"] == "filled"
