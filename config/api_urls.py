@@ -10,6 +10,7 @@ from rankings.standings import api as rankings_api
 from scoring import api as scoring_api
 from scoring.tiles import api as tiles_api
 from tournaments import api as tournaments_api
+from tournaments.console import api as console_api
 from tournaments.seating import api as seating_api
 
 router = DefaultRouter()
@@ -39,6 +40,15 @@ router.register("ranking-imports", ema_api.ImportedTournamentViewSet, basename="
 router.register(r"ema-ranking/(?P<family>[a-z]+)", ema_api.EmaRankingViewSet, basename="ema-ranking-api")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/seating", seating_api.SeatingViewSet, basename="seating-api"
+)
+
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/console/sessions",
+    console_api.ConsoleSessionViewSet,
+    basename="console-session-api",
+)
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/console", console_api.ConsoleViewSet, basename="console-api"
 )
 
 urlpatterns = router.urls

@@ -44,6 +44,7 @@ INSTALLED_APPS = [
     "scoring",
     "penalties",
     "rankings",
+    "idempotency",
 ]
 
 MIDDLEWARE = [
@@ -59,6 +60,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",
+    # last: it runs the view itself for writes that carry an Idempotency-Key
+    "idempotency.middleware.IdempotencyMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -128,6 +131,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "inter
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TIMEZONE = env.str("TIME_ZONE", default="Europe/Madrid")
+# With `celery -A config beat`: forget idempotency keys past their keeping time, hourly.
+CELERY_BEAT_SCHEDULE = {
+    "purge-idempotency-keys": {"task": "idempotency.tasks.purge_idempotency_keys", "schedule": 3600.0},
+}
+# How long the answer to a write with an Idempotency-Key is kept for its repeats (never under 24).
+IDEMPOTENCY_KEEP_HOURS = env.int("IDEMPOTENCY_KEEP_HOURS", default=48)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -149,7 +158,7 @@ AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "home"
+LOGIN_REDIRECT_URL = "my-tournaments"
 LOGOUT_REDIRECT_URL = "home"
 
 # Internationalisation: English and Spanish.
@@ -197,6 +206,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {"RankedFamilyEnum": "rankings.models.ImportedTournament.Family"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "idempotency.schema.document_idempotency_key",
+    ],
 }
 
 # Production hardening: active whenever DEBUG is off (passes `manage.py check --deploy`).

@@ -18,6 +18,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/", include("config.api_urls")),
+    path("", include("scoring.offline.urls")),
     path("", include("scoring.urls")),
     path("", include("scoring.tiles.urls")),
     path("", include("penalties.urls")),
@@ -26,6 +27,7 @@ urlpatterns = [
     path("", include("rankings.exports.urls")),
     path("", include("rankings.archive.urls")),
     path("", include("tournaments.seating.urls")),
+    path("", include("tournaments.console.urls")),
     path("", include("tournaments.urls")),
 ]
 if settings.DEBUG:

@@ -9,7 +9,8 @@
 The public sees the active penalties of public tournaments, with their amounts and reasons; the staff of
 a tournament also sees the cancelled ones. Only referees and directors record, cancel and appeal. The
 amounts come from the tournament's ruleset through ``penalties.services``; only referee decisions and
-table points deductions carry their own.
+table points deductions carry their own. Every write may carry an ``Idempotency-Key`` header: a repeat
+gets the first answer and records nothing again (``idempotency``).
 """
 
 from __future__ import annotations

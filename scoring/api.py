@@ -18,7 +18,8 @@ reopen, accept unbalanced totals and change confirmed results), or the table's p
 confirmed. A confirmed result of a public tournament is public; drafts are not.
 
 Every write names the ``version`` it was based on; a stale one gets 409 with the current version and
-state. Hands are shaped as in the tournament archive, with player keys (``p1``…); the services do the
+state. Every write may carry an ``Idempotency-Key`` header: a repeat gets the first answer and changes
+nothing (``idempotency``). Hands are shaped as in the tournament archive, with player keys (``p1``…); the services do the
 work (``scoring.services``), this module only translates.
 """
 
@@ -133,6 +134,7 @@ def result_state(table: Table) -> dict[str, Any]:
         "version": result.version,
         "scores": None,
         "imbalance_reason": result.imbalance_reason,
+        "short_reason": result.short_reason,
         "hands": [],
         "state": None,
         "problem": "",
@@ -283,6 +285,9 @@ class ResultSerializer(serializers.Serializer):
         child=serializers.FloatField(), allow_null=True, help_text="Totals, or the game's scores so far."
     )
     imbalance_reason = serializers.CharField(allow_blank=True)
+    short_reason = serializers.CharField(
+        allow_blank=True, help_text="Why the table played fewer hands than a full session."
+    )
     hands = HandStateSerializer(many=True)
     state = RunningStateSerializer(allow_null=True, help_text="The state for the next hand.")
     problem = serializers.CharField(allow_blank=True, help_text="Why the stored hands cannot be replayed.")
@@ -337,6 +342,16 @@ class VersionSerializer(serializers.Serializer):
 
 class ReasonVersionSerializer(VersionSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class ConfirmSerializer(VersionSerializer):
+    short_reason = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        default="",
+        max_length=500,
+        help_text="Why the table played fewer hands than a full session (needed then), e.g. time limit reached.",
+    )
 
 
 class ReopenSerializer(serializers.Serializer):
@@ -707,15 +722,18 @@ class TableResultViewSet(viewsets.ViewSet):
             lambda table, actor: services.result_submit(table=table, actor=actor, expected_version=version),
         )
 
-    @extend_schema(parameters=[TABLE_PARAM], request=VersionSerializer, responses=_responses())
+    @extend_schema(parameters=[TABLE_PARAM], request=ConfirmSerializer, responses=_responses())
     @action(detail=False, methods=["post"], url_path="result/confirm")
     def confirm(self, request, table_pk=None):
-        """A referee or director confirms the table: its per-seat rows count in the standings."""
-        version = _validated(VersionSerializer, request.data)["version"]
+        """A referee or director confirms the table: its per-seat rows count in the standings. A player put
+        out of the session with no substitute blocks it; fewer hands than a full session need ``short_reason``."""
+        data = _validated(ConfirmSerializer, request.data)
         return self._write(
             request,
             table_pk,
-            lambda table, actor: services.result_confirm(table=table, actor=actor, expected_version=version),
+            lambda table, actor: services.result_confirm(
+                table=table, actor=actor, expected_version=data["version"], short_reason=data["short_reason"]
+            ),
         )
 
     @extend_schema(parameters=[TABLE_PARAM], request=ReopenSerializer, responses=_responses())

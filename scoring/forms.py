@@ -602,7 +602,18 @@ class TotalsForm(SeatChoiceMixin, EntryForm):
 
 
 class ActionForm(EntryForm):
-    """Submit, confirm: just the version."""
+    """Submit: just the version."""
+
+
+class ConfirmForm(EntryForm):
+    """Confirm: the version, and why the table played fewer hands than usual when it did."""
+
+    short_reason = forms.CharField(
+        label=_("Why fewer hands than usual"),
+        required=False,
+        max_length=500,
+        help_text=_("For example: time limit reached. It shows with the table's result."),
+    )
 
 
 class UndoForm(EntryForm):

@@ -35,6 +35,9 @@ class TableResult(models.Model):
         _("totals"), null=True, blank=True, help_text=_("Totals mode: four scores, E S W N.")
     )
     imbalance_reason = models.TextField(_("imbalance reason"), blank=True)
+    short_reason = models.TextField(
+        _("why fewer hands"), blank=True, help_text=_("Given when the table played fewer hands than usual.")
+    )
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

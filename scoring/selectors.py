@@ -345,7 +345,7 @@ def table_status(table: Table, session: Session) -> str:
     """How far a table is, for the public: waiting, playing, submitted, confirmed."""
     result = getattr(table, "result", None)
     if result is None:
-        return "playing" if session.status != Session.Status.PLANNED else "waiting"
+        return "waiting" if session.status in (Session.Status.PLANNED, Session.Status.SEATED) else "playing"
     return {"draft": "playing", "submitted": "submitted", "confirmed": "confirmed"}.get(
         result.status, "playing"
     )
@@ -408,6 +408,7 @@ def session_tables(*, session: Session) -> list[TableView]:
         )
         if view.status == "confirmed" and summaries[table.pk]:
             view.imbalance_reason = result.imbalance_reason if result else ""
+            view.short_reason = result.short_reason if result else ""
             view.seats = [
                 summary_seat_line(s, seats[table.pk].get(s.position))
                 for s in sorted(summaries[table.pk], key=lambda s: s.position)

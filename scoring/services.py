@@ -13,6 +13,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
@@ -284,16 +285,62 @@ def result_submit(*, table: Table, actor: Actor, expected_version: int | None) -
     return _save(result, actor, "submitted", status=TableResult.Status.SUBMITTED)
 
 
+def usual_hands(table: Table) -> int | None:
+    """The hands of a full session under the table's rules (None: the rules set no count)."""
+    return getattr(table.session.tournament.get_rules().config, "max_hands", None)
+
+
+def confirmation_faults(*, table: Table) -> list[str]:
+    """What keeps a table from being confirmed: a player put out of the session whom nobody replaced."""
+    from penalties.models import Kind, Penalty
+
+    seated = list(table.seats.values_list("registration_id", flat=True))
+    penalties = Penalty.objects.filter(session_id=table.session_id, cancelled_at__isnull=True)
+    replaced = set(penalties.filter(kind=Kind.REPLACED).values_list("registration_id", flat=True))
+    out = (
+        penalties.filter(disqualifies=True, registration_id__in=seated)
+        .exclude(registration_id__in=replaced)
+        .select_related("registration__player")
+    )
+    return [
+        _("%(name)s is out of the session and nobody replaced them: record the substitution first.")
+        % {"name": p.registration.player.full_name}
+        for p in out
+    ]
+
+
 @transaction.atomic
-def result_confirm(*, table: Table, actor: Actor, expected_version: int | None) -> TableResult:
-    """A referee confirms the table: its summary rows are written and standings recomputed."""
+def result_confirm(
+    *, table: Table, actor: Actor, expected_version: int | None, short_reason: str = ""
+) -> TableResult:
+    """A referee confirms the table: its summary rows are written and standings recomputed. A table with a
+    player out and no substitute is refused; fewer hands than a full session need the reason."""
     result = _lock(table)
     if not actor.is_referee:
         raise PermissionDenied("Only a referee or a director confirms a table.")
     _guard(result, actor, expected_version, reason="confirm")
     if result.is_confirmed:
         raise RuleError("this table is already confirmed", "status")
-    _require_complete(result)
+    game = _require_complete(result)
+    faults = confirmation_faults(table=table)
+    if faults:
+        raise RuleError(" ".join(faults), "status")
+    short_reason = (short_reason or "").strip()[:500]
+    usual = usual_hands(table)
+    del game
+    played = result.hands.count() if result.mode == TableResult.Mode.HANDS else None
+    if usual and played is not None and played < usual:
+        if not short_reason:
+            raise RuleError(
+                _(
+                    "The table played %(n)s hands of the usual %(usual)s: say why (for example, time limit reached)."
+                )
+                % {"n": played, "usual": usual},
+                "short_reason",
+            )
+        result.short_reason = short_reason
+    else:
+        result.short_reason = ""
     result.confirmed_by = actor.db_user
     result.confirmed_at = timezone.now()
     return _save(result, actor, "confirmed", status=TableResult.Status.CONFIRMED)

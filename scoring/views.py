@@ -142,7 +142,9 @@ class TablePage:
             )
         if slot == "undo":
             return entry.UndoForm(data, initial=initial)
-        if slot in ("submit", "confirm", "player_confirm", "clear_totals"):
+        if slot == "confirm":
+            return entry.ConfirmForm(data, initial=initial)
+        if slot in ("submit", "player_confirm", "clear_totals"):
             return entry.ActionForm(data, initial=initial)
         if slot == "reopen":
             return entry.ReasonForm(data, initial=initial)
@@ -156,6 +158,12 @@ class TablePage:
             elif self.can(slot):
                 out[slot] = self.build(slot)
         return out
+
+    def _short_hands(self) -> bool:
+        """The table has fewer hands than a full session: confirming it asks for the reason."""
+        s = self.state
+        usual = services.usual_hands(self.table)
+        return bool(usual and s.mode == TableResult.Mode.HANDS and s.hands and len(s.hands) < usual)
 
     # -- rendering -------------------------------------------------------------------------------------
     def render(self, refused: Refused | None = None) -> HttpResponse:
@@ -186,6 +194,7 @@ class TablePage:
             if self.actor.role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER)
             else "",
             "players_confirm": bool(tournament.settings.get("players_confirm")),
+            "short_hands": self._short_hands(),
         }
         status = refused.status if refused is not None else 200
         return render(self.request, "scoring/table.html", context, status=status)
@@ -249,7 +258,12 @@ TABLE_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any, Table], str]]]
         lambda r, table: _("Result submitted. A referee will confirm it."),
     ),
     "confirm": (
-        lambda table, actor, form, v: services.result_confirm(table=table, actor=actor, expected_version=v),
+        lambda table, actor, form, v: services.result_confirm(
+            table=table,
+            actor=actor,
+            expected_version=v,
+            short_reason=form.cleaned_data.get("short_reason", ""),
+        ),
         lambda r, table: _("Table %(n)s confirmed.") % {"n": table.number},
     ),
     "reopen": (
@@ -480,6 +494,7 @@ def session_tables(request: HttpRequest, slug: str, session: int) -> HttpRespons
                     table=table,
                     actor=actor_for(user=request.user, table=table),
                     expected_version=form.cleaned_data["version"],
+                    short_reason=request.POST.get("short_reason", "")[:500],
                 )
             except StaleWrite as exc:
                 status, stale = 409, (table.number, exc.current_version)
@@ -505,6 +520,7 @@ def session_tables(request: HttpRequest, slug: str, session: int) -> HttpRespons
         "director": Role.DIRECTOR in user_roles(request.user, tournament),
         "errors": errors,
         "stale": stale,
+        "usual_hands": getattr(tournament.get_rules().config, "max_hands", None),
     }
     return render(request, "scoring/session_tables.html", context, status=status)
 

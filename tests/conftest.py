@@ -37,6 +37,18 @@ def _tasks_in_process(request, settings):
 
 
 @pytest.fixture(autouse=True)
+def _source_language():
+    """A page asked for in Spanish leaves Spanish active in the test's thread (the locale middleware does
+    not switch back): each test starts in the source language, whatever ran before it."""
+    from django.conf import settings as django_settings
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Accounts are made by the dozen in tests: hash their passwords cheaply (never in production)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

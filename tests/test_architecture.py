@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "tournaments", "scoring", "penalties", "rankings")
+PACKAGES = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency")
 LINT = Path(sys.executable).with_name("lint-imports")
 
 
@@ -70,6 +70,16 @@ def test_the_project_keeps_its_layers():
             "rankings/standings/services.py",
             "from rankings.standings import views\n",
             "Rankings import every domain below them and no entry point",
+        ),
+        (
+            "idempotency/services.py",
+            "def _sneak():\n    from scoring.models import TableResult\n",
+            "Repeatable writes know no domain and no entry point",
+        ),
+        (
+            "idempotency/fingerprint.py",
+            "from django.utils import timezone\n",
+            "Request fingerprints import no Django",
         ),
     ],
 )

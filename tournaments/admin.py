@@ -1,6 +1,15 @@
 from django.contrib import admin
 
-from tournaments.models import Player, Registration, Seat, Session, Table, Tournament, TournamentRole
+from tournaments.models import (
+    EMAPlayer,
+    Player,
+    Registration,
+    Seat,
+    Session,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 
 
 class RegistrationInline(admin.TabularInline):
@@ -86,3 +95,11 @@ class TournamentRoleAdmin(admin.ModelAdmin):
     list_filter = ["role", "tournament"]
     search_fields = ["user__username", "tournament__name"]
     autocomplete_fields = ["user", "tournament"]
+
+
+@admin.register(EMAPlayer)
+class EMAPlayerAdmin(admin.ModelAdmin):
+    list_display = ["ema_id", "first_name", "last_name", "country", "updated_at"]
+    search_fields = ["ema_id", "first_name", "last_name", "search_text"]
+    list_filter = ["country"]
+    readonly_fields = ["search_text"]

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import services
+from tournaments.console.services import organiser_grant
 from tournaments.models import Player, Registration, Role, Session, Tournament
 
 DEMO_SLUG = "demo-open-2026"
@@ -144,6 +145,7 @@ def load_demo(*, seed: int = 2026) -> Tournament:
     password_hash = make_password(DEMO_PASSWORD)
     admin = _user("admin", superuser=True, password_hash=password_hash)
     director = _user("director", password_hash=password_hash)
+    organiser_grant(user=director)  # the demo's director may create tournaments of their own
     referee = _user("referee", password_hash=password_hash)
     scorer = _user("scorer", password_hash=password_hash)
     today = timezone.localdate()

@@ -119,6 +119,7 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-starts_on", "name"]
+        permissions = [("organise_tournaments", "Can organise tournaments")]
 
     def __str__(self) -> str:
         return self.name
@@ -206,6 +207,7 @@ class Registration(models.Model):
 class Session(models.Model):
     class Status(models.TextChoices):
         PLANNED = "planned", _("Planned")
+        SEATED = "seated", _("Seated")
         PLAYING = "playing", _("Playing")
         FINISHED = "finished", _("Finished")
 
@@ -214,6 +216,9 @@ class Session(models.Model):
     starts_at = models.DateTimeField(_("planned start"), null=True, blank=True)
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PLANNED)
     seating_published = models.BooleanField(_("seating published"), default=False)
+    checked_in = models.JSONField(
+        _("checked in"), default=list, blank=True, help_text=_("Keys of the players present at check-in.")
+    )
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -269,3 +274,33 @@ class Seat(models.Model):
     @property
     def wind(self) -> str:
         return WIND_LETTERS[self.position]
+
+
+class EMAPlayer(models.Model):
+    """A line of the locally kept EMA player list, imported as CSV; registering by EMA number reads it."""
+
+    ema_id = models.CharField(_("EMA number"), max_length=8, unique=True, validators=[ema_id_validator])
+    first_name = models.CharField(_("first name"), max_length=100)
+    last_name = models.CharField(_("last name"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=3, blank=True)
+    search_text = models.CharField(max_length=220, editable=False, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name", "ema_id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(ema_id__regex=r"^[0-9]{8}$"), name="ema_player_id_8_digits"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.ema_id} {self.full_name}"
+
+    def save(self, *args, **kwargs):
+        from tournaments.console.plan import fold
+
+        self.search_text = fold(f"{self.ema_id} {self.first_name} {self.last_name}")[:220]
+        super().save(*args, **kwargs)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}".strip()

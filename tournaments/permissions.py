@@ -46,9 +46,17 @@ def can_score(user, tournament: Tournament) -> bool:
     return bool(user_roles(user, tournament) & {Role.DIRECTOR, Role.REFEREE, Role.SCORER})
 
 
+ORGANISE_PERMISSION = "tournaments.organise_tournaments"
+
+
 def can_create_tournament(user) -> bool:
+    """Organisers (granted by a site admin) create tournaments and become their directors."""
     return bool(
-        user and user.is_authenticated and (user.is_staff or user.has_perm("tournaments.add_tournament"))
+        user
+        and user.is_authenticated
+        and (
+            user.is_staff or user.has_perm(ORGANISE_PERMISSION) or user.has_perm("tournaments.add_tournament")
+        )
     )
 
 

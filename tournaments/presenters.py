@@ -103,6 +103,7 @@ class TableView:
     hands: int = 0
     has_result: bool = False
     imbalance_reason: str = ""
+    short_reason: str = ""  # why the table played fewer hands than a full session
 
     @property
     def players(self) -> list[str]:

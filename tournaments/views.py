@@ -23,6 +23,7 @@ from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
 from tournaments.permissions import can_view, tournament_for_director, user_roles
 from tournaments.player_import import PlayerImportError, players_import_csv
+from tournaments.presenters import SeatLine, TableView
 
 
 def home(request):
@@ -96,18 +97,33 @@ def director_players(request, slug: str):
     )
 
 
-def _player_tournament_context(tournament: Tournament, registration: Registration) -> dict:
-    document = rk.standings_document_if_any(tournament=tournament)
+def _player_tournament_context(tournament: Tournament, registration: Registration, user=None) -> dict:
+    from tournaments.console import selectors as console
+
+    last = console.hidden_after(tournament=tournament)
+    hidden = last is not None and not (
+        user is not None and console.sees_hidden(user=user, tournament=tournament)
+    )
+    if hidden:  # the standings as after the last session the public may see
+        document = console.standings_document_upto(tournament=tournament, last_session=last)
+    else:
+        document = rk.standings_document_if_any(tournament=tournament)
     published = rk.next_published_session(tournament=tournament)
     next_seat = None
     if published is not None:
         next_seat = registration.seats.filter(session=published).select_related("table").first()
     penalties = rk.player_penalty_lines(registration=registration)
+    sessions = rk.player_sessions(registration=registration)
+    if hidden:
+        for line in sessions:
+            if line.number > last:  # seats stay; results wait for the prize-giving
+                line.status, line.mine, line.penalties = "hidden", None, []
+                line.opponents = _names_only(line.opponents)
     return {
         "tournament": tournament,
         "registration": registration,
         "standing": rk.player_standing(document=document, key=registration.key),
-        "sessions": rk.player_sessions(registration=registration),
+        "sessions": sessions,
         "published": published,
         "next_seat": next_seat,
         "other_penalties": [p for p in penalties if p.session is None],
@@ -127,7 +143,7 @@ def player_public(request, slug: str, key: str):
     registration = get_object_or_404(
         Registration.objects.select_related("player"), tournament=tournament, key=key
     )
-    context = _player_tournament_context(tournament, registration)
+    context = _player_tournament_context(tournament, registration, request.user)
     context["roles"] = user_roles(request.user, tournament)
     return render(request, "tournaments/player.html", context)
 
@@ -154,9 +170,10 @@ def session_page(request, slug: str, number: int):
         raise Http404("No such tournament.")
     session = get_object_or_404(Session, tournament=tournament, number=number)
     version = freshness.input_version
+    hidden = _results_hidden(request, tournament, session)
     key = (
         f"session:{rk.page_stamp(tournament)}:{session.number}:{session.status}:{session.seating_published}:"
-        f"{version}:{get_language()}"
+        f"{version}:{get_language()}:{hidden}"
     )
     html = None
     with contextlib.suppress(Exception):
@@ -167,6 +184,8 @@ def session_page(request, slug: str, number: int):
             if session.seating_published or session.status != "planned"
             else []
         )
+        if hidden:
+            tables = [TableView(number=t.number, status="hidden", seats=_names_only(t.seats)) for t in tables]
         html = render_to_string(
             "tournaments/_session_tables.html",
             {
@@ -192,6 +211,22 @@ def session_page(request, slug: str, number: int):
             "roles": user_roles(request.user, tournament),
         },
     )
+
+
+def _results_hidden(request, tournament: Tournament, session: Session) -> bool:
+    """The session is one of the last ones whose results stay hidden from the public until the reveal."""
+    from tournaments.console import selectors as console
+
+    last = console.hidden_after(tournament=tournament)
+    return (
+        last is not None
+        and session.number > last
+        and not console.sees_hidden(user=request.user, tournament=tournament)
+    )
+
+
+def _names_only(seats):
+    return [SeatLine(position=s.position, key=s.key, name=s.name, short=s.short) for s in seats]
 
 
 @login_required

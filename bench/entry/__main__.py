@@ -10,16 +10,23 @@
    are seated as they are needed).
 4. Requests per second, latency percentiles, the 409 count, and a check that every acknowledged hand is
    in the database exactly once, as it was sent.
+5. With ``--drop P``: every write carries an ``Idempotency-Key``, and P % of them are sent and their answer
+   dropped (the scorer hangs up without reading it), then sent again with the same key and body.
+6. With ``--offline-phones N``: after the timed run, N phones each hold 16 hands entered offline (keys and
+   versions as the table page queues them) and send them in order through the table page when the network
+   returns, one phone alone and then N at once: the time to flush, and the same exactly-once check.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
 import http.client
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -27,10 +34,11 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/mahjong_bench_entry"
@@ -121,7 +129,9 @@ class Seating:
 # -- the server ----------------------------------------------------------------------------------------------
 
 
-def start_server(database_url: str, port: int, workers: int, threads: int) -> subprocess.Popen:
+def start_server(
+    database_url: str, port: int, workers: int, threads: int, pages: bool = False
+) -> subprocess.Popen:
     env = {
         **os.environ,
         "DATABASE_URL": database_url,
@@ -133,6 +143,13 @@ def start_server(database_url: str, port: int, workers: int, threads: int) -> su
         "AXES_ENABLED": "false",
     }
     env.pop("CELERY_BROKER_URL", None)
+    if pages:  # the pages name their static files from the manifest, as in production
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
     gunicorn = Path(sys.executable).parent / "gunicorn"
     command = [str(gunicorn), "config.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)]
     if threads > 1:
@@ -180,6 +197,8 @@ class Tally:
     writes: Counter = field(default_factory=Counter)  # table id -> acknowledged writes (hands and submits)
     tables_filled: int = 0
     errors: list[str] = field(default_factory=list)
+    dropped: int = 0  # answers the scorer hung up on before reading
+    replayed: int = 0  # answers marked Idempotent-Replayed (the stored answer of an earlier request)
 
 
 def random_hand(rng: random.Random, keys: list[str]) -> dict:
@@ -196,7 +215,16 @@ def random_hand(rng: random.Random, keys: list[str]) -> dict:
 
 
 class Scorer(threading.Thread):
-    def __init__(self, number: int, seating: Seating, port: int, stop_at: float, tally: Tally, tally_lock):
+    def __init__(
+        self,
+        number: int,
+        seating: Seating,
+        port: int,
+        stop_at: float,
+        tally: Tally,
+        tally_lock,
+        drop: float = 0.0,
+    ):
         super().__init__(name=f"scorer-{number}", daemon=True)
         self.number = number
         self.seating = seating
@@ -208,10 +236,18 @@ class Scorer(threading.Thread):
         self.rng = random.Random(number)
         self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         self.local = Tally()
+        self.drop = drop  # share of writes whose first answer is dropped (0: no Idempotency-Key sent)
 
     def request(self, method: str, path: str, key: str, body: dict) -> tuple[int, dict, float]:
         data = json.dumps(body).encode()
         headers = {"Content-Type": "application/json", "X-Table-Key": key, "Accept": "application/json"}
+        if self.drop:
+            headers["Idempotency-Key"] = uuid.uuid4().hex  # one per write; a resend reuses it
+            if self.rng.random() < self.drop:
+                with contextlib.suppress(OSError):  # the whole request goes out; the answer is never read
+                    self.conn.request(method, path, body=data, headers=headers)
+                self.conn.close()
+                self.local.dropped += 1
         start = time.perf_counter()
         for attempt in (1, 2):
             try:
@@ -226,6 +262,8 @@ class Scorer(threading.Thread):
         elapsed = time.perf_counter() - start
         self.local.latencies.append(elapsed)
         self.local.codes[response.status] += 1
+        if response.getheader("Idempotent-Replayed") == "true":
+            self.local.replayed += 1
         try:
             return response.status, json.loads(payload or b"{}"), elapsed
         except ValueError:
@@ -246,6 +284,8 @@ class Scorer(threading.Thread):
                 self.tally.codes.update(self.local.codes)
                 self.tally.writes.update(self.local.writes)
                 self.tally.tables_filled += self.local.tables_filled
+                self.tally.dropped += self.local.dropped
+                self.tally.replayed += self.local.replayed
 
     def play(self) -> None:
         session, version = 1, 1
@@ -330,6 +370,135 @@ def verify(seating: Seating, tally: Tally) -> dict:
     }
 
 
+# -- phones flushing their offline queue ---------------------------------------------------------------------
+
+PAGE_CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+PAGE_VERSION = re.compile(r'id="offline-entry"[^>]*data-version="([0-9]+)"')
+
+
+def offline_hand(rng: random.Random) -> dict[str, str]:
+    """The hand form's fields for a random MCR hand (seats 0..3), as the table page posts them."""
+    if rng.random() < 0.1:
+        return {"result": "draw"}
+    winner = rng.randrange(4)
+    discarder = "self" if rng.random() < 0.3 else str(rng.choice([s for s in range(4) if s != winner]))
+    return {"result": "win", "winner": str(winner), "discarder": discarder, "fan": str(rng.randint(8, 24))}
+
+
+class Phone:
+    """A table's phone with 16 hands entered offline, queued as the table page queues them: each with
+    its own idempotency key and the version it was entered against (the page's version, then one more for
+    each hand before it)."""
+
+    def __init__(self, number: int, port: int, table_id: int, key: str):
+        self.table_id = table_id
+        self.page = f"/table/{key}/"
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        self.rng = random.Random(10_000 + number)
+        # online, before the outage: the page, its CSRF cookie and token, the table's version
+        self.conn.request("GET", self.page)
+        response = self.conn.getresponse()
+        html = response.read().decode()
+        if response.status != 200:
+            raise RuntimeError(f"GET {self.page} answered {response.status}")
+        cookie = response.getheader("Set-Cookie") or ""
+        self.cookie = cookie.split(";", 1)[0]
+        token = PAGE_CSRF.search(html).group(1)
+        version = int(PAGE_VERSION.search(html).group(1))
+        self.queue = []
+        for i in range(HANDS_PER_TABLE):
+            hand = offline_hand(self.rng)
+            fields = {
+                "csrfmiddlewaretoken": token,
+                "action": "hand",
+                "version": str(version + i),
+                "idempotency_key": uuid.uuid4().hex,
+                **hand,
+            }
+            self.queue.append((hand, fields))
+        self.seconds = 0.0
+        self.errors: list[str] = []
+
+    def flush(self) -> None:
+        """Send the queue in order, each hand waiting for its answer and the page it redirects to."""
+        start = time.perf_counter()
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": self.cookie}
+        for number, (_, fields) in enumerate(self.queue, start=1):
+            self.conn.request("POST", self.page, body=urlencode(fields), headers=headers)
+            response = self.conn.getresponse()
+            response.read()
+            if response.status != 302:
+                self.errors.append(f"hand {number}: POST answered {response.status}")
+                break
+            self.conn.request("GET", response.getheader("Location").split("#")[0], headers=headers)
+            page = self.conn.getresponse()
+            page.read()
+        self.seconds = time.perf_counter() - start
+
+    def check(self) -> dict[str, int]:
+        from scoring.models import Hand
+
+        stored = list(
+            Hand.objects.filter(result__table_id=self.table_id)
+            .order_by("number")
+            .values_list("number", "data")
+        )
+        expected = []
+        for hand, _ in self.queue:
+            if hand["result"] == "draw":
+                expected.append({"result": "draw"})
+            else:
+                discarder = None if hand["discarder"] == "self" else int(hand["discarder"])
+                expected.append(
+                    {
+                        "result": "win",
+                        "winner": int(hand["winner"]),
+                        "discarder": discarder,
+                        "fan": int(hand["fan"]),
+                    }
+                )
+        data = [d for _, d in stored]
+        return {
+            "stored": len(stored),
+            "in_order_as_sent": int(data == expected),
+            "duplicated": max(0, len(stored) - len(expected)),
+        }
+
+
+def offline_flush(seating: Seating, port: int, phones: int) -> dict:
+    """Flush times of 16-hand queues: one phone alone, then ``phones`` phones at once."""
+    from django.db import connections
+
+    session = max(seating.sessions) + 1
+    results = {}
+    for label, count in (("one_phone_alone", 1), (f"{phones}_phones_at_once", phones)):
+        tables = [seating.table(session, i) for i in range(count)]
+        session += 1
+        queue = [Phone(i, port, table_id, key) for i, (table_id, key) in enumerate(tables)]
+        threads = [threading.Thread(target=p.flush) for p in queue]
+        started = time.perf_counter()
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        wall = time.perf_counter() - started
+        connections.close_all()
+        checks = [p.check() for p in queue]
+        seconds = [p.seconds for p in queue]
+        results[label] = {
+            "phones": count,
+            "hands_queued": count * HANDS_PER_TABLE,
+            "hands_stored": sum(c["stored"] for c in checks),
+            "queues_stored_in_order_as_sent": sum(c["in_order_as_sent"] for c in checks),
+            "duplicated": sum(c["duplicated"] for c in checks),
+            "flush_seconds_p50": round(percentile(seconds, 50), 2),
+            "flush_seconds_max": round(max(seconds), 2),
+            "wall_seconds": round(wall, 2),
+            "errors": [e for p in queue for e in p.errors][:10],
+        }
+    return results
+
+
 def percentile(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
@@ -349,8 +518,24 @@ def main(argv: list[str] | None = None) -> int:
         "--threads", type=int, default=1, help="gunicorn threads per worker (1: sync workers)"
     )
     parser.add_argument("--port", type=int, default=0, help="server port (default: a free one)")
+    parser.add_argument(
+        "--drop",
+        type=float,
+        default=0,
+        help="percent of writes whose answer is dropped and that are sent again with their Idempotency-Key",
+    )
+    parser.add_argument(
+        "--offline-phones",
+        type=int,
+        default=0,
+        help="after the run, phones that flush 16 hands queued offline (one alone, then all at once)",
+    )
     args = parser.parse_args(argv)
     tables = args.tables or args.scorers
+    if args.offline_phones > tables:
+        raise SystemExit("--offline-phones cannot exceed the tables per session")
+    if not 0 <= args.drop < 100:
+        raise SystemExit("--drop is a percentage below 100")
 
     database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
     if not database_url.startswith(("postgres://", "postgresql://")):
@@ -366,20 +551,24 @@ def main(argv: list[str] | None = None) -> int:
         flush=True,
     )
     port = args.port or free_port()
-    server = start_server(database_url, port, args.workers, args.threads)
+    server = start_server(database_url, port, args.workers, args.threads, pages=bool(args.offline_phones))
     tally, lock = Tally(), threading.Lock()
     try:
         started = time.monotonic()
-        scorers = [Scorer(i, seating, port, started + args.seconds, tally, lock) for i in range(args.scorers)]
+        scorers = [
+            Scorer(i, seating, port, started + args.seconds, tally, lock, drop=args.drop / 100)
+            for i in range(args.scorers)
+        ]
         for scorer in scorers:
             scorer.start()
         for scorer in scorers:
             scorer.join()
         elapsed = time.monotonic() - started
+        check = verify(seating, tally)  # before the phones add their own tables
+        flush = offline_flush(seating, port, args.offline_phones) if args.offline_phones else None
     finally:
         stop_server(server)
 
-    check = verify(seating, tally)
     ms = [1000 * v for v in tally.latencies]
     hand_ms = [1000 * v for v in tally.hand_latencies]
     report = {
@@ -406,9 +595,25 @@ def main(argv: list[str] | None = None) -> int:
         "check": check,
         "errors": tally.errors[:10],
     }
+    if args.drop:
+        report["dropped_answers"] = {
+            "percent_asked": args.drop,
+            "dropped_and_sent_again": tally.dropped,
+            "answers_replayed": tally.replayed,
+        }
+    if flush is not None:
+        report["offline_flush"] = flush
     print(json.dumps(report, indent=2))
     ok = not tally.errors and all(check[k] == 0 for k in ("lost", "duplicated", "changed", "versions_off"))
     ok = ok and check["stored_but_not_acknowledged"] == 0
+    if flush is not None:
+        ok = ok and all(
+            f["hands_stored"] == f["hands_queued"]
+            and f["duplicated"] == 0
+            and not f["errors"]
+            and f["queues_stored_in_order_as_sent"] == f["phones"]
+            for f in flush.values()
+        )
     print("every acknowledged hand is stored exactly once" if ok else "CHECK FAILED")
     return 0 if ok else 1
 

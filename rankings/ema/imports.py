@@ -35,7 +35,7 @@ from rankings.ema.results_file import (
 from rankings.ema.services import ema_ranking_touch
 from rankings.models import ImportedResult, ImportedTournament
 from scoring.rules.text import gettext_noop
-from tournaments.models import Player, Tournament
+from tournaments.models import EMAPlayer, Player, Tournament
 from tournaments.search import fold, folded_name
 
 MAX_DAYS = 30
@@ -337,6 +337,12 @@ def _write_results(*, tournament: ImportedTournament, preview: ImportPreview) ->
         for e, r in wanted.items()
         if e not in players
     ]
+    listed = {e.ema_id: e for e in EMAPlayer.objects.filter(ema_id__in=[p.ema_id for p in missing])}
+    for player in missing:  # the stored EMA player list, when it has the number, names the new player
+        if (entry := listed.get(player.ema_id)) is not None:
+            player.first_name, player.last_name = entry.first_name or entry.last_name, entry.last_name
+            player.country = entry.country or player.country
+            player.search_name = folded_name(player.first_name, player.last_name)
     if missing:
         Player.objects.bulk_create(missing, batch_size=500)
         players.update({p.ema_id: p for p in Player.objects.filter(ema_id__in=[p.ema_id for p in missing])})

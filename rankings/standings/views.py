@@ -145,6 +145,13 @@ def _context(tournament: Tournament, freshness: selectors.Freshness) -> dict:
     }
 
 
+def _hidden_standings(request, tournament: Tournament):
+    """The page shown instead while the last sessions' standings are hidden from the public."""
+    from tournaments.console.views import hidden_standings
+
+    return hidden_standings(request, tournament)
+
+
 def _anonymous_visit(request) -> bool:
     """A visitor whose page is the same as everybody's: no session, no messages, no query string."""
     return (
@@ -157,6 +164,9 @@ def _anonymous_visit(request) -> bool:
 @require_GET
 def standings(request, slug: str):
     tournament, freshness = _visible(request, slug)
+    hidden = _hidden_standings(request, tournament)
+    if hidden is not None:
+        return hidden
     if not _anonymous_visit(request):
         context = {**_context(tournament, freshness), "roles": user_roles(request.user, tournament)}
         return render(request, "rankings/standings.html", context)
@@ -173,7 +183,7 @@ def standings(request, slug: str):
 def standings_rows(request, slug: str):
     """The polled part: 204 when nothing changed since ``v``, else the new table body and freshness line."""
     tournament, freshness = _visible(request, slug)
-    if request.GET.get("v") == freshness.token:
+    if request.GET.get("v") == freshness.token or _hidden_standings(request, tournament) is not None:
         return HttpResponse(status=204)
     response = render(request, "rankings/_standings_poll.html", _context(tournament, freshness))
     response["Cache-Control"] = "no-store"

@@ -216,3 +216,16 @@ def test_known_ema_numbers_keep_the_names_stored_here_unknown_ones_become_player
     results_import(data=csv_bytes(A), facts=facts("Open A", ON - dt.timedelta(30)))
     assert Player.objects.get(ema_id="04010001").first_name == "Anabel"
     assert Player.objects.get(ema_id="04010009").last_name == "Íñiguez"
+
+
+def test_the_stored_ema_player_list_names_new_players():
+    from tournaments.models import EMAPlayer
+
+    EMAPlayer.objects.create(ema_id="04010009", first_name="Iván", last_name="Íñiguez Ruiz", country="ESP")
+    results_import(data=csv_bytes(A), facts=facts("Open A", ON - dt.timedelta(30)))
+    ivo = Player.objects.get(ema_id="04010009")
+    assert (ivo.first_name, ivo.last_name) == (
+        "Iván",
+        "Íñiguez Ruiz",
+    ) and ivo.search_name == "ivan iniguez ruiz"
+    assert Player.objects.get(ema_id="04010001").first_name == "Ana"  # not on the list: the file's name

@@ -55,7 +55,9 @@ def test_a_scorer_enters_results_but_cannot_confirm_reopen_or_log_penalties(
 ):
     client = api_as(scorer)
     version = finished(client, table)
-    response = client.post(url(table, "confirm/"), {"version": version}, format="json")
+    response = client.post(
+        url(table, "confirm/"), {"version": version, "short_reason": "Time limit reached"}, format="json"
+    )
     assert response.status_code == 403
     assert TableResult.objects.get(table=table).status == "submitted"
     assert client.post(url(table, "reopen/"), {"reason": "x"}, format="json").status_code == 403
@@ -67,7 +69,9 @@ def test_a_referee_confirms_reopens_and_logs_penalties(api_as, referee, tourname
     client = api_as(referee)
     version = finished(client, table)
     assert (
-        client.post(url(table, "confirm/"), {"version": version}, format="json").json()["status"]
+        client.post(
+            url(table, "confirm/"), {"version": version, "short_reason": "Time limit reached"}, format="json"
+        ).json()["status"]
         == "confirmed"
     )
     reopened = client.post(
@@ -80,7 +84,12 @@ def test_a_referee_confirms_reopens_and_logs_penalties(api_as, referee, tourname
 def test_a_director_has_every_referee_power(api_as, director, tournament, table):
     client = api_as(director)
     version = finished(client, table)
-    assert client.post(url(table, "confirm/"), {"version": version}, format="json").status_code == 200
+    assert (
+        client.post(
+            url(table, "confirm/"), {"version": version, "short_reason": "Time limit reached"}, format="json"
+        ).status_code
+        == 200
+    )
     assert client.post("/api/penalties/", late(tournament), format="json").status_code == 201
 
 
@@ -96,7 +105,12 @@ def test_a_referee_of_another_tournament_cannot_write_here(
         client.put(url(table, "totals/"), {"scores": [0, 0, 0, 0], "version": 1}, format="json").status_code
         == 403
     )
-    assert client.post(url(table, "confirm/"), {"version": 1}, format="json").status_code == 403
+    assert (
+        client.post(
+            url(table, "confirm/"), {"version": 1, "short_reason": "Time limit reached"}, format="json"
+        ).status_code
+        == 403
+    )
     assert client.post("/api/penalties/", late(tournament), format="json").status_code == 403
     assert client.get(url(table)).status_code == 403  # nor read the draft
     assert not TableResult.objects.filter(table=table).exists()
@@ -147,7 +161,12 @@ def _keyed(api, table):
 def test_a_table_key_cannot_confirm_nor_log_penalties(api, tournament, table):
     keyed = _keyed(api, table)
     version = finished(keyed, table)
-    assert keyed.post(url(table, "confirm/"), {"version": version}, format="json").status_code == 403
+    assert (
+        keyed.post(
+            url(table, "confirm/"), {"version": version, "short_reason": "Time limit reached"}, format="json"
+        ).status_code
+        == 403
+    )
     assert TableResult.objects.get(table=table).status == "submitted"
     assert keyed.post("/api/penalties/", late(tournament), format="json").status_code in (401, 403)
     assert not Penalty.objects.exists()
@@ -156,7 +175,9 @@ def test_a_table_key_cannot_confirm_nor_log_penalties(api, tournament, table):
 def test_a_table_key_stops_working_once_the_table_is_confirmed(api, api_as, referee, table):
     keyed = _keyed(api, table)
     version = finished(keyed, table)
-    api_as(referee).post(url(table, "confirm/"), {"version": version}, format="json")
+    api_as(referee).post(
+        url(table, "confirm/"), {"version": version, "short_reason": "Time limit reached"}, format="json"
+    )
     response = keyed.post(url(table, "hands/"), {**DRAW, "version": version + 1}, format="json")
     assert response.status_code == 400
     assert response.json()["status"] == ["this table is confirmed; a referee must reopen it"]
@@ -167,7 +188,9 @@ def test_a_table_key_stops_working_once_the_table_is_confirmed(api, api_as, refe
 
 def test_a_confirmed_table_refuses_scorers_and_needs_a_reason_from_referees(api_as, scorer, referee, table):
     version = finished(api_as(scorer), table)
-    api_as(referee).post(url(table, "confirm/"), {"version": version}, format="json")
+    api_as(referee).post(
+        url(table, "confirm/"), {"version": version, "short_reason": "Time limit reached"}, format="json"
+    )
     version += 1
     refused = api_as(scorer).put(
         url(table, "hands/1/"), {**DRAW, "version": version, "reason": "typo"}, format="json"
@@ -187,7 +210,9 @@ def test_the_public_reads_confirmed_results_and_active_penalties(api, api_as, re
     client = api_as(referee)
     version = finished(client, table)
     assert api.get(url(table)).status_code == 403
-    client.post(url(table, "confirm/"), {"version": version}, format="json")
+    client.post(
+        url(table, "confirm/"), {"version": version, "short_reason": "Time limit reached"}, format="json"
+    )
     assert api.get(url(table)).status_code == 200
     client.post("/api/penalties/", late(tournament), format="json")
     listed = api.get(f"/api/penalties/?tournament={tournament.slug}").json()["results"]

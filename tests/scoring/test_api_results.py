@@ -227,7 +227,9 @@ def test_submit_confirm_and_reopen_show_the_per_seat_summary(api, api_as, scorer
     client = api_as(scorer)
     client.put(url(table, "totals/"), {"scores": [60, 60, -20, -100], "version": 1}, format="json")
     assert client.post(url(table, "submit/"), {"version": 2}, format="json").json()["status"] == "submitted"
-    confirmed = api_as(referee).post(url(table, "confirm/"), {"version": 3}, format="json")
+    confirmed = api_as(referee).post(
+        url(table, "confirm/"), {"version": 3, "short_reason": "Time limit reached"}, format="json"
+    )
     assert confirmed.status_code == 200, confirmed.content
     # +60/+60/−20/−100 → the two leaders share 4+2: 3 each; then 1 and 0 (RULES.md).
     summary = {row["player"]: row["table_points"] for row in confirmed.json()["summary"]}
@@ -326,7 +328,9 @@ def test_the_documented_shape_is_the_shape_served(api_as, referee, table):
 
     client = api_as(referee)
     client.post(url(table, "hands/"), win("p1", "p3", 8, 1), format="json")
-    body = client.post(url(table, "confirm/"), {"version": 2}, format="json").json()
+    body = client.post(
+        url(table, "confirm/"), {"version": 2, "short_reason": "Time limit reached"}, format="json"
+    ).json()
     assert set(body) == set(ResultSerializer().fields)
     assert set(body["hands"][0]["after"]) == set(StepSerializer().fields)
     assert set(body["state"]) == set(RunningStateSerializer().fields)

@@ -296,6 +296,9 @@ def test_the_referees_session_page_lists_every_table_and_confirms_submitted_ones
     stale = client.post(url, {"table": first.pk, "version": version(first) - 1})
     assert stale.status_code == 409
     assert TableResult.objects.get(table=first).status == TableResult.Status.SUBMITTED
-    assert client.post(url, {"table": first.pk, "version": version(first)}).status_code == 302
+    refused = client.post(url, {"table": first.pk, "version": version(first)})
+    assert refused.status_code == 400 and "played 1 hands of the usual 16" in refused.content.decode()
+    confirmed = client.post(url, {"table": first.pk, "version": version(first), "short_reason": "Time limit"})
+    assert confirmed.status_code == 302
     assert TableResult.objects.get(table=first).status == TableResult.Status.CONFIRMED
     assert "1 confirmed" in text(client.get(url))

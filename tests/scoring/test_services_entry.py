@@ -26,6 +26,8 @@ P1_ON_P3_8 = {"result": "win", "winner": 0, "discarder": 2, "fan": 8}  # +32 / �
 P2_SELF_10 = {"result": "win", "winner": 1, "discarder": None, "fan": 10}  # −18 / +54 / −18 / −18
 DRAW = {"result": "draw"}
 
+SHORT = "Time limit reached"  # test games are shorter than a full session
+
 
 @pytest.fixture
 def tables(tournament):
@@ -64,7 +66,9 @@ def test_every_write_bumps_the_version_by_one(table, as_scorer, as_referee):
         ),
         lambda v: services.hand_remove_last(table=table, actor=as_scorer, expected_version=v),
         lambda v: services.result_submit(table=table, actor=as_scorer, expected_version=v),
-        lambda v: services.result_confirm(table=table, actor=as_referee, expected_version=v),
+        lambda v: services.result_confirm(
+            table=table, actor=as_referee, expected_version=v, short_reason=SHORT
+        ),
         lambda v: services.result_reopen(table=table, actor=as_referee, reason="recount", expected_version=v),
     ]
     for version, step in enumerate(steps, start=1):
@@ -81,7 +85,7 @@ def test_every_write_bumps_the_version_by_one(table, as_scorer, as_referee):
         ),
         lambda t, a: services.hand_remove_last(table=t, actor=a, expected_version=1),
         lambda t, a: services.result_submit(table=t, actor=a, expected_version=1),
-        lambda t, a: services.result_confirm(table=t, actor=a, expected_version=1),
+        lambda t, a: services.result_confirm(table=t, actor=a, expected_version=1, short_reason=SHORT),
     ],
     ids=["add", "replace", "undo", "submit", "confirm"],
 )
@@ -121,7 +125,7 @@ def test_the_history_keeps_every_change_with_its_user_and_reason(
     )
     services.hand_remove_last(table=table, actor=as_referee, expected_version=4, reason="entered twice")
     services.result_submit(table=table, actor=as_scorer, expected_version=5)
-    services.result_confirm(table=table, actor=as_referee, expected_version=6)
+    services.result_confirm(table=table, actor=as_referee, expected_version=6, short_reason=SHORT)
     services.result_reopen(table=table, actor=as_referee, reason="score sheet disputed", expected_version=7)
 
     hand_log = [
@@ -194,14 +198,14 @@ def test_nothing_to_submit_or_confirm_without_a_result(table, as_scorer, as_refe
     with pytest.raises(RuleError, match="no hands entered yet"):
         services.result_submit(table=table, actor=as_scorer, expected_version=1)
     with pytest.raises(RuleError, match="no hands entered yet"):
-        services.result_confirm(table=table, actor=as_referee, expected_version=1)
+        services.result_confirm(table=table, actor=as_referee, expected_version=1, short_reason=SHORT)
 
 
 def confirmed(table, actor, hands=(P1_ON_P3_8, P2_SELF_10)):
     version = 1
     for hand in hands:
         version = services.hand_add(table=table, hand=hand, actor=actor, expected_version=version).version
-    return services.result_confirm(table=table, actor=actor, expected_version=version)
+    return services.result_confirm(table=table, actor=actor, expected_version=version, short_reason=SHORT)
 
 
 def test_a_confirmed_table_refuses_scorers_and_table_links(table, as_scorer, as_referee):
@@ -249,7 +253,7 @@ def test_scorers_and_table_links_cannot_confirm(table, as_scorer):
     services.hand_add(table=table, hand=DRAW, actor=as_scorer, expected_version=1)
     for actor in (as_scorer, Actor(role="table", table_id=table.pk)):
         with pytest.raises(PermissionDenied):
-            services.result_confirm(table=table, actor=actor, expected_version=2)
+            services.result_confirm(table=table, actor=actor, expected_version=2, short_reason=SHORT)
     assert result_of(table).status == "draft"
 
 
@@ -261,7 +265,9 @@ def test_only_confirmed_results_count_in_the_standings(tournament, table, as_sco
     before = standings_compute(tournament=tournament)
     assert all(row.sessions == 0 and row.table_points == 0 and row.score == 0 for row in before.rows)
 
-    version = services.result_confirm(table=table, actor=as_referee, expected_version=version).version
+    version = services.result_confirm(
+        table=table, actor=as_referee, expected_version=version, short_reason=SHORT
+    ).version
     # Totals: p1 32−18 = 14, p2 −8+54 = 46, p3 −16−18 = −34, p4 −8−18 = −26 → 4 to p2, 2 p1, 1 p4, 0 p3.
     after = standings_compute(tournament=tournament)
     seen = {r.player: (r.rank, r.table_points, r.score, r.sessions) for r in after.rows}

@@ -216,7 +216,7 @@ def unpublish_refusal(session: Session, facts: SessionFacts) -> str | None:
     n = session.number
     if facts.results:
         return _("Session %(n)s has results: it stays published.") % {"n": n}
-    if session.status != Session.Status.PLANNED:
+    if session.status not in (Session.Status.PLANNED, Session.Status.SEATED):
         return _("Session %(n)s is being played: it stays published.") % {"n": n}
     return None
 

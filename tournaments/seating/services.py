@@ -523,8 +523,11 @@ def seating_publish(*, session: Session) -> Session:
         if faults:
             raise SeatingError(faults)
         locked.seating_published = True
-        locked.save(update_fields=["seating_published"])
+        if locked.status == Session.Status.PLANNED:
+            locked.status = Session.Status.SEATED  # published: the session's first step
+        locked.save(update_fields=["seating_published", "status"])
     session.seating_published = True
+    session.status = locked.status
     return locked
 
 
@@ -539,8 +542,10 @@ def seating_unpublish(*, session: Session) -> Session:
         if refusal:
             raise SeatingError(refusal)
         locked.seating_published = False
-        locked.save(update_fields=["seating_published"])
+        locked.status = Session.Status.PLANNED  # a seated session goes back to planned
+        locked.save(update_fields=["seating_published", "status"])
     session.seating_published = False
+    session.status = Session.Status.PLANNED
     return locked
 
 

@@ -1,0 +1,138 @@
+"""Every unsafe request that carries a key (``Idempotency-Key`` header, or the ``idempotency_key`` field of
+a page's form) is done once per actor and key; see ``idempotency.services``.
+
+It sits last in ``MIDDLEWARE``: the CSRF check and the login have run, and the view it calls is the one the
+URL resolved to. Requests without a key go through untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+
+from idempotency import fingerprint as fp
+from idempotency.services import InProgress, Mismatch, idempotent_run
+
+HEADER = "Idempotency-Key"
+FIELD = "idempotency_key"
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+def _is_form(request: HttpRequest) -> bool:
+    return request.content_type in FORM_TYPES
+
+
+def key_of(request: HttpRequest) -> str | None:
+    """The header, else the form's hidden field; not the field of a form that htmx sends along with a
+    partial request (a preview posting the whole form is not the form's write: htmx writes send the
+    header)."""
+    key = request.headers.get(HEADER)
+    if key is None and _is_form(request) and request.headers.get("HX-Request") != "true":
+        key = request.POST.get(FIELD)
+    return key
+
+
+def actor_scope(request: HttpRequest, view_kwargs: dict) -> str:
+    """Who sends the request: the user, the API credential, the table's (and player's) private link, the
+    browser's session, or else its address. Keys of different actors never meet."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return f"user:{user.pk}"
+    authorization = request.headers.get("Authorization")
+    if authorization:
+        return fp.scope_hash("auth", authorization)
+    link = request.headers.get("X-Table-Key") or request.GET.get("key") or view_kwargs.get("key")
+    if link:
+        return fp.scope_hash("table", f"{link}/{view_kwargs.get('player_key', '')}")
+    session = getattr(request, "session", None)
+    if session is not None and session.session_key:
+        return fp.scope_hash("session", session.session_key)
+    # no session is created for this: anonymous writes other than the links above are refused anyway
+    return fp.scope_hash("address", request.META.get("REMOTE_ADDR", ""))
+
+
+def request_fingerprint(request: HttpRequest) -> str:
+    if _is_form(request):
+        fields = list(request.POST.lists())
+        for name, files in request.FILES.lists():
+            for f in files:
+                digest = hashlib.sha256()
+                for chunk in f.chunks():
+                    digest.update(chunk)
+                fields.append((f"file:{name}", [f.name or "", str(f.size), digest.hexdigest()]))
+        body = fp.canonical_fields(fields)
+    else:
+        raw = request.body
+        body = fp.canonical_json(raw) if raw else b""
+        if body is None:
+            body = raw
+    return fp.fingerprint(
+        method=request.method or "",
+        path=request.path,
+        query=request.META.get("QUERY_STRING", ""),
+        content_type=request.content_type or "",
+        body=body,
+    )
+
+
+def _wants_json(request: HttpRequest) -> bool:
+    return (
+        request.path.startswith("/api/")
+        or not _is_form(request)
+        or "application/json" in request.headers.get("Accept", "")
+    )
+
+
+def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
+    if _wants_json(request):
+        return JsonResponse({HEADER: [message], "detail": f"{HEADER}: {message}"}, status=status)
+    return render(request, "idempotency/refused.html", {"message": message}, status=status)
+
+
+class IdempotencyMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_view(self, request: HttpRequest, view_func, view_args, view_kwargs):
+        if request.method not in UNSAFE:
+            return None
+        key = key_of(request)
+        if key is None:
+            return None
+        problem = fp.key_problem(key)
+        if problem is not None:
+            return _refused(request, 400, _("the key %(problem)s.") % {"problem": problem})
+        outcome = idempotent_run(
+            scope=actor_scope(request, view_kwargs),
+            key=key,
+            fingerprint=request_fingerprint(request),
+            method=request.method or "",
+            path=request.path,
+            run=lambda: view_func(request, *view_args, **view_kwargs),
+        )
+        if isinstance(outcome, Mismatch):
+            return _refused(
+                request,
+                422,
+                _(
+                    "this key was already used for another request (%(method)s %(path)s with other "
+                    "data); send a new key for a new request."
+                )
+                % {"method": outcome.record.method, "path": outcome.record.path},
+            )
+        if isinstance(outcome, InProgress):
+            response = _refused(
+                request,
+                409,
+                _("a request with this key is still being processed; send it again in a moment."),
+            )
+            response["Retry-After"] = "1"
+            return response
+        return outcome

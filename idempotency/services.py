@@ -1,0 +1,143 @@
+"""Writes done once per key: run a write and store its answer, replay the answer to a repeat.
+
+The record of a key is inserted in the same transaction as the write it guards, before the write runs.
+A concurrent request with the same key blocks on the record's unique constraint until the first one
+commits (PostgreSQL; SQLite serialises writers on its file lock) and then replays the stored answer; if
+the first one failed with an exception, its record is rolled back with everything it did and the second
+one does the work. So a write is done at most once per actor and key, and its answer is the same every
+time it is asked for.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.http import HttpResponse
+from django.utils import timezone
+
+from idempotency.models import IdempotencyRecord
+
+REPLAYED_HEADER = "Idempotent-Replayed"
+# Headers of the view's answer that are not part of it (the outer middleware sets them per response).
+SKIPPED_HEADERS = frozenset({"set-cookie", "content-length"})
+
+
+def keep_hours() -> int:
+    """How long a key is remembered: at least 24 hours (setting ``IDEMPOTENCY_KEEP_HOURS``, default 48)."""
+    return max(24, int(getattr(settings, "IDEMPOTENCY_KEEP_HOURS", 48)))
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The key was used before for another request (another body, path or method)."""
+
+    record: IdempotencyRecord
+
+
+@dataclass(frozen=True)
+class InProgress:
+    """The first request with this key is still being done (after waiting ``wait_seconds()``)."""
+
+
+def wait_seconds() -> float:
+    """How long a repeat waits for the first request with its key to finish (``IDEMPOTENCY_WAIT_SECONDS``)."""
+    return float(getattr(settings, "IDEMPOTENCY_WAIT_SECONDS", 10))
+
+
+class _NotKept(Exception):
+    """The answer must not be stored (a server error or a streamed body): roll the record back."""
+
+    def __init__(self, response: HttpResponse):
+        super().__init__(response.status_code)
+        self.response = response
+
+
+def _stored(record: IdempotencyRecord) -> HttpResponse:
+    response = HttpResponse(bytes(record.body), status=record.status)
+    for name, value in record.headers.items():
+        response[name] = value
+    response[REPLAYED_HEADER] = "true"
+    return response
+
+
+def _answer_of(
+    record: IdempotencyRecord, fingerprint: str, again: Callable[[], HttpResponse | Mismatch | InProgress]
+) -> HttpResponse | Mismatch | InProgress:
+    """The stored answer, once the first request is done. A record still being written is only seen where
+    the database shows uncommitted rows (one connection shared by threads); wait for it, and start again
+    if it was rolled back."""
+    if record.fingerprint != fingerprint:
+        return Mismatch(record)
+    deadline = time.monotonic() + wait_seconds()
+    while record.status == 0:
+        if time.monotonic() > deadline:
+            return InProgress()
+        time.sleep(0.05)
+        latest = IdempotencyRecord.objects.filter(pk=record.pk).first()
+        if latest is None:
+            return again()
+        record = latest
+    return _stored(record)
+
+
+def idempotent_run(
+    *,
+    scope: str,
+    key: str,
+    fingerprint: str,
+    method: str,
+    path: str,
+    run: Callable[[], HttpResponse],
+) -> HttpResponse | Mismatch | InProgress:
+    """The answer of ``run()`` for the first request with (scope, key); the stored answer for a repeat
+    with the same fingerprint; a ``Mismatch`` for a repeat with another one."""
+
+    def again():
+        return idempotent_run(
+            scope=scope, key=key, fingerprint=fingerprint, method=method, path=path, run=run
+        )
+
+    existing = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
+    if existing is not None:
+        return _answer_of(existing, fingerprint, again)
+    try:
+        with transaction.atomic():
+            try:
+                with transaction.atomic():
+                    record = IdempotencyRecord.objects.create(
+                        scope=scope,
+                        key=key,
+                        fingerprint=fingerprint,
+                        method=method[:8],
+                        path=path[:500],
+                        status=0,
+                        body=b"",
+                    )
+            except IntegrityError:
+                record = None  # a concurrent request with this key committed first
+            if record is None:
+                return _answer_of(IdempotencyRecord.objects.get(scope=scope, key=key), fingerprint, again)
+            response = run()
+            if callable(getattr(response, "render", None)) and not getattr(response, "is_rendered", True):
+                response = response.render()
+            if response.streaming or response.status_code >= 500:
+                raise _NotKept(response)
+            record.status = response.status_code
+            record.body = response.content
+            record.headers = {k: v for k, v in response.items() if k.lower() not in SKIPPED_HEADERS}
+            record.save(update_fields=["status", "body", "headers"])
+    except _NotKept as exc:
+        return exc.response
+    return response
+
+
+def idempotency_purge(*, now: dt.datetime | None = None) -> int:
+    """Forget the keys older than the keeping time; returns how many were removed."""
+    cutoff = (now or timezone.now()) - dt.timedelta(hours=keep_hours())
+    removed, _ = IdempotencyRecord.objects.filter(created_at__lt=cutoff).delete()
+    return removed

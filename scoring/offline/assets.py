@@ -1,0 +1,37 @@
+"""What the table pages' service worker caches: the pages' paths and their static files, and the cache's
+name, which changes whenever one of those files does (the worker then replaces its cache)."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+
+from django.contrib.staticfiles import finders
+
+# Paths of the table entry pages: the private link and the staff's page (never a hand's correction page).
+TABLE_PAGE = r"^/(?:table/[A-Za-z0-9_-]+|t/[-a-zA-Z0-9_]+/s/[0-9]+/table/[0-9]+)/$"
+STATIC_FILES = (
+    "vendor/pico-2.1.1.min.css",
+    "css/app.css",
+    "vendor/htmx-2.0.4.min.js",
+    "js/offline-entry.js",
+    "js/confirm.js",
+    "scoring/tiles.js",
+    "icons/entry-192.png",
+)
+
+
+@cache
+def _files_digest() -> str:
+    digest = hashlib.sha256()
+    for name in STATIC_FILES:
+        found = finders.find(name)
+        digest.update(name.encode())
+        if found:
+            with open(found, "rb") as f:
+                digest.update(f.read())
+    return digest.hexdigest()[:12]
+
+
+def cache_name() -> str:
+    return f"entry-{_files_digest()}"

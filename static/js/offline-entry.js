@@ -1,0 +1,459 @@
+// Table entry through network outages.
+//
+// Every hand saved on the table page goes into a queue kept on the device (localStorage), each with its own
+// idempotency key and the table version it was entered against, and the queue is sent in order: at once,
+// when the network comes back, on every page load, and every few seconds while hands wait. The server does
+// all the work as for any form (same view, services and checks): a hand sent twice with its key is stored
+// once. A 409 (the table changed meanwhile) stops the queue and shows both versions; a rule error stops it
+// on the hand concerned. Nothing is dropped without the scorer's say.
+(function () {
+  "use strict";
+
+  const stringsNode = document.getElementById("offline-strings");
+  const first = document.getElementById("offline-entry");
+  if (!stringsNode || !first) return;
+  const T = JSON.parse(stringsNode.textContent);
+  const PAGE = first.dataset.page;
+  const CACHE = first.dataset.cache || "";
+  const STORE = "mahjong-entry-queue:" + PAGE;
+  const RETRY_FIRST_MS = 2000;
+  const RETRY_MAX_MS = 30000;
+
+  const fmt = (pattern, n) => pattern.replace("%(n)s", String(n));
+  const plural = (forms, n) => fmt(n === 1 ? forms.one : forms.other, n);
+  const root = () => document.getElementById("offline-entry");
+  const serverVersion = () => parseInt(root().dataset.version, 10);
+  const nextHand = () => parseInt(root().dataset.next || "1", 10);
+
+  // -- the queue ---------------------------------------------------------------------------------------
+  function load() {
+    try {
+      const q = JSON.parse(localStorage.getItem(STORE) || "[]");
+      return Array.isArray(q) ? q : [];
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function save(q) {
+    if (q.length) localStorage.setItem(STORE, JSON.stringify(q));
+    else localStorage.removeItem(STORE);
+  }
+
+  function newKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    const b = crypto.getRandomValues(new Uint8Array(16));
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    return Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  }
+
+  function setField(fields, name, value) {
+    const at = fields.findIndex((f) => f[0] === name);
+    if (at >= 0) fields[at][1] = value;
+    else fields.push([name, value]);
+  }
+
+  function rekey(item, version) {
+    item.version = version;
+    item.key = newKey();
+    setField(item.fields, "version", String(version));
+    setField(item.fields, "idempotency_key", item.key);
+    item.state = "waiting";
+    item.error = "";
+  }
+
+  function update(key, changes) {
+    const q = load();
+    const item = q.find((i) => i.key === key);
+    if (item) Object.assign(item, changes);
+    save(q);
+  }
+
+  // -- what a hand says, from the visible fields of the form ---------------------------------------------
+  function labelOf(el) {
+    const label = el.id && document.querySelector('label[for="' + CSS.escape(el.id) + '"]');
+    if (label) return label.textContent.trim();
+    const fieldset = el.closest("fieldset");
+    const legend = fieldset && fieldset.querySelector("legend");
+    return legend ? legend.textContent.trim() : el.name;
+  }
+
+  function describe(form) {
+    const parts = [];
+    const groups = new Map();
+    for (const el of form.elements) {
+      if (!el.name || el.type === "hidden" || el.type === "submit" || el.getClientRects().length === 0) continue;
+      const text = el.closest("label") ? el.closest("label").textContent.trim() : el.value;
+      if (el.type === "radio") {
+        if (el.checked) parts.push(text);
+      } else if (el.type === "checkbox") {
+        if (!el.checked) continue;
+        const fieldset = el.closest("fieldset");
+        if (!fieldset) {
+          parts.push(text);
+          continue;
+        }
+        if (!groups.has(fieldset)) {
+          const group = { label: labelOf(el), values: [] };
+          groups.set(fieldset, group);
+          parts.push(group);
+        }
+        groups.get(fieldset).values.push(text);
+      } else if (el.tagName === "SELECT") {
+        if (el.value !== "") parts.push(labelOf(el) + ": " + el.options[el.selectedIndex].text.trim());
+      } else if (el.value !== "" && el.tagName !== "TEXTAREA") {
+        parts.push(labelOf(el) + " " + el.value);
+      }
+    }
+    return parts.map((p) => (typeof p === "string" ? p : p.label + ": " + p.values.join(", "))).join(" · ");
+  }
+
+  function fill(form, fields) {
+    form.reset();
+    const skip = ["csrfmiddlewaretoken", "idempotency_key", "version", "action"];
+    for (const [name, value] of fields) {
+      if (skip.includes(name)) continue;
+      for (const input of form.querySelectorAll('[name="' + CSS.escape(name) + '"]')) {
+        if (input.type === "radio" || input.type === "checkbox") {
+          if (input.value === value) input.checked = true;
+        } else {
+          input.value = value;
+        }
+      }
+    }
+  }
+
+  // -- entering a hand -----------------------------------------------------------------------------------
+  function enqueue(form) {
+    const q = load();
+    const fields = [];
+    for (const [name, value] of new FormData(form).entries()) {
+      if (typeof value === "string") fields.push([name, value]);
+    }
+    const item = { key: "", version: 0, fields: fields, label: describe(form), state: "waiting", error: "" };
+    const editing = q.findIndex((i) => i.state === "editing");
+    if (editing >= 0) {
+      rekey(item, q[editing].version);
+      q[editing] = item;
+    } else {
+      rekey(item, q.length ? q[q.length - 1].version + 1 : serverVersion());
+      q.push(item);
+    }
+    save(q);
+    form.reset();
+    backoff = RETRY_FIRST_MS;
+    render();
+    flush();
+  }
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.classList.contains("hand-form") || !root()) return;
+    const action = form.querySelector('input[name="action"]');
+    if (!action || action.value !== "hand") return;
+    event.preventDefault();
+    enqueue(form);
+  });
+
+  // -- sending -------------------------------------------------------------------------------------------
+  let flushing = false;
+  let stopped = false;
+  let timer = null;
+  let backoff = RETRY_FIRST_MS;
+
+  function later() {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      flush();
+    }, backoff);
+    backoff = Math.min(backoff * 2, RETRY_MAX_MS);
+  }
+
+  function withoutMessages(doc) {
+    const copy = doc.cloneNode(true);
+    copy.querySelectorAll("main > article.message[role=status]").forEach((n) => n.remove());
+    return "<!doctype html>\n" + copy.documentElement.outerHTML;
+  }
+
+  function swapPage(doc) {
+    // The answer is the whole table page: the server's totals and hands replace what is shown.
+    if (CACHE && window.caches) {
+      const html = withoutMessages(doc);
+      caches
+        .open(CACHE)
+        .then((c) => c.put(PAGE, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } })))
+        .catch(() => {});
+    }
+    const fresh = doc.querySelector("main");
+    const current = document.querySelector("main");
+    if (!fresh || !current) return;
+    const adopted = document.importNode(fresh, true);
+    current.replaceWith(adopted);
+    document.title = doc.title;
+    if (window.htmx) window.htmx.process(adopted);
+    render();
+  }
+
+  async function refresh() {
+    const res = await fetch(PAGE, { credentials: "same-origin", cache: "no-store" });
+    if (!res.ok) return;
+    swapPage(new DOMParser().parseFromString(await res.text(), "text/html"));
+  }
+
+  function errorsOf(doc) {
+    const nodes = doc.querySelectorAll(
+      "form.hand-form .field-error, form.hand-form .errorlist p, main article.message.error li, #idempotency-refused p"
+    );
+    return Array.from(nodes, (n) => n.textContent.trim()).filter(Boolean).join(" ");
+  }
+
+  function renewCsrf() {
+    const input = document.querySelector('input[name="csrfmiddlewaretoken"]');
+    if (!input) return;
+    const q = load();
+    for (const item of q) setField(item.fields, "csrfmiddlewaretoken", input.value);
+    save(q);
+  }
+
+  // What to do after one answer: "next" hand, "retry" later, or "stop" for the scorer's decision.
+  async function handle(item, res, csrfRenewed) {
+    const type = res.headers.get("Content-Type") || "";
+    if (res.status >= 500 || type.includes("json")) return "retry"; // not stored by the server: send again
+    const html = await res.text();
+    const doc = new DOMParser().parseFromString(html, "text/html");
+    if (res.ok) {
+      if (new URL(res.url).pathname !== PAGE) {
+        update(item.key, { state: "refused", error: doc.title });
+        return "stop";
+      }
+      save(load().filter((i) => i.key !== item.key));
+      swapPage(doc);
+      return "next";
+    }
+    if (res.status === 409) {
+      update(item.key, { state: "conflict" });
+      await refresh();
+      return "stop";
+    }
+    if (res.status === 403 && /csrf/i.test(html) && !csrfRenewed) {
+      await refresh();
+      renewCsrf();
+      return "again";
+    }
+    update(item.key, { state: "refused", error: errorsOf(doc) || res.status + " " + res.statusText });
+    return "stop";
+  }
+
+  async function flush() {
+    if (flushing) return;
+    flushing = true;
+    stopped = false;
+    render();
+    let csrfRenewed = false;
+    try {
+      for (;;) {
+        const item = load()[0];
+        if (!item) break;
+        if (item.state !== "waiting") {
+          stopped = true;
+          break;
+        }
+        let res;
+        try {
+          res = await fetch(PAGE, {
+            method: "POST",
+            body: new URLSearchParams(item.fields),
+            credentials: "same-origin",
+            cache: "no-store",
+          });
+        } catch (e) {
+          later(); // no network, or the answer was lost: the same request is sent again with its key
+          break;
+        }
+        const outcome = await handle(item, res, csrfRenewed);
+        if (outcome === "again") {
+          csrfRenewed = true;
+          continue;
+        }
+        if (outcome === "retry") {
+          later();
+          break;
+        }
+        if (outcome === "stop") {
+          stopped = true;
+          break;
+        }
+        backoff = RETRY_FIRST_MS;
+      }
+    } finally {
+      flushing = false;
+      render();
+    }
+  }
+
+  // -- choices of the scorer -------------------------------------------------------------------------------
+  function keepMine() {
+    const q = load();
+    const base = serverVersion();
+    q.forEach((item, i) => rekey(item, base + i));
+    save(q);
+    backoff = RETRY_FIRST_MS;
+    flush();
+  }
+
+  function discardMine() {
+    if (!window.confirm(T.discardMineConfirm)) return;
+    save([]);
+    render();
+  }
+
+  function correct(key) {
+    const q = load();
+    const item = q.find((i) => i.key === key);
+    const form = document.querySelector("form.hand-form");
+    if (!item || !form) return;
+    fill(form, item.fields);
+    item.state = "editing";
+    save(q);
+    render();
+    form.scrollIntoView({ block: "start" });
+  }
+
+  function discardOne(key) {
+    if (!window.confirm(T.discardOneConfirm)) return;
+    const q = load();
+    const at = q.findIndex((i) => i.key === key);
+    if (at < 0) return;
+    const version = q[at].version;
+    q.splice(at, 1);
+    q.slice(at).forEach((item, i) => rekey(item, version + i)); // they came after it: one version earlier
+    save(q);
+    flush();
+  }
+
+  // -- showing the queue -------------------------------------------------------------------------------------
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    for (const child of children) node.append(child);
+    return node;
+  }
+
+  function button(text, cls, onclick) {
+    const b = el("button", { type: "button", class: cls }, text);
+    b.addEventListener("click", onclick);
+    return b;
+  }
+
+  function badgeOf(item) {
+    if (item.state === "refused") return el("span", { class: "badge bad" }, T.badgeRefused);
+    if (item.state === "conflict") return el("span", { class: "badge bad" }, T.badgeConflict);
+    return el("span", { class: "badge warn" }, T.badgeWaiting);
+  }
+
+  function queueList(q) {
+    const list = el("ol", { class: "queue", id: "offline-hands" });
+    q.forEach((item, i) => {
+      const li = el("li", { class: "queued " + item.state, "data-key": item.key });
+      li.append(el("strong", {}, fmt(T.hand, nextHand() + i)), " · ", item.label || "", " ", badgeOf(item));
+      if (item.state === "refused") {
+        li.append(el("small", { class: "field-error", role: "alert" }, T.refused + " " + item.error));
+        li.append(
+          el(
+            "div",
+            { class: "actions" },
+            button(T.correct, "small", () => correct(item.key)),
+            button(T.discardOne, "small secondary outline", () => discardOne(item.key))
+          )
+        );
+      } else if (item.state === "editing") {
+        li.append(el("small", { class: "muted" }, fmt(T.editing, nextHand() + i)));
+      }
+      list.append(li);
+    });
+    return list;
+  }
+
+  function conflictPanel(q) {
+    const panel = el("article", { class: "message error", id: "offline-conflict", role: "alert" });
+    panel.append(el("strong", {}, T.conflictTitle), el("p", {}, T.conflictText));
+    const theirs = el("div", { class: "version", id: "conflict-server" }, el("h3", {}, T.serverVersion));
+    const seats = document.querySelector("main > .seats");
+    if (seats) theirs.append(seats.cloneNode(true));
+    const table = document.querySelector("#hands .table-wrap");
+    theirs.append(table ? table.cloneNode(true) : el("p", { class: "muted" }, T.noHands));
+    theirs.querySelectorAll("a").forEach((a) => a.remove()); // a copy to compare, not to act on
+    const mine = el("div", { class: "version", id: "conflict-phone" }, el("h3", {}, T.queueTitle), queueList(q));
+    panel.append(
+      el("div", { class: "conflict-grid" }, theirs, mine),
+      el(
+        "div",
+        { class: "actions" },
+        button(T.keepMine, "", keepMine),
+        button(T.discardMine, "secondary outline", discardMine)
+      )
+    );
+    return panel;
+  }
+
+  function renumber(n) {
+    // The hand form counts the hands kept on the phone.
+    const next = String(nextHand());
+    for (const node of document.querySelectorAll("#hand > h2, form.hand-form button[type=submit]")) {
+      if (node.dataset.text === undefined) node.dataset.text = node.textContent;
+      node.textContent = n ? node.dataset.text.replace(next, String(nextHand() + n)) : node.dataset.text;
+    }
+  }
+
+  function render() {
+    const anchor = root();
+    if (!anchor) return;
+    const q = load();
+    let box = document.getElementById("offline-queue");
+    if (!box) {
+      box = el("section", { id: "offline-queue", "aria-live": "polite" });
+      anchor.after(box);
+    }
+    box.replaceChildren();
+    const note = document.getElementById("pending-scores");
+    if (note) note.remove();
+    renumber(q.length);
+    box.hidden = q.length === 0;
+    if (!q.length) return;
+
+    const banner = el("article", { class: "message warn", id: "offline-banner", role: "status" });
+    banner.append(el("strong", {}, plural(T.waiting, q.length)));
+    const state = !navigator.onLine ? T.offline : stopped ? T.stopped : flushing ? T.sending : "";
+    if (state) banner.append(el("br"), el("small", {}, state));
+    box.append(banner);
+    if (q.some((i) => i.state === "conflict")) {
+      box.append(conflictPanel(q));
+    } else {
+      box.append(el("h2", {}, T.queueTitle), queueList(q));
+    }
+    const seats = document.querySelector("main > .seats");
+    if (seats) seats.after(el("p", { class: "muted pending-scores", id: "pending-scores" }, plural(T.pendingScores, q.length)));
+  }
+
+  // -- when to send --------------------------------------------------------------------------------------------
+  window.addEventListener("online", () => {
+    backoff = RETRY_FIRST_MS;
+    flush();
+  });
+  window.addEventListener("offline", render);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") flush();
+  });
+  setInterval(() => {
+    const q = load();
+    if (q.length && q[0].state === "waiting" && timer === null) flush();
+  }, 15000);
+
+  if ("serviceWorker" in navigator && first.dataset.sw) {
+    navigator.serviceWorker.register(first.dataset.sw, { scope: "/" }).catch(() => {});
+  }
+  render();
+  flush();
+})();

@@ -1,0 +1,266 @@
+"""Headless Chromium on a 390 × 844 phone, entering a table through a network outage (CDP network
+emulation for the page, and a proxy that refuses every connection so that the service worker is offline
+too): hands saved offline wait on the phone and survive a reload, are stored exactly once and in order
+when the network is back, a change made meanwhile by another device is shown beside the phone's hands,
+a lost answer is retried with its key, and a rule error stops the queue on its hand. Screenshots go to
+test-artifacts/."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from idempotency.models import IdempotencyRecord
+from scoring import services
+from scoring.models import Hand, TableResult
+from scoring.services import Actor
+from tests.browser.netproxy import Proxy
+from tests.conftest import skip_or_fail
+from tests.scoring.test_pages_support import link_url, seat_session
+from tournaments.models import Role
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+WAIT_SECONDS = 60
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--window-size=390,844",
+)
+
+
+@pytest.fixture
+def browser(tmp_path):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        skip_or_fail(
+            "chromium and chromedriver are needed for the browser tests (apt-get install chromium chromium-driver)"
+        )
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_page_load_timeout(30)
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
+    )
+    driver.execute_cdp_cmd("Network.enable", {})
+    ARTIFACTS.mkdir(exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture
+def proxy(live_server):
+    port = int(live_server.url.rsplit(":", 1)[1])
+    p = Proxy(port)
+    yield p
+    p.close()
+
+
+def wait_for(condition, what: str):
+    deadline = time.monotonic() + WAIT_SECONDS
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.25)
+    pytest.fail(f"waited {WAIT_SECONDS} s for {what}")
+
+
+def network(driver, proxy, *, online: bool) -> None:
+    proxy.offline = not online
+    driver.execute_cdp_cmd(
+        "Network.emulateNetworkConditions",
+        {"offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+
+
+def open_table(driver, proxy, table) -> str:
+    """Open the table's private link and let the service worker take the page in its cache."""
+    page = link_url(table)
+    driver.get(proxy.url + page)
+    wait_for(
+        lambda: driver.execute_script("return !!navigator.serviceWorker.controller;"), "the service worker"
+    )
+    driver.refresh()  # now through the worker, which keeps a copy
+    wait_for(
+        lambda: driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "caches.match(arguments[0]).then(r => done(!!r)).catch(() => done(false));",
+            page,
+        ),
+        "the page in the worker's cache",
+    )
+    return page
+
+
+def enter(driver, *, winner: int | None = None, discarder: str = "", fan: int | None = None) -> None:
+    """Fill the hand form as a scorer would and tap "Save hand"."""
+    if winner is None:
+        driver.find_element("css selector", "form.hand-form input[name=result][value=draw]").click()
+    else:
+        driver.find_element("css selector", "form.hand-form input[name=result][value=win]").click()
+        driver.execute_script(
+            "const f = document.querySelector('form.hand-form');"
+            "f.winner.value = arguments[0]; f.discarder.value = arguments[1]; f.fan.value = arguments[2];",
+            str(winner),
+            discarder,
+            str(fan),
+        )
+    driver.find_element("css selector", "form.hand-form button[type=submit]").click()
+
+
+# Read in one script each: the page swaps its content under the test's feet.
+def banner(driver) -> str:
+    return driver.execute_script(
+        "const b = document.getElementById('offline-banner'); return b ? b.innerText : '';"
+    )
+
+
+def queued(driver) -> int:
+    return driver.execute_script(
+        "const page = document.getElementById('offline-entry').dataset.page;"
+        "return JSON.parse(localStorage.getItem('mahjong-entry-queue:' + page) || '[]').length;"
+    )
+
+
+def stored(table) -> list[dict]:
+    return list(Hand.objects.filter(result__table=table).order_by("number").values_list("data", flat=True))
+
+
+def seat_scores(driver) -> list[str]:
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.seats .score')].map(s => s.innerText);"
+    )
+
+
+def no_sideways_scroll(driver) -> bool:
+    return driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
+
+
+def test_three_hands_entered_offline_survive_a_reload_and_are_stored_once_in_order(
+    browser, proxy, tournament
+):
+    table = seat_session(tournament)[0]
+    open_table(browser, proxy, table)
+    installable = browser.execute_cdp_cmd("Page.getInstallabilityErrors", {})
+    assert installable["installabilityErrors"] == []
+    network(browser, proxy, online=False)
+    assert browser.execute_script("return navigator.onLine;") is False
+
+    enter(browser, winner=0, discarder="2", fan=8)  # East on West's discard
+    enter(browser, winner=1, discarder="self", fan=10)  # South self-drawn
+    enter(browser, winner=3, discarder="0", fan=12)  # North on East's discard
+    wait_for(lambda: "3 hands waiting to send — they are kept on this phone" in banner(browser), "the banner")
+    assert len(browser.find_elements("css selector", "#offline-hands li.waiting")) == 3
+    assert browser.find_element("css selector", "form.hand-form button[type=submit]").text == "Save hand 4"
+    assert "do not count the 3 hands waiting to send" in browser.find_element("id", "pending-scores").text
+    assert no_sideways_scroll(browser)
+    browser.execute_script("window.scrollTo(0, 0);")
+    browser.save_screenshot(str(ARTIFACTS / "offline-banner-390.png"))
+
+    browser.refresh()  # still offline: the worker's copy of the page, the queue from the phone
+    wait_for(lambda: "3 hands waiting to send" in banner(browser), "the banner after the reload")
+    assert queued(browser) == 3
+    assert stored(table) == []
+
+    network(browser, proxy, online=True)
+    wait_for(lambda: queued(browser) == 0 and not banner(browser), "the queue to be sent")
+    assert [(h["winner"], h.get("discarder"), h["fan"]) for h in stored(table)] == [
+        (0, 2, 8),
+        (1, None, 10),
+        (3, 0, 12),
+    ]
+    assert queued(browser) == 0
+    assert TableResult.objects.get(table=table).version == 4
+    # the server's totals: 32 −18 −16 −8 after hand 1; self-drawn 10: −18 +54 −18 −18; North 12 on East: −20 −8 −8 +36
+    wait_for(lambda: seat_scores(browser) == ["−6", "38", "−42", "10"], "the server's totals on the page")
+    assert proxy.posts.count(link_url(table)) == 3  # one POST per hand (other POSTs: tile value previews)
+
+
+def test_a_change_from_another_device_is_shown_beside_the_phones_hands_and_nothing_is_lost(
+    browser, proxy, tournament, referee
+):
+    table = seat_session(tournament)[0]
+    open_table(browser, proxy, table)
+    network(browser, proxy, online=False)
+    enter(browser, winner=0, discarder="2", fan=8)
+    enter(browser, winner=2, discarder="self", fan=9)
+    wait_for(lambda: "2 hands waiting to send" in banner(browser), "the banner")
+
+    # meanwhile a referee enters a hand on another device
+    services.hand_add(
+        table=table,
+        hand={"result": "win", "winner": 3, "discarder": 1, "fan": 16},
+        actor=Actor(user=referee, role=Role.REFEREE),
+        expected_version=1,
+    )
+
+    network(browser, proxy, online=True)
+    conflict = wait_for(lambda: browser.find_elements("id", "offline-conflict"), "the conflict view")[0]
+    assert "Someone else changed this table while this phone was offline." in conflict.text
+    server = browser.find_element("id", "conflict-server")
+    assert "16" in server.text  # the referee's hand, as stored
+    phone = browser.find_element("id", "conflict-phone")
+    assert len(phone.find_elements("css selector", "li")) == 2
+    assert queued(browser) == 2
+    assert len(stored(table)) == 1
+    assert no_sideways_scroll(browser)
+    browser.execute_script("document.getElementById('offline-conflict').scrollIntoView();")
+    browser.save_screenshot(str(ARTIFACTS / "offline-conflict-390.png"))
+
+    conflict.find_element("xpath", ".//button[contains(., 'Add my hands after these')]").click()
+    wait_for(lambda: queued(browser) == 0 and not banner(browser), "the phone's hands to be sent")
+    assert [(h["winner"], h["fan"]) for h in stored(table)] == [(3, 16), (0, 8), (2, 9)]
+    assert queued(browser) == 0
+
+
+def test_an_answer_lost_on_the_way_back_is_retried_with_its_key_and_stored_once(browser, proxy, tournament):
+    table = seat_session(tournament)[0]
+    open_table(browser, proxy, table)
+    proxy.drop_only = link_url(table)  # the hand, not a tile value preview
+    proxy.drop_post_answers = 1  # the server stores the hand, the phone never hears back
+    enter(browser, winner=1, discarder="3", fan=8)
+    wait_for(lambda: proxy.posts.count(link_url(table)) >= 2 and queued(browser) == 0, "the retry")
+    assert proxy.dropped == [link_url(table)]
+    assert len(stored(table)) == 1
+    assert IdempotencyRecord.objects.count() == 1
+    # South 8 on North's discard: the server's totals replace the page's
+    wait_for(lambda: seat_scores(browser) == ["−8", "32", "−8", "−16"], "the server's answer on the page")
+
+
+def test_a_rule_error_stops_the_queue_on_its_hand(browser, proxy, tournament):
+    table = seat_session(tournament)[0]
+    open_table(browser, proxy, table)
+    network(browser, proxy, online=False)
+    enter(browser, winner=0, discarder="2", fan=5)  # under the MCR minimum of 8 fan
+    enter(browser, winner=1, discarder="0", fan=8)
+    network(browser, proxy, online=True)
+    refused = wait_for(
+        lambda: browser.find_elements("css selector", "#offline-hands li.refused"), "the refusal"
+    )
+    assert "Hand 1" in refused[0].text and "8" in refused[0].find_element("css selector", ".field-error").text
+    assert queued(browser) == 2  # the second hand waits behind the first
+    assert stored(table) == []
+    refused[0].find_element("xpath", ".//button[contains(., 'Correct this hand')]").click()
+    browser.execute_script("document.querySelector('form.hand-form').fan.value = '8';")
+    browser.find_element("css selector", "form.hand-form button[type=submit]").click()
+    wait_for(lambda: queued(browser) == 0 and not banner(browser), "both hands")
+    assert [(h["winner"], h["fan"]) for h in stored(table)] == [(0, 8), (1, 8)]

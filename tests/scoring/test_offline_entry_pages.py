@@ -1,0 +1,75 @@
+"""The table entry pages as an installable web app: manifest, service worker, and what the page gives its
+script (version, next hand, translated strings)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.contrib.staticfiles import finders
+
+from tests.scoring.test_pages_support import link_url, seat_session, table_url
+
+pytestmark = pytest.mark.django_db
+
+
+def test_both_table_pages_link_the_manifest_and_the_queue_script(client, tournament, referee):
+    table = seat_session(tournament)[0]
+    client.force_login(referee)
+    for url in (table_url(table), link_url(table)):
+        html = client.get(url).content.decode()
+        assert f'rel="manifest" href="/entry.webmanifest?start={url}"' in html
+        anchor = re.search(r'<div id="offline-entry"[^>]*>', html).group(0)
+        assert f'data-page="{url}"' in anchor and 'data-version="1"' in anchor and 'data-next="1"' in anchor
+        assert 'data-sw="/entry-sw.js"' in anchor and 'data-cache="entry-' in anchor
+        assert "js/offline-entry.js" in html
+        strings = json.loads(
+            re.search(r'<script id="offline-strings" type="application/json">(.*?)</script>', html).group(1)
+        )
+        assert strings["waiting"]["other"] == "%(n)s hands waiting to send — they are kept on this phone"
+
+
+def test_the_strings_are_translated(client, tournament):
+    table = seat_session(tournament)[0]
+    html = client.get(link_url(table), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    strings = json.loads(
+        re.search(r'<script id="offline-strings" type="application/json">(.*?)</script>', html).group(1)
+    )
+    assert strings["waiting"]["other"] == "%(n)s manos pendientes de envío — se guardan en este teléfono"
+    assert strings["conflictTitle"].startswith("Otra persona cambió esta mesa")
+
+
+def test_the_service_worker_covers_the_table_pages_from_the_root(client, tournament):
+    response = client.get("/entry-sw.js")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/javascript")
+    assert response["Service-Worker-Allowed"] == "/"
+    assert response["Cache-Control"] == "no-cache"
+    body = response.content.decode()
+    for static in ("/static/vendor/pico-2.1.1.min.css", "/static/css/app.css", "/static/js/offline-entry.js"):
+        assert static in body
+    pattern = re.search(r"const TABLE_PAGE = new RegExp\((.*)\);", body).group(1)
+    page = re.compile(json.loads(pattern))
+    table = seat_session(tournament)[0]
+    assert page.match(link_url(table)) and page.match(table_url(table))
+    assert not page.match(link_url(table) + "hand/1/") and not page.match("/t/open-2026/standings/")
+    assert client.post("/entry-sw.js").status_code == 405
+
+
+def test_the_manifest_starts_on_the_table_page_and_nowhere_else(client, tournament):
+    table = seat_session(tournament)[0]
+    manifest = client.get("/entry.webmanifest", {"start": link_url(table)})
+    assert manifest["Content-Type"] == "application/manifest+json"
+    data = manifest.json()
+    assert data["start_url"] == link_url(table) and data["scope"] == "/" and data["display"] == "standalone"
+    assert {i["sizes"] for i in data["icons"]} == {"192x192", "512x512"}
+    for icon in data["icons"]:
+        assert finders.find(icon["src"].removeprefix("/static/"))
+    assert (
+        client.get("/entry.webmanifest", {"start": "https://elsewhere.example/"}).json()["start_url"] == "/"
+    )
+    assert (
+        client.get("/entry.webmanifest", HTTP_ACCEPT_LANGUAGE="es").json()["name"]
+        == "Anotación de mesa de mahjong"
+    )

@@ -1,0 +1,279 @@
+"""REST API of the director's console (directors of the tournament only).
+
+POST /api/tournaments/<slug>/console/sessions/<number>/seat/     seat the session with the engine
+POST /api/tournaments/<slug>/console/sessions/<number>/advance/  planned → seated → playing → finished
+POST /api/tournaments/<slug>/console/sessions/<number>/reopen/   one step back where it is safe
+POST /api/tournaments/<slug>/console/sessions/<number>/checkin/  {"present": [...], "absent": {"p3": "withdraw"}}
+POST /api/tournaments/<slug>/console/finish/                     finish the tournament (EMA ranking)
+POST /api/tournaments/<slug>/console/reopen/                     reopen a finished tournament
+POST /api/tournaments/<slug>/console/reveal/                     {"revealed": true} the hidden last sessions
+GET  /api/tournaments/<slug>/console/staff/                      the staff; POST {"who": "ana", "role": "referee"}
+POST /api/tournaments/<slug>/console/players/                    register one player (possible duplicates: 409)
+GET  /api/tournaments/<slug>/console/ema-list/?q=elodie          search the EMA player list
+
+A refused change answers 400 naming every reason (``non_field_errors``) or the field; nothing is written.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from tournaments.console import selectors, services
+from tournaments.models import Player, Session, Tournament, TournamentRole
+from tournaments.permissions import can_manage
+
+
+class SessionStateSerializer(serializers.Serializer):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    seating_published = serializers.BooleanField()
+    blockers = serializers.ListField(child=serializers.CharField())
+
+
+class TournamentStateSerializer(serializers.Serializer):
+    status = serializers.CharField()
+    blockers = serializers.ListField(child=serializers.CharField())
+    standings_hidden_after = serializers.IntegerField(allow_null=True)
+
+
+class CheckinSerializer(serializers.Serializer):
+    present = serializers.ListField(child=serializers.CharField(max_length=40), max_length=2000)
+    absent = serializers.DictField(
+        child=serializers.ChoiceField(choices=[services.ABSENT_WITHDRAW, services.ABSENT_SUBSTITUTE]),
+        required=False,
+        default=dict,
+    )
+    substitutes_present = serializers.ListField(
+        child=serializers.CharField(max_length=40), required=False, default=list, max_length=200
+    )
+    new_substitutes = serializers.ListField(
+        child=serializers.CharField(max_length=100), required=False, default=list, max_length=20
+    )
+
+
+class StaffSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    who = serializers.CharField(max_length=254, write_only=True, help_text="Username or e-mail.")
+    username = serializers.CharField(read_only=True, source="user.username")
+    role = serializers.ChoiceField(choices=["director", "referee", "scorer"])
+
+
+class PlayerInSerializer(serializers.Serializer):
+    first_name = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    last_name = serializers.CharField(max_length=100, required=False, allow_blank=True)
+    ema_id = serializers.RegexField(r"^\d{8}$", required=False, allow_blank=True, allow_null=True)
+    country = serializers.CharField(max_length=3, required=False, allow_blank=True)
+    club = serializers.CharField(max_length=150, required=False, allow_blank=True)
+    is_substitute = serializers.BooleanField(required=False, default=False)
+    same_player = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        help_text="After a 409: the id of the known player to register, or 0 for a new player.",
+    )
+
+    def validate(self, attrs):
+        if not attrs.get("first_name") and not attrs.get("same_player") and not attrs.get("ema_id"):
+            raise serializers.ValidationError({"first_name": ["Give the first name (or an EMA number)."]})
+        return attrs
+
+
+class EMAPlayerSerializer(serializers.Serializer):
+    ema_id = serializers.CharField()
+    first_name = serializers.CharField()
+    last_name = serializers.CharField()
+    country = serializers.CharField()
+
+
+SLUG = OpenApiParameter("tournament_slug", str, OpenApiParameter.PATH, description="The tournament's slug")
+NUMBER = OpenApiParameter("number", int, OpenApiParameter.PATH, description="The session's number")
+
+
+class _ConsoleBase(viewsets.ViewSet):
+    permission_classes = [IsAuthenticated]
+    lookup_field = "number"
+    lookup_value_regex = r"[0-9]+"
+
+    def _tournament(self) -> Tournament:
+        tournament = get_object_or_404(Tournament, slug=self.kwargs["tournament_slug"])
+        if not can_manage(self.request.user, tournament):
+            raise PermissionDenied("You need the director role in this tournament.")
+        return tournament
+
+    def _session(self, number) -> Session:
+        return get_object_or_404(Session, tournament=self._tournament(), number=int(number))
+
+    @staticmethod
+    def _session_state(session: Session) -> Response:
+        blockers = (
+            services.session_blockers(session=session) if session.status == Session.Status.PLAYING else []
+        )
+        return Response(
+            SessionStateSerializer(
+                {
+                    "number": session.number,
+                    "status": session.status,
+                    "seating_published": session.seating_published,
+                    "blockers": blockers,
+                }
+            ).data
+        )
+
+    def _tournament_state(self, tournament: Tournament) -> Response:
+        tournament.refresh_from_db()
+        return Response(
+            TournamentStateSerializer(
+                {
+                    "status": tournament.status,
+                    "blockers": services.tournament_blockers(tournament=tournament)
+                    if tournament.status != Tournament.Status.FINISHED
+                    else [],
+                    "standings_hidden_after": selectors.hidden_after(tournament=tournament),
+                }
+            ).data
+        )
+
+
+@extend_schema(parameters=[SLUG, NUMBER])
+class ConsoleSessionViewSet(_ConsoleBase):
+    """A session's check-in and state."""
+
+    @extend_schema(request=None, responses=SessionStateSerializer)
+    @action(detail=True, methods=["post"], url_path="seat", url_name="seat")
+    def seat(self, request, tournament_slug=None, number=None):
+        """Seat a planned session with the seating engine (a draft until it is published)."""
+        from tournaments.seating.engine import SeatingError
+
+        session = self._session(number)
+        try:
+            services.session_seat(session=session)
+        except SeatingError as exc:
+            return Response({"non_field_errors": exc.faults}, status=status.HTTP_400_BAD_REQUEST)
+        return self._session_state(session)
+
+    @extend_schema(request=None, responses=SessionStateSerializer)
+    @action(detail=True, methods=["post"])
+    def advance(self, request, tournament_slug=None, number=None):
+        """Planned → seated (seating published) → playing → finished; finishing names what blocks it."""
+        return self._session_state(services.session_advance(session=self._session(number)))
+
+    @extend_schema(request=None, responses=SessionStateSerializer)
+    @action(detail=True, methods=["post"], url_path="reopen", url_name="reopen")
+    def reopen_session(self, request, tournament_slug=None, number=None):
+        """One step back where it is safe."""
+        return self._session_state(services.session_reopen(session=self._session(number)))
+
+    @extend_schema(request=CheckinSerializer, responses=SessionStateSerializer)
+    @action(detail=True, methods=["post"])
+    def checkin(self, request, tournament_slug=None, number=None):
+        """Who is present before the session; the absent withdraw or get a substitute."""
+        session = self._session(number)
+        data = CheckinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.checkin_apply(session=session, **data.validated_data)
+        session.refresh_from_db()
+        return self._session_state(session)
+
+
+@extend_schema(parameters=[SLUG])
+class ConsoleViewSet(_ConsoleBase):
+    """The tournament's state, staff and players."""
+
+    @extend_schema(request=None, responses=TournamentStateSerializer)
+    @action(detail=False, methods=["post"])
+    def finish(self, request, tournament_slug=None):
+        """Finish the tournament: it counts for the EMA ranking."""
+        tournament = self._tournament()
+        services.tournament_finish(tournament=tournament)
+        return self._tournament_state(tournament)
+
+    @extend_schema(request=None, responses=TournamentStateSerializer)
+    @action(detail=False, methods=["post"], url_path="reopen", url_name="reopen")
+    def reopen_tournament(self, request, tournament_slug=None):
+        tournament = self._tournament()
+        services.tournament_reopen(tournament=tournament)
+        return self._tournament_state(tournament)
+
+    @extend_schema(
+        request={"application/json": {"type": "object", "properties": {"revealed": {"type": "boolean"}}}},
+        responses=TournamentStateSerializer,
+    )
+    @action(detail=False, methods=["post"])
+    def reveal(self, request, tournament_slug=None):
+        """Make the hidden last sessions' standings public (``revealed: false`` hides them again)."""
+        tournament = self._tournament()
+        revealed = request.data.get("revealed", True)
+        if not isinstance(revealed, bool):
+            return Response({"revealed": ["true or false."]}, status=status.HTTP_400_BAD_REQUEST)
+        services.standings_reveal(tournament=tournament, revealed=revealed)
+        return self._tournament_state(tournament)
+
+    # -- staff and players -----------------------------------------------------------------------------
+    @extend_schema(methods=["GET"], responses=StaffSerializer(many=True))
+    @extend_schema(methods=["POST"], request=StaffSerializer, responses={201: StaffSerializer})
+    @action(detail=False, methods=["get", "post"])
+    def staff(self, request, tournament_slug=None):
+        """The tournament's staff; add someone who has an account by username or e-mail."""
+        tournament = self._tournament()
+        if request.method == "POST":
+            data = StaffSerializer(data=request.data)
+            data.is_valid(raise_exception=True)
+            role = services.staff_add(
+                tournament=tournament, identifier=data.validated_data["who"], role=data.validated_data["role"]
+            )
+            return Response(StaffSerializer(role).data, status=status.HTTP_201_CREATED)
+        roles = TournamentRole.objects.filter(tournament=tournament).select_related("user").order_by("role")
+        return Response(StaffSerializer(roles, many=True).data)
+
+    @extend_schema(request=PlayerInSerializer, responses={201: None, 409: None})
+    @action(detail=False, methods=["post"])
+    def players(self, request, tournament_slug=None):
+        """Register one player. A possible duplicate (same name ignoring case and accents, or the same EMA
+        number) answers 409 with the known players; send again with ``same_player`` (an id, or 0)."""
+        tournament = self._tournament()
+        data = PlayerInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        choice = values.pop("same_player", None)
+        duplicates = services.possible_duplicates(
+            tournament=tournament,
+            first_name=values.get("first_name", ""),
+            last_name=values.get("last_name", ""),
+            ema_id=values.get("ema_id"),
+        )
+        if duplicates and choice is None:
+            return Response(
+                {
+                    "detail": "Someone with this name or EMA number is already known: send same_player.",
+                    "possible_duplicates": [
+                        {"id": p.pk, "name": p.full_name, "ema_id": p.ema_id, "country": p.country}
+                        for p in duplicates
+                    ],
+                },
+                status=status.HTTP_409_CONFLICT,
+            )
+        existing = get_object_or_404(Player, pk=choice) if choice else None
+        registration = services.player_register(tournament=tournament, existing=existing, **values)
+        return Response(
+            {
+                "key": registration.key,
+                "player": registration.player_id,
+                "name": registration.player.full_name,
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+    @extend_schema(
+        parameters=[OpenApiParameter("q", str, description="EMA number or name, case and accents ignored")],
+        responses=EMAPlayerSerializer(many=True),
+    )
+    @action(detail=False, methods=["get"], url_path="ema-list", url_name="ema-list")
+    def ema_list(self, request, tournament_slug=None):
+        self._tournament()
+        query = request.query_params.get("q", "")[:60]
+        return Response(EMAPlayerSerializer(selectors.ema_list_search(query=query), many=True).data)

@@ -1,0 +1,203 @@
+"""The rule settings of a tournament as a form per ruleset, generated from the preset data of
+``scoring/rules/registry.py``: one named field per preset value, its default and a one-line explanation;
+the overrides it produces are checked by the same key-by-key check as before (``Config.with_overrides``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.rules.base import RuleError
+from scoring.rules.registry import get_ruleset
+
+LABELS: dict[str, tuple[Any, Any]] = {
+    # MCR
+    "min_fan": (_("Minimum fan"), _("Fan a hand needs to win, flowers not counted.")),
+    "base_points": (_("Base points"), _("What every loser pays on top of the fan owed.")),
+    "max_hands": (_("Hands in a session"), _("Hands of a full session (fewer when time runs out).")),
+    "hands_per_round": (_("Hands per round"), _("The prevailing wind changes every this many hands.")),
+    "table_points": (_("Table points"), _("Table points by rank at the table, 1st to 4th.")),
+    "deductions_before_ranking": (
+        _("Penalties count for the table rank"),
+        _("Offender-only penalties are deducted before ranking the table."),
+    ),
+    "late_short_minutes": (_("Short delay (minutes)"), _("Up to this many minutes late: the short penalty.")),
+    "late_short_penalty": (_("Short delay penalty"), _("Points deducted for a short delay.")),
+    "late_grace_minutes": (
+        _("Late-arrival limit (minutes)"),
+        _("Later than this: out of the session, a substitute plays."),
+    ),
+    "late_long_penalty": (_("Long delay penalty"), _("Points deducted for a delay up to the limit.")),
+    "foul_ladder": (_("Foul ladder"), _("Points of the 1st, 2nd, … foul in a session (0 = warning).")),
+    "foul_increment": (_("Foul increment"), _("Each foul after the ladder costs this much more.")),
+    "forgot_winning_tile_penalty": (_("Forgot the winning tile"), _("Points deducted (MERS 2.8.7).")),
+    "false_hu_below_minimum": (
+        _("False Hu under the minimum"),
+        _("Paid to each other player for four sets and a pair under the minimum."),
+    ),
+    "false_hu_invalid_hand": (
+        _("False Hu, invalid hand"),
+        _("Paid to each other player for an invalid hand."),
+    ),
+    "referee_max_penalty": (
+        _("Largest referee penalty"),
+        _("The most points a referee decision may deduct."),
+    ),
+    # riichi
+    "start_points": (_("Starting points"), _("Each player's points at the start of a game.")),
+    "target_points": (_("Target points"), _("Points subtracted from the final score before uma.")),
+    "oka": (_("Oka"), _("Bonus for first place (shared when tied).")),
+    "uma": (_("Uma"), _("Bonus by place, 1st to 4th.")),
+    "chombo_policy": (_("Chombo"), _("Deducted from the final score, or a mangan paid at the table.")),
+    "chombo_points": (_("Chombo points"), _("Deducted from the final score per chombo.")),
+    "multiple_ron": (
+        _("Multiple ron"),
+        _("Off: head bump, only the first claimant after the discarder wins."),
+    ),
+    "kiriage_mangan": (_("Kiriage mangan"), _("4 han 30 fu and 3 han 60 fu count as mangan.")),
+    "double_yakuman": (_("Double yakuman"), _("A hand may count as two yakuman.")),
+    "honba_ron": (_("Counter on ron"), _("Per counter, paid by the discarder.")),
+    "honba_tsumo": (_("Counter on tsumo"), _("Per counter, paid by each payer on a self-draw.")),
+    "riichi_stick": (_("Riichi bet"), _("Points put down to declare riichi.")),
+    "noten_total": (_("Noten payment"), _("Shared by the tenpai players at an exhaustive draw.")),
+    "leftover_sticks_to_first": (
+        _("Leftover sticks to first"),
+        _("Riichi sticks left at the end go to first place."),
+    ),
+    "ties": (_("Ties"), _("Tied players share the places, or the earlier seat ranks first.")),
+    "two_yaku_counters": (
+        _("Two yaku from counters"),
+        _("From this many counters a win needs 2 yaku (empty: never)."),
+    ),
+    "rounds": (_("Rounds"), _("Rounds in a game (2 = East and South).")),
+    "referee_limit": (_("Largest referee deduction"), _("The most points a referee decision may deduct.")),
+    # Salamanca
+    "fan_points": (_("Points by fan"), _("Points of 0, 1, 2, … fan; more fan score the last value.")),
+    "min_fan_self_drawn": (_("Minimum fan on self-draw"), _("Fan a self-drawn win needs.")),
+    "false_declaration_fan": (
+        _("False declaration (fan)"),
+        _("The offender pays each player the points of this many fan."),
+    ),
+    "pot": (_("Pot"), _("Play with the pot (by agreement).")),
+    "pot_points": (_("Pot points"), _("Points of each contribution to the pot.")),
+    # classical
+    "limit": (_("Limit"), _("The most a hand pays.")),
+    "east_multiplier": (_("East multiplier"), _("East pays and receives this many times.")),
+    "limit_applies_to": (_("Limit applies to"), _("Each payment, or the whole hand.")),
+    "draw_settles": (_("Settle after a draw"), _("The hands settle their differences after a draw.")),
+    "dealer_keeps_on_draw": (_("Dealer keeps East on a draw"), _("East stays after an exhaustive draw.")),
+}
+CHOICE_LABELS = {
+    "final": _("from the final score"),
+    "table": _("mangan paid at the table"),
+    "share": _("share the place"),
+    "seat": _("earlier seat first"),
+    "payment": _("each payment"),
+    "hand": _("the whole hand"),
+}
+MAX_ABS = 10_000_000
+
+
+def _list_text(value: Any) -> str:
+    return ", ".join(str(v) for v in value)
+
+
+class RulesForm(forms.Form):
+    """One field per preset value of ``ruleset``; ``overrides()`` gives the values that differ."""
+
+    def __init__(self, *args, ruleset: str, current: dict | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.ruleset = ruleset
+        self.preset = get_ruleset(ruleset).config
+        self.hints = typing.get_type_hints(type(self.preset))
+        current = dict(current or {})
+        self.defaults: dict[str, Any] = {}
+        for f in dataclasses.fields(self.preset):
+            default = getattr(self.preset, f.name)
+            self.defaults[f.name] = default
+            label, help_text = LABELS.get(f.name, (f.name.replace("_", " ").capitalize(), ""))
+            field = self._field(self.hints[f.name], default)
+            field.label = label
+            field.help_text = help_text
+            value = current.get(f.name, default)
+            field.initial = _list_text(value) if isinstance(value, (list, tuple)) else value
+            field.preset_text = self._show(default)
+            field.changed_from_preset = f.name in current and self._plain(current[f.name]) != self._plain(
+                default
+            )
+            self.fields[f.name] = field
+
+    @staticmethod
+    def _plain(value: Any) -> Any:
+        return list(value) if isinstance(value, (list, tuple)) else value
+
+    @staticmethod
+    def _show(value: Any) -> str:
+        if isinstance(value, bool):
+            return str(_("on") if value else _("off"))
+        if value is None:
+            return "—"
+        if isinstance(value, (list, tuple)):
+            return _list_text(value)
+        return str(CHOICE_LABELS.get(value, value))
+
+    def _field(self, hint: Any, default: Any) -> forms.Field:
+        origin = typing.get_origin(hint)
+        args = typing.get_args(hint)
+        if hint is bool:
+            return forms.BooleanField(required=False)
+        if hint is int:
+            return forms.IntegerField(min_value=-MAX_ABS, max_value=MAX_ABS)
+        if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)) and int in args:
+            return forms.IntegerField(required=False, min_value=-MAX_ABS, max_value=MAX_ABS)
+        if origin is typing.Literal:
+            return forms.ChoiceField(choices=[(a, CHOICE_LABELS.get(a, a)) for a in args])
+        if origin is tuple:
+            return forms.CharField(max_length=300, widget=forms.TextInput(attrs={"inputmode": "text"}))
+        return forms.CharField(max_length=100)
+
+    def clean(self):
+        cleaned = super().clean()
+        for name, value in list(cleaned.items()):
+            hint = self.hints.get(name)
+            if typing.get_origin(hint) is tuple and isinstance(value, str):
+                try:
+                    numbers = [int(v.strip().replace("\u2212", "-")) for v in value.split(",") if v.strip()]
+                except ValueError:
+                    self.add_error(name, _("Give whole numbers separated by commas."))
+                    continue
+                if any(abs(n) > MAX_ABS for n in numbers) or len(numbers) > 30:
+                    self.add_error(name, _("Too many or too large numbers."))
+                    continue
+                cleaned[name] = numbers
+        if not self.errors:
+            try:
+                get_ruleset(self.ruleset, self.overrides(cleaned))
+            except RuleError as exc:
+                key = exc.path.removeprefix("rules.") if exc.path else ""
+                self.add_error(key if key in self.fields else None, str(exc))
+        return cleaned
+
+    def overrides(self, cleaned: dict | None = None) -> dict[str, Any]:
+        """The values that differ from the preset: what the tournament stores."""
+        cleaned = self.cleaned_data if cleaned is None else cleaned
+        out = {}
+        for name, default in self.defaults.items():
+            if name not in cleaned:
+                continue
+            value = cleaned[name]
+            if self._plain(value) != self._plain(default):
+                out[name] = value
+        return out
+
+    def changed_rows(self) -> list[tuple[Any, str, str]]:
+        """(label, preset value, tournament value) of every changed value."""
+        rows = []
+        for _name, field in self.fields.items():
+            if field.changed_from_preset:
+                rows.append((field.label, field.preset_text, self._show(field.initial)))
+        return rows

@@ -1,0 +1,101 @@
+"""Reads of the director's console: a person's tournaments, the EMA player list, the hidden standings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Q, QuerySet
+
+from tournaments.console.plan import fold
+from tournaments.console.services import HIDE_SETTING, REVEALED_SETTING
+from tournaments.models import EMAPlayer, Registration, Role, Session, Tournament, TournamentRole
+from tournaments.permissions import user_roles
+
+
+@dataclass(frozen=True)
+class MyTournament:
+    tournament: Tournament
+    roles: list[str]
+    players: int
+
+
+def my_tournaments(*, user) -> list[MyTournament]:
+    """The tournaments a person directs, referees or scores, newest first."""
+    if not user.is_authenticated:
+        return []
+    roles: dict[int, list[str]] = {}
+    for tournament_id, role in TournamentRole.objects.filter(user=user).values_list("tournament_id", "role"):
+        roles.setdefault(tournament_id, []).append(role)
+    tournaments = Tournament.objects.filter(pk__in=roles).annotate(
+        n=Count("registrations", filter=Q(registrations__is_substitute=False))
+    )
+    order = {Role.DIRECTOR: 0, Role.REFEREE: 1, Role.SCORER: 2}
+    return [
+        MyTournament(t, sorted(roles[t.pk], key=lambda r: order.get(r, 9)), t.n)
+        for t in tournaments.order_by("-starts_on", "name")
+    ]
+
+
+def ema_list_search(*, query: str, limit: int = 10) -> QuerySet[EMAPlayer]:
+    """EMA list lines whose number starts with, or whose name holds, every word typed (ignoring case and
+    accents)."""
+    words = fold(query).split()[:4]
+    if not words:
+        return EMAPlayer.objects.none()
+    qs = EMAPlayer.objects.all()
+    for word in words:
+        qs = qs.filter(Q(ema_id__startswith=word) if word.isdigit() else Q(search_text__contains=word[:40]))
+    return qs.order_by("last_name", "first_name")[:limit]
+
+
+def registered_ema_ids(*, tournament: Tournament) -> set[str]:
+    return set(
+        Registration.objects.filter(tournament=tournament, player__ema_id__isnull=False).values_list(
+            "player__ema_id", flat=True
+        )
+    )
+
+
+# -- standings hidden for the last sessions --------------------------------------------------------------
+
+
+def hidden_after(*, tournament: Tournament) -> int | None:
+    """The last session whose standings the public sees while the last sessions are hidden; None when
+    nothing is hidden (no setting, or the standings were revealed)."""
+    settings = tournament.settings or {}
+    try:
+        hide = int(settings.get(HIDE_SETTING) or 0)
+    except (TypeError, ValueError):
+        return None
+    if hide <= 0 or settings.get(REVEALED_SETTING):
+        return None
+    total = Session.objects.filter(tournament=tournament).count()
+    return max(total - hide, 0)
+
+
+def sees_hidden(*, user, tournament: Tournament) -> bool:
+    return bool(user_roles(user, tournament) & {Role.DIRECTOR, Role.REFEREE})
+
+
+def standings_document_upto(*, tournament: Tournament, last_session: int) -> dict:
+    """The standings as they stood after ``last_session`` (rows and penalties of later sessions left out)."""
+    from rankings.standings.engine import compute_standings, method_for_family
+    from rankings.standings.selectors import standings_inputs, tiebreak_order
+
+    players, rows, score_penalties, tp_penalties, _complete = standings_inputs(tournament=tournament)
+    rows = [r for r in rows if r.session <= last_session]
+    score_penalties = [p for p in score_penalties if p.session is not None and p.session <= last_session]
+    tp_penalties = [p for p in tp_penalties if p.session is not None and p.session <= last_session]
+    complete = Session.objects.filter(
+        tournament=tournament, status=Session.Status.FINISHED, number__lte=last_session
+    ).count()
+    standings = compute_standings(
+        players=players,
+        rows=rows,
+        method=method_for_family(tournament.get_rules().family),
+        table_points_penalties=tp_penalties,
+        score_penalties=score_penalties,
+        tiebreaks=tiebreak_order(tournament=tournament),
+        complete_sessions=complete,
+    )
+    return standings.to_document(tournament.slug, tournament.ruleset)

@@ -1,0 +1,725 @@
+"""Writes of the director's console: opening a tournament, its staff, players, the EMA player list,
+check-in, and the life of sessions and of the tournament. Keyword-only, typed, atomic."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
+from django.contrib.auth.tokens import default_token_generator
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from tournaments import services as base
+from tournaments.console.plan import fold
+from tournaments.countries import is_country
+from tournaments.models import (
+    EMAPlayer,
+    Player,
+    Registration,
+    Role,
+    Session,
+    Table,
+    Tournament,
+    TournamentRole,
+)
+
+User = get_user_model()
+STAFF_ROLES = (Role.REFEREE, Role.SCORER, Role.DIRECTOR)
+MAX_EMA_LIST_BYTES = 5_000_000
+HIDE_SETTING = "hide_last_sessions"
+REVEALED_SETTING = "standings_revealed"
+
+
+class Blocked(ValidationError):
+    """A state change refused, with every reason (each a sentence for the director)."""
+
+    def __init__(self, reasons: Sequence[str]):
+        super().__init__(list(reasons))
+        self.reasons = list(reasons)
+
+
+# -- organisers ------------------------------------------------------------------------------------------
+
+
+def organiser_grant(*, user) -> None:
+    """Let ``user`` create tournaments (and become their director)."""
+    permission = Permission.objects.get(
+        codename="organise_tournaments", content_type__app_label="tournaments"
+    )
+    user.user_permissions.add(permission)
+
+
+def organiser_revoke(*, user) -> None:
+    permission = Permission.objects.get(
+        codename="organise_tournaments", content_type__app_label="tournaments"
+    )
+    user.user_permissions.remove(permission)
+
+
+# -- creating and editing a tournament -------------------------------------------------------------------
+
+
+def unique_slug(name: str) -> str:
+    stem = slugify(name)[:60].strip("-") or "tournament"
+    slug, n = stem, 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug = f"{stem}-{n}"
+        n += 1
+    return slug
+
+
+def tournament_open(
+    *,
+    director,
+    name: str,
+    ruleset: str,
+    starts_on: dt.date,
+    days: int = 1,
+    city: str = "",
+    country: str = "",
+    is_public: bool = True,
+    rules: Mapping[str, Any] | None = None,
+    settings: Mapping[str, Any] | None = None,
+    session_starts: Sequence[dt.datetime | None] = (),
+    slug: str = "",
+) -> Tournament:
+    """An organiser opens a tournament: they become its director; one session per start time."""
+    with transaction.atomic():
+        tournament = base.tournament_create(
+            name=name.strip(),
+            slug=slug or unique_slug(name),
+            ruleset=ruleset,
+            starts_on=starts_on,
+            days=days,
+            rules=dict(rules or {}),
+            city=city.strip(),
+            country=country,
+            is_public=is_public,
+            settings=dict(settings or {}),
+            director=director,
+        )
+        for number, start in enumerate(session_starts, start=1):
+            Session.objects.create(tournament=tournament, number=number, starts_at=_aware(start))
+    return tournament
+
+
+def _aware(value: dt.datetime | None) -> dt.datetime | None:
+    if value is None or timezone.is_aware(value):
+        return value
+    return timezone.make_aware(value)
+
+
+def tournament_edit(
+    *, tournament: Tournament, fields: Mapping[str, Any], rules: Mapping[str, Any] | None = None
+) -> Tournament:
+    """Change the tournament's details and rule overrides; a change of the rules rewrites the rows of the
+    confirmed tables (they are computed again under the new rules)."""
+    changes = dict(fields)
+    if rules is not None:
+        changes["rules"] = dict(rules)
+    rules_changed = "rules" in changes and changes["rules"] != (tournament.rules or {})
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        base.tournament_update(tournament=tournament, **changes)
+        if rules_changed:
+            confirmed_tables_rewrite(tournament=tournament)
+    return tournament
+
+
+def confirmed_tables_rewrite(*, tournament: Tournament) -> int:
+    from scoring.models import TableResult
+    from scoring.services import summaries_write
+
+    results = TableResult.objects.filter(
+        table__session__tournament=tournament, status=TableResult.Status.CONFIRMED
+    ).select_related("table__session__tournament")
+    count = 0
+    for result in results:
+        summaries_write(result=result)
+        count += 1
+    base.standings_changed(tournament_id=tournament.pk)
+    return count
+
+
+def confirmed_table_count(*, tournament: Tournament) -> int:
+    from scoring.models import TableResult
+
+    return TableResult.objects.filter(
+        table__session__tournament=tournament, status=TableResult.Status.CONFIRMED
+    ).count()
+
+
+def session_times_set(*, tournament: Tournament, starts: Mapping[int, dt.datetime | None]) -> None:
+    with transaction.atomic():
+        for session in Session.objects.select_for_update().filter(tournament=tournament):
+            if session.number in starts:
+                session.starts_at = _aware(starts[session.number])
+                session.save(update_fields=["starts_at"])
+
+
+def session_add(*, tournament: Tournament, starts_at: dt.datetime | None = None) -> Session:
+    return base.session_create(tournament=tournament, starts_at=_aware(starts_at))
+
+
+def session_remove_last(*, tournament: Tournament) -> int:
+    """Remove the last session while it has no seating."""
+    with transaction.atomic():
+        last = Session.objects.select_for_update().filter(tournament=tournament).order_by("-number").first()
+        if last is None:
+            raise Blocked([_("This tournament has no sessions.")])
+        if last.tables.exists() or last.status != Session.Status.PLANNED:
+            raise Blocked([_("Session %(n)s is seated: it cannot be removed.") % {"n": last.number}])
+        number = last.number
+        last.delete()
+    return number
+
+
+# -- staff -----------------------------------------------------------------------------------------------
+
+
+def _find_user(identifier: str):
+    text = (identifier or "").strip()
+    if not text:
+        raise ValidationError({"who": _("Give a username or an e-mail address.")})
+    users = list(User.objects.filter(Q(username__iexact=text) | Q(email__iexact=text))[:2])
+    if not users:
+        raise ValidationError({"who": _("Nobody has the username or e-mail %(who)s.") % {"who": text}})
+    if len(users) > 1:
+        raise ValidationError({"who": _("Several accounts use %(who)s: give the username.") % {"who": text}})
+    return users[0]
+
+
+def staff_add(*, tournament: Tournament, identifier: str, role: str) -> TournamentRole:
+    if role not in STAFF_ROLES:
+        raise ValidationError({"role": _("Choose director, referee or scorer.")})
+    return base.role_grant(tournament=tournament, user=_find_user(identifier), role=role)
+
+
+@dataclass(frozen=True)
+class NewHelper:
+    user: Any
+    role: str
+    password: str = ""  # shown once when a password was generated
+    sign_in_path: str = ""  # the one-time sign-in link (path), when one was asked for
+
+
+def sign_in_path(user) -> str:
+    """A one-time sign-in link: the token stops working once the account signs in (its last login
+    changes) or its password changes."""
+    uid = urlsafe_base64_encode(force_bytes(user.pk))
+    return reverse("console-sign-in", args=[uid, default_token_generator.make_token(user)])
+
+
+def staff_create(
+    *, tournament: Tournament, username: str, email: str = "", role: str, with_link: bool
+) -> NewHelper:
+    """Create an account for a helper on the spot, with a one-time sign-in link or a generated password."""
+    if role not in STAFF_ROLES:
+        raise ValidationError({"role": _("Choose director, referee or scorer.")})
+    username = (username or "").strip()
+    user = User(username=username, email=(email or "").strip())
+    try:
+        user.full_clean(exclude=["password"])
+    except ValidationError as exc:
+        raise ValidationError(dict(exc.message_dict.items())) from None
+    password = "" if with_link else secrets.token_urlsafe(9)
+    with transaction.atomic():
+        if with_link:
+            user.set_unusable_password()
+        else:
+            user.set_password(password)
+        user.save()
+        base.role_grant(tournament=tournament, user=user, role=role)
+    return NewHelper(
+        user=user, role=role, password=password, sign_in_path=sign_in_path(user) if with_link else ""
+    )
+
+
+def staff_remove(*, tournament: Tournament, role_id: int, acting_user) -> None:
+    with transaction.atomic():
+        role = TournamentRole.objects.select_for_update().get(pk=role_id, tournament=tournament)
+        if role.role == Role.DIRECTOR:
+            directors = TournamentRole.objects.filter(tournament=tournament, role=Role.DIRECTOR).count()
+            if directors <= 1:
+                raise Blocked([_("A tournament keeps at least one director.")])
+        role.delete()
+
+
+# -- players ---------------------------------------------------------------------------------------------
+
+
+def possible_duplicates(
+    *,
+    tournament: Tournament,
+    first_name: str,
+    last_name: str,
+    ema_id: str | None,
+    exclude_registration: Registration | None = None,
+) -> list[Player]:
+    """Players already known with the same name (ignoring case and accents) or the same EMA number."""
+    name = fold(f"{first_name} {last_name}")
+    found: dict[int, Player] = {}
+    if ema_id:
+        for player in Player.objects.filter(ema_id=ema_id):
+            found[player.pk] = player
+    if name:
+        last = fold(last_name).split(" ")[0] if last_name else fold(first_name).split(" ")[0]
+        candidates = Player.objects.filter(
+            Q(last_name__icontains=last[:3]) | Q(first_name__icontains=last[:3])
+        ).only("id", "first_name", "last_name", "ema_id", "country", "club")[:2000]
+        for player in candidates:
+            if fold(player.full_name) == name:
+                found[player.pk] = player
+    if exclude_registration is not None:
+        found.pop(exclude_registration.player_id, None)
+    return sorted(found.values(), key=lambda p: (p.full_name, p.pk))
+
+
+def player_register(
+    *,
+    tournament: Tournament,
+    first_name: str = "",
+    last_name: str = "",
+    ema_id: str | None = None,
+    country: str = "",
+    club: str = "",
+    is_substitute: bool = False,
+    existing: Player | None = None,
+) -> Registration:
+    """Register one player by hand: ``existing`` (a known player) or a new player from the fields. A
+    player known by the EMA number is registered, not duplicated."""
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        ema_id = (ema_id or "").strip() or None
+        if existing is None and ema_id:
+            existing = Player.objects.filter(ema_id=ema_id).first()
+        if existing is not None:
+            player = existing
+        else:
+            if country and not is_country(country):
+                raise ValidationError({"country": _("%(c)s is not a country code.") % {"c": country}})
+            player = base.player_create(
+                first_name=first_name, last_name=last_name, ema_id=ema_id, country=country, club=club
+            )
+        if Registration.objects.filter(tournament=tournament, player=player).exists():
+            raise ValidationError(
+                {"first_name": _("%(name)s is already registered.") % {"name": player.full_name}}
+            )
+        return base.registration_create(tournament=tournament, player=player, is_substitute=is_substitute)
+
+
+def registration_edit(
+    *,
+    registration: Registration,
+    first_name: str,
+    last_name: str,
+    ema_id: str | None,
+    country: str,
+    club: str,
+    is_substitute: bool,
+) -> Registration:
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=registration.player_id)
+        player.first_name = first_name.strip()
+        player.last_name = (last_name or "").strip()
+        player.ema_id = (ema_id or "").strip() or None
+        player.country = (country or "").strip().upper()
+        player.club = (club or "").strip()
+        player.full_clean()
+        player.save()
+        registration.is_substitute = is_substitute
+        registration.save(update_fields=["is_substitute"])
+        for tournament_id in player.registrations.values_list("tournament_id", flat=True):
+            base.standings_changed(tournament_id=tournament_id)
+    return registration
+
+
+def registration_reinstate(*, registration: Registration) -> Registration:
+    registration.withdrawn_from = None
+    registration.save(update_fields=["withdrawn_from"])
+    base.standings_changed(tournament_id=registration.tournament_id)
+    return registration
+
+
+def registration_remove(*, registration: Registration) -> None:
+    """Remove a registration that has no seat, no result and no penalty."""
+    from penalties.models import Penalty
+    from scoring.models import SeatSummary
+
+    with transaction.atomic():
+        locked = Registration.objects.select_for_update().get(pk=registration.pk)
+        blockers = []
+        if locked.seats.exists():
+            blockers.append(_("%(name)s has a seat in a session.") % {"name": locked.player.full_name})
+        if SeatSummary.objects.filter(registration=locked).exists():
+            blockers.append(_("%(name)s has results.") % {"name": locked.player.full_name})
+        if Penalty.objects.filter(Q(registration=locked) | Q(substitute=locked)).exists():
+            blockers.append(_("%(name)s has penalties or substitutions.") % {"name": locked.player.full_name})
+        if blockers:
+            raise Blocked([*blockers, _("Withdraw the player instead.")])
+        tournament_id = locked.tournament_id
+        locked.delete()
+    base.standings_changed(tournament_id=tournament_id)
+
+
+# -- the EMA player list ---------------------------------------------------------------------------------
+
+
+@dataclass
+class EMAListReport:
+    created: int = 0
+    updated: int = 0
+    faults: list[str] = field(default_factory=list)
+
+
+EMA_HEADERS = {
+    "ema_id": ("ema", "ema_id", "ema number", "ema_number", "id", "number"),
+    "first_name": ("first_name", "first name", "firstname", "name"),
+    "last_name": ("last_name", "last name", "lastname", "surname"),
+    "country": ("country", "nationality"),
+}
+
+
+def ema_list_import(*, data: bytes) -> EMAListReport:
+    """Import or update the EMA player list from CSV (EMA number, first name, last name, country), with or
+    without a header line; all or nothing."""
+    if len(data) > MAX_EMA_LIST_BYTES:
+        raise Blocked([_("The file is larger than 5 MB.")])
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise Blocked([_("The file is not UTF-8 text.")]) from None
+    dialect = ";" if text[:2000].count(";") > text[:2000].count(",") else ","
+    rows = list(csv.reader(io.StringIO(text), delimiter=dialect))
+    order = ["ema_id", "first_name", "last_name", "country"]
+    start = 0
+    if rows and not rows[0][0].strip().isdigit():
+        header = [fold(c).replace("-", "_") for c in rows[0]]
+        order = []
+        for cell in header:
+            name = next((k for k, names in EMA_HEADERS.items() if cell in names), "")
+            order.append(name)
+        if "ema_id" not in order or "first_name" not in order:
+            raise Blocked([_("The header needs the columns ema_id and first_name.")])
+        start = 1
+    report = EMAListReport()
+    parsed: dict[str, dict[str, str]] = {}
+    for line, row in enumerate(rows[start:], start=start + 1):
+        if not any(c.strip() for c in row):
+            continue
+        values = {name: (row[i].strip() if i < len(row) else "") for i, name in enumerate(order) if name}
+        ema_id = values.get("ema_id", "")
+        if len(ema_id) < 8 and ema_id.isdigit():
+            ema_id = ema_id.zfill(8)
+        if not (len(ema_id) == 8 and ema_id.isdigit()):
+            report.faults.append(
+                _("Line %(line)s: %(v)s is not an 8-digit EMA number.") % {"line": line, "v": ema_id}
+            )
+            continue
+        country = values.get("country", "").upper()
+        if country and not is_country(country):
+            report.faults.append(
+                _("Line %(line)s: %(v)s is not a country code.") % {"line": line, "v": country}
+            )
+            continue
+        if not values.get("first_name"):
+            report.faults.append(_("Line %(line)s: the first name is missing.") % {"line": line})
+            continue
+        parsed[ema_id] = {
+            "first_name": values["first_name"][:100],
+            "last_name": values.get("last_name", "")[:100],
+            "country": country,
+        }
+        if len(report.faults) > 50:
+            break
+    if report.faults:
+        raise Blocked(report.faults)
+    with transaction.atomic():
+        known = set(EMAPlayer.objects.filter(ema_id__in=parsed).values_list("ema_id", flat=True))
+        for ema_id, values in parsed.items():
+            search = fold(f"{ema_id} {values['first_name']} {values['last_name']}")
+            EMAPlayer.objects.update_or_create(ema_id=ema_id, defaults={**values, "search_text": search})
+            if ema_id in known:
+                report.updated += 1
+            else:
+                report.created += 1
+    return report
+
+
+# -- check-in --------------------------------------------------------------------------------------------
+
+ABSENT_WITHDRAW = "withdraw"
+ABSENT_SUBSTITUTE = "substitute"
+
+
+@dataclass
+class CheckinReport:
+    present: int = 0
+    withdrawn: list[str] = field(default_factory=list)
+    substitutes: list[str] = field(default_factory=list)
+
+
+def checkin_apply(
+    *,
+    session: Session,
+    present: Iterable[str],
+    absent: Mapping[str, str],
+    substitutes_present: Iterable[str] = (),
+    new_substitutes: Sequence[str] = (),
+) -> CheckinReport:
+    """Record who is present before ``session``. Absent players withdraw from this session on; with
+    ``substitute`` a substitute takes their place when the session is seated (the substitutes present,
+    and the new ones named here, are registered as substitutes)."""
+    report = CheckinReport()
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().get(pk=session.pk)
+        if locked.tables.exists():
+            raise Blocked(
+                [_("Session %(n)s is already seated: check in before seating it.") % {"n": locked.number}]
+            )
+        tournament = locked.tournament
+        registrations = {
+            r.key: r for r in Registration.objects.filter(tournament=tournament).select_related("player")
+        }
+        present = set(present)
+        needed = 0
+        for key, action in absent.items():
+            registration = registrations.get(key)
+            if registration is None or key in present or not registration.is_active_in(locked.number):
+                continue
+            registration.withdrawn_from = locked.number
+            registration.save(update_fields=["withdrawn_from"])
+            report.withdrawn.append(registration.player.full_name)
+            if action == ABSENT_SUBSTITUTE:
+                needed += 1
+        subs = [
+            registrations[k]
+            for k in substitutes_present
+            if k in registrations and registrations[k].is_substitute
+        ]
+        for name in new_substitutes:
+            first, _sep, last = name.strip().partition(" ")
+            if first:
+                player = base.player_create(first_name=first, last_name=last)
+                subs.append(
+                    base.registration_create(tournament=tournament, player=player, is_substitute=True)
+                )
+        if needed > len(subs):
+            raise Blocked(
+                [
+                    _("%(n)s absent players need a substitute but only %(m)s substitutes are present.")
+                    % {"n": needed, "m": len(subs)}
+                ]
+            )
+        report.substitutes = [s.player.full_name for s in subs]
+        locked.checked_in = sorted(present | {s.key for s in subs})
+        locked.save(update_fields=["checked_in"])
+        report.present = len(present)
+    base.standings_changed(tournament_id=session.tournament_id)
+    return report
+
+
+# -- the life of a session -------------------------------------------------------------------------------
+
+
+def _out_without_substitute(session: Session, tables: Iterable[Table] | None = None) -> list[str]:
+    """Seated players put out of the session (late past the limit) whom no substitute replaced."""
+    from penalties.models import Kind, Penalty
+
+    penalties = Penalty.objects.filter(session=session, cancelled_at__isnull=True)
+    replaced = set(penalties.filter(kind=Kind.REPLACED).values_list("registration_id", flat=True))
+    out = (
+        penalties.filter(disqualifies=True)
+        .exclude(registration_id__in=replaced)
+        .select_related("registration__player")
+    )
+    if tables is not None:
+        seated = set(session.seats.filter(table__in=list(tables)).values_list("registration_id", flat=True))
+        out = [p for p in out if p.registration_id in seated]
+    return [
+        _("%(name)s is out of session %(n)s and nobody replaced them.")
+        % {"name": p.registration.player.full_name, "n": session.number}
+        for p in out
+    ]
+
+
+def session_blockers(*, session: Session) -> list[str]:
+    """What keeps ``session`` from finishing."""
+    from scoring.models import TableResult
+
+    tables = list(session.tables.order_by("number"))
+    if not tables:
+        return [_("Session %(n)s is not seated.") % {"n": session.number}]
+    confirmed = set(
+        TableResult.objects.filter(table__in=tables, status=TableResult.Status.CONFIRMED).values_list(
+            "table_id", flat=True
+        )
+    )
+    open_tables = [str(t.number) for t in tables if t.pk not in confirmed]
+    reasons = []
+    if open_tables:
+        reasons.append(_("Tables not confirmed: %(list)s.") % {"list": ", ".join(open_tables)})
+    reasons += _out_without_substitute(session)
+    return reasons
+
+
+def session_seat(*, session: Session) -> None:
+    """Seat ``session`` with the engine (the whole plan's history counts; Swiss order from session 2 on
+    when the tournament's seating settings say so)."""
+    from tournaments.seating import selectors as seating_read
+    from tournaments.seating import services as seating
+
+    config = seating_read.seating_config(tournament=session.tournament)
+    strategy = seating_read.SCHEDULE
+    if getattr(config, "strategy", "") in seating_read.STRATEGIES:
+        strategy = config.strategy
+    seating.seating_generate(tournament=session.tournament, sessions=[session], strategy=strategy)
+
+
+def session_advance(*, session: Session) -> Session:
+    """Planned → seated (the seating is published) → playing → finished."""
+    from tournaments.seating import services as seating
+    from tournaments.seating.engine import SeatingError
+
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
+        tournament = locked.tournament
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Blocked([_("The tournament is finished: reopen it first.")])
+        status = locked.status
+        if status == Session.Status.PLANNED:
+            try:
+                seating.seating_publish(session=locked)
+            except SeatingError as exc:
+                raise Blocked(exc.faults) from None
+            locked.seating_published = True
+            locked.status = Session.Status.SEATED
+            if tournament.status == Tournament.Status.DRAFT:
+                tournament.status = Tournament.Status.RUNNING
+                tournament.save(update_fields=["status"])
+        elif status == Session.Status.SEATED:
+            earlier = Session.objects.filter(tournament=tournament, number__lt=locked.number).exclude(
+                status=Session.Status.FINISHED
+            )
+            if earlier.exists():
+                raise Blocked(
+                    [_("Finish session %(n)s first.") % {"n": earlier.order_by("number").first().number}]
+                )
+            locked.status = Session.Status.PLAYING
+        elif status == Session.Status.PLAYING:
+            reasons = session_blockers(session=locked)
+            if reasons:
+                raise Blocked(reasons)
+            locked.status = Session.Status.FINISHED
+        else:
+            raise Blocked([_("Session %(n)s is already finished.") % {"n": locked.number}])
+        locked.save(update_fields=["status", "seating_published"])
+    base.standings_changed(tournament_id=locked.tournament_id)
+    return locked
+
+
+def session_reopen(*, session: Session) -> Session:
+    """One step back where it is safe: finished → playing; playing → seated while no table has a result
+    or a penalty; seated → planned (seating hidden again) likewise."""
+    from penalties.models import Penalty
+    from scoring.models import TableResult
+
+    with transaction.atomic():
+        locked = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
+        if locked.tournament.status == Tournament.Status.FINISHED:
+            raise Blocked([_("The tournament is finished: reopen it first.")])
+        status = locked.status
+        has_results = TableResult.objects.filter(table__session=locked).exists()
+        has_penalties = Penalty.objects.filter(session=locked).exists()
+        if status == Session.Status.FINISHED:
+            later = Session.objects.filter(tournament=locked.tournament, number__gt=locked.number).exclude(
+                status=Session.Status.PLANNED
+            )
+            if later.exists():
+                raise Blocked(
+                    [
+                        _("Session %(n)s has started: reopen it first.")
+                        % {"n": later.order_by("-number").first().number}
+                    ]
+                )
+            locked.status = Session.Status.PLAYING
+        elif status in (Session.Status.PLAYING, Session.Status.SEATED):
+            if has_results or has_penalties:
+                raise Blocked(
+                    [_("Session %(n)s has results or penalties: it stays in play.") % {"n": locked.number}]
+                )
+            if status == Session.Status.PLAYING:
+                locked.status = Session.Status.SEATED
+            else:
+                locked.status = Session.Status.PLANNED
+                locked.seating_published = False
+        else:
+            raise Blocked([_("Session %(n)s has not started.") % {"n": locked.number}])
+        locked.save(update_fields=["status", "seating_published"])
+    base.standings_changed(tournament_id=locked.tournament_id)
+    return locked
+
+
+# -- the tournament --------------------------------------------------------------------------------------
+
+
+def tournament_blockers(*, tournament: Tournament) -> list[str]:
+    sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
+    if not sessions:
+        return [_("The tournament has no sessions.")]
+    unfinished = [str(s.number) for s in sessions if s.status != Session.Status.FINISHED]
+    reasons = []
+    if unfinished:
+        reasons.append(_("Sessions not finished: %(list)s.") % {"list": ", ".join(unfinished)})
+    return reasons
+
+
+def tournament_finish(*, tournament: Tournament) -> Tournament:
+    """Finish the tournament: it counts for the EMA ranking from now on."""
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        reasons = tournament_blockers(tournament=locked)
+        if reasons:
+            raise Blocked(reasons)
+        locked.status = Tournament.Status.FINISHED
+        locked.save(update_fields=["status"])
+    tournament.status = locked.status
+    return locked
+
+
+def tournament_reopen(*, tournament: Tournament) -> Tournament:
+    """Reopen a finished tournament: it leaves the EMA ranking until it is finished again."""
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status != Tournament.Status.FINISHED:
+            raise Blocked([_("The tournament is not finished.")])
+        locked.status = Tournament.Status.RUNNING
+        locked.save(update_fields=["status"])
+    tournament.status = locked.status
+    return locked
+
+
+def standings_reveal(*, tournament: Tournament, revealed: bool = True) -> Tournament:
+    """Show the hidden last sessions' standings to the public (after the prize-giving), or hide them again."""
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        settings = dict(locked.settings or {})
+        settings[REVEALED_SETTING] = bool(revealed)
+        base.tournament_update(tournament=locked, settings=settings)
+    tournament.settings = locked.settings
+    return locked
