@@ -10,8 +10,9 @@ facts (rules, start date and name, compared without case or accents) as another 
 tournament of this installation with the same rules, start date and name (it counts already).
 
 Players are matched by EMA number: a known player keeps the name stored here; an unknown number becomes a
-new player with the file's name and country. Players without an EMA number are stored as lines of the
-file: they count in N and are never ranked. Every change recomputes the ranking once it commits.
+new player, named by the stored EMA player list (``EMAPlayer``) when it has the number, else by the file.
+Players without an EMA number are stored as lines of the file: they count in N and are never ranked. Every
+change recomputes the ranking once it commits.
 """
 
 from __future__ import annotations
