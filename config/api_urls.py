@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 
 from penalties import api as penalties_api
 from rankings.archive import api as archive_api
+from rankings.ema import api as ema_api
 from rankings.exports import api as export_api
 from rankings.standings import api as rankings_api
 from scoring import api as scoring_api
@@ -38,6 +39,8 @@ router.register(
     basename="tournament-export",
 )
 router.register("archives", archive_api.ArchiveViewSet, basename="archive")
+router.register("ranking-imports", ema_api.ImportedTournamentViewSet, basename="ranking-import")
+router.register(r"ema-ranking/(?P<family>[a-z]+)", ema_api.EmaRankingViewSet, basename="ema-ranking-api")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/seating", seating_api.SeatingViewSet, basename="seating-api"
 )

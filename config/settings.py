@@ -236,6 +236,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "ClockStateEnum": "tournaments.clock.engine.STATES",
         "SeatingStateEnum": ["empty", "draft", "published", "played"],
+        "RankedFamilyEnum": "rankings.models.ImportedTournament.Family",
     },
     "TITLE": "Mahjong tournaments API",
     "DESCRIPTION": "Tournaments, players, seating, results, penalties and standings. "

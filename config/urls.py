@@ -32,6 +32,7 @@ urlpatterns = [
     path("", include("scoring.tiles.urls")),
     path("", include("penalties.urls")),
     path("", include("rankings.standings.urls")),
+    path("", include("rankings.ema.urls")),
     path("", include("rankings.exports.urls")),
     path("", include("rankings.archive.urls")),
     path("", include("rankings.backups.urls")),
