@@ -24,6 +24,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from scoring.rules.base import RuleError
+from tournaments.deletion import DeletionRefused
 
 logger = logging.getLogger("config.api")
 
@@ -93,6 +94,8 @@ def conflict_body(detail: str) -> dict:
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, DeletionRefused):
+        return Response({"detail": str(exc), "held_by": exc.holders}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, RuleError):
         field = exc.path or "non_field_errors"
         return Response({field: [exc.message], "detail": str(exc)}, status=status.HTTP_400_BAD_REQUEST)

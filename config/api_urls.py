@@ -1,14 +1,17 @@
 """One router for the whole API."""
 
+from django.urls import path
 from rest_framework.routers import DefaultRouter
 
 from penalties import api as penalties_api
 from rankings.archive import api as archive_api
+from rankings.ema import api as ema_api
 from rankings.exports import api as export_api
 from rankings.standings import api as rankings_api
 from scoring import api as scoring_api
 from scoring.tiles import api as tiles_api
 from tournaments import api as tournaments_api
+from tournaments.clock import api as clock_api
 from tournaments.console import api as console_api
 from tournaments.seating import api as seating_api
 from tournaments.teams import api as teams_api
@@ -36,6 +39,8 @@ router.register(
     basename="tournament-export",
 )
 router.register("archives", archive_api.ArchiveViewSet, basename="archive")
+router.register("ranking-imports", ema_api.ImportedTournamentViewSet, basename="ranking-import")
+router.register(r"ema-ranking/(?P<family>[a-z]+)", ema_api.EmaRankingViewSet, basename="ema-ranking-api")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/seating", seating_api.SeatingViewSet, basename="seating-api"
 )
@@ -51,3 +56,17 @@ router.register(
 )
 
 urlpatterns = router.urls
+
+urlpatterns += [
+    path("tournaments/<slug:tournament_slug>/clock/", clock_api.ClockView.as_view(), name="clock-api"),
+    path(
+        "tournaments/<slug:tournament_slug>/announcements/",
+        clock_api.AnnouncementsView.as_view(),
+        name="announcements-api",
+    ),
+    path(
+        "tournaments/<slug:tournament_slug>/announcements/<int:pk>/",
+        clock_api.AnnouncementDetailView.as_view(),
+        name="announcement-api",
+    ),
+]

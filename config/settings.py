@@ -8,6 +8,7 @@ SECRET_KEY, ALLOWED_HOSTS; see README.md.
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -34,6 +35,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "django_filters",
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -45,11 +47,13 @@ INSTALLED_APPS = [
     "penalties",
     "rankings",
     "idempotency",
+    "csp",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournaments.pagecache.PublicPageMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -59,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",
     "axes.middleware.AxesMiddleware",
     # last: it runs the view itself for writes that carry an Idempotency-Key
@@ -132,12 +137,37 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "inter
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY = False
 CELERY_TIMEZONE = env.str("TIME_ZONE", default="Europe/Madrid")
-# With `celery -A config beat`: forget idempotency keys past their keeping time, hourly.
-CELERY_BEAT_SCHEDULE = {
-    "purge-idempotency-keys": {"task": "idempotency.tasks.purge_idempotency_keys", "schedule": 3600.0},
-}
 # How long the answer to a write with an Idempotency-Key is kept for its repeats (never under 24).
 IDEMPOTENCY_KEEP_HOURS = env.int("IDEMPOTENCY_KEEP_HOURS", default=48)
+# A message taken by a worker that dies (kill -9, lost machine) goes back to the queue within a minute:
+# tasks are acknowledged late, so an unacknowledged message is redelivered after the visibility timeout
+# (45 s), found by the workers' scan for such messages (every 5 s; kombu's default scans every 100 s).
+# A task still running after 45 s may then run twice: every task here is safe to run twice.
+CELERY_BROKER_TRANSPORT_OPTIONS.update(
+    visibility_timeout=env.int("CELERY_VISIBILITY_TIMEOUT", default=45),
+    unacked_restore_interval=5,
+    unacked_restore_throttle=1,
+)
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+}
+# The standings sweep (rankings/sweep.py): every STANDINGS_SWEEP_SECONDS, the recompute of a tournament
+# whose snapshot is older than its input, and not queued for STANDINGS_SWEEP_STALE_SECONDS, is queued again.
+STANDINGS_SWEEP_SECONDS = env.int("STANDINGS_SWEEP_SECONDS", default=60)
+STANDINGS_SWEEP_STALE_SECONDS = env.int("STANDINGS_SWEEP_STALE_SECONDS", default=60)
+# Backups (rankings/backups): the archive of every running tournament, every BACKUP_SECONDS, the newest
+# BACKUP_KEEP of each tournament kept (96: a day at 15 minutes), in BACKUP_ROOT.
+BACKUP_SECONDS = env.int("BACKUP_SECONDS", default=15 * 60)
+BACKUP_KEEP = env.int("BACKUP_KEEP", default=96)
+BACKUP_ROOT = Path(env.str("BACKUP_ROOT", default=str(BASE_DIR / "var" / "backups")))
+CELERY_BEAT_SCHEDULE = {
+    "purge-idempotency-keys": {"task": "idempotency.tasks.purge_idempotency_keys", "schedule": 3600.0},
+    "backups": {"task": "rankings.backups.tasks.write_backups", "schedule": float(BACKUP_SECONDS)},
+    "standings-sweep": {
+        "task": "rankings.standings.tasks.sweep_standings",
+        "schedule": float(STANDINGS_SWEEP_SECONDS),
+    },
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -193,11 +223,21 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_PAGINATION_CLASS": "config.api.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "config.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
+    "ENUM_NAME_OVERRIDES": {
+        "ClockStateEnum": "tournaments.clock.engine.STATES",
+        "SeatingStateEnum": ["empty", "draft", "published", "played"],
+        "RankedFamilyEnum": "rankings.models.ImportedTournament.Family",
+    },
     "TITLE": "Mahjong tournaments API",
     "DESCRIPTION": "Tournaments, players, seating, results, penalties and standings. "
     "Public reads need no login; writes need a role in the tournament.",
@@ -228,6 +268,25 @@ if not DEBUG:
     X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 
+# Content-Security-Policy on every response (django-csp): scripts and styles from this site only (the
+# vendored htmx and Pico CSS included), no inline handler or eval; the print pages' own <style> carries the
+# request's nonce. The API documentation pages (Swagger UI, ReDoc) bring their own inline bootstrap and are
+# served with a policy of their own (config/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -236,5 +295,15 @@ LOGGING = {
     "loggers": {"axes": {"level": "WARNING"}},
 }
 
+# Input limits: JSON bodies (size and nesting, config/parsers.py), archives (size; the same nesting).
+JSON_MAX_BYTES = env.int("JSON_MAX_BYTES", default=1024 * 1024)
+JSON_MAX_DEPTH = 32
+ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=25 * 1024 * 1024)
+# Archives larger than this are imported in the background (a job with progress), not in the request.
+ARCHIVE_INLINE_BYTES = env.int("ARCHIVE_INLINE_BYTES", default=256 * 1024)
+# Django's own cap on a request body read whole (an archive sent as a JSON body is the largest).
+DATA_UPLOAD_MAX_MEMORY_SIZE = ARCHIVE_MAX_BYTES
+
 # Public pages: how long a rendered page may be served from the cache (seconds).
 PUBLIC_PAGE_CACHE_SECONDS = env.int("PUBLIC_PAGE_CACHE_SECONDS", default=10)
+CLOCK_POLL_SECONDS = env.int("CLOCK_POLL_SECONDS", default=15)

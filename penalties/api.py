@@ -35,6 +35,7 @@ from rest_framework.response import Response
 from penalties import services
 from penalties.models import Kind, Penalty, Scope, Variant
 from scoring.rules.base import RuleError
+from scoring.rules.numbers import POINTS_LIMIT, TEXT_LIMIT, read_number
 from tournaments.fields import plain_number
 from tournaments.models import Registration, Role, Session, Table, Tournament
 from tournaments.permissions import Actor, user_roles
@@ -139,15 +140,10 @@ class PointsField(serializers.Field):
     default_error_messages = {"invalid": "must be a number, not {value!r}"}
 
     def to_internal_value(self, data):
-        if isinstance(data, bool) or not isinstance(data, (int, float, str)):
-            self.fail("invalid", value=data)
         try:
-            value = Fraction(str(data).strip())
-        except (ValueError, ZeroDivisionError):
-            self.fail("invalid", value=data)
-        if abs(value) > 10**9:
-            self.fail("invalid", value=data)
-        return value
+            return Fraction(read_number(data, field=self.field_name or "points", limit=POINTS_LIMIT))
+        except RuleError as exc:
+            raise serializers.ValidationError(exc.message) from None
 
     def to_representation(self, value):
         return _amount(value)
@@ -174,19 +170,19 @@ class PenaltyWriteSerializer(serializers.Serializer):
         max_length=40, required=False, allow_blank=True, help_text="The substitute's key."
     )
     during = serializers.BooleanField(required=False, default=False)
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = serializers.CharField(max_length=TEXT_LIMIT, required=False, allow_blank=True, default="")
     points = PointsField(
         required=False, allow_null=True, help_text="Referee decisions and table points only."
     )
 
 
 class CancelSerializer(serializers.Serializer):
-    reason = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField(max_length=TEXT_LIMIT, allow_blank=True)
 
 
 class AppealSerializer(serializers.Serializer):
-    appeal = serializers.CharField(allow_blank=True)
-    decision = serializers.CharField(required=False, allow_blank=True, default="")
+    appeal = serializers.CharField(max_length=TEXT_LIMIT, allow_blank=True)
+    decision = serializers.CharField(max_length=TEXT_LIMIT, required=False, allow_blank=True, default="")
 
 
 # -- the viewset --------------------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from penalties.models import Kind, Scope
 from scoring.rules.base import RuleError, Ruleset
+from scoring.rules.numbers import POINTS_LIMIT, read_number
 from tournaments.models import Registration, Session, Table
 
 #: the order kinds are offered in
@@ -81,8 +82,8 @@ def late_arrival_help(rules: Ruleset) -> str:
 
 
 def parse_points(text: str) -> Fraction:
-    text = (text or "").strip().replace("\u2212", "-").replace(",", ".").replace(" ", "")
-    return Fraction(text)
+    """Points as typed (``-15``, ``-1/2``, ``−7,5``): bounded text, no exponent (scoring.rules.numbers)."""
+    return Fraction(read_number(text or "", field="points", limit=POINTS_LIMIT))
 
 
 def registration_label(registration: Registration, wind: str = "") -> str:
@@ -251,8 +252,8 @@ class PenaltyForm(forms.Form):
             if cleaned.get(name):
                 try:
                     cleaned[name] = parse_points(cleaned[name])
-                except (ValueError, ZeroDivisionError):
-                    self.add_error(name, _("Enter a number, such as -15."))
+                except RuleError as exc:
+                    self.add_error(name, _("Enter a number, such as -15.") + f" ({exc.message})")
         return cleaned
 
     # -- the service's arguments ------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ObjectDoesNotExist, PermissionDenied
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -20,6 +20,7 @@ from django.utils import timezone
 from penalties.models import Kind, Penalty, Scope, Variant
 from scoring.rules.base import GameResult, RuleError, Ruleset
 from scoring.rules.common import dealer_of_hand
+from scoring.rules.numbers import POINTS_LIMIT, read_number, read_text
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor
 from tournaments.signals import results_changed_send
@@ -111,7 +112,11 @@ def penalty_record(
         if hand_number < 1:
             raise RuleError(f"the hand number must be at least 1, not {hand_number}", "hand")
     rules = tournament.get_rules()
-    reason = (reason or "").strip()
+    if hand_number is not None and session is not None:
+        played = table or _table_of(registration, session)
+        if played is not None:
+            hand_number_check(table=played, hand_number=hand_number, rules=rules)
+    reason = read_text(reason, field="reason")
     penalty = Penalty(
         tournament=tournament,
         registration=registration,
@@ -176,10 +181,7 @@ def penalty_record(
             raise RuleError("a referee decision needs a reason", "reason")
         _need(points, "points", "a referee decision needs its points")
         low, high = rules.referee_bounds()
-        try:
-            value = Fraction(str(points))
-        except (ValueError, ZeroDivisionError):
-            raise RuleError(f"points {points!r} is not a number", "points") from None
+        value = Fraction(read_number(points, field="points", limit=POINTS_LIMIT))
         if not low <= value <= high:
             raise RuleError(f"points {points} is outside the ruleset's bounds {low} to {high}", "points")
         step = rules.referee_step()
@@ -226,10 +228,7 @@ def penalty_record(
             table_points if table_points is not None else points, "points", "give the table points to deduct"
         )
         raw = table_points if table_points is not None else points
-        try:
-            value = Fraction(str(raw))
-        except (ValueError, ZeroDivisionError):
-            raise RuleError(f"table points {raw!r} is not a number", "points") from None
+        value = Fraction(read_number(raw, field="points", limit=POINTS_LIMIT))
         if value > 0:
             raise RuleError("a table points deduction is 0 or negative", "points")
         penalty.table_points = value
@@ -244,6 +243,31 @@ def penalty_record(
         fouls_recount(registration=registration, rules=rules, actor=actor)
     _after_change(penalty)
     return penalty
+
+
+def hand_number_check(*, table: Table, hand_number: int, rules: Ruleset) -> None:
+    """The hand of a penalty at ``table``, as ARCHIVE.md allows it, for live entry and import alike: a
+    recorded hand or the hand in play (one more than those recorded); on a table entered as game totals,
+    any hand up to the ruleset's most hands in a session."""
+    try:
+        result = table.result  # the results layer sits above this one: read through the relation
+    except ObjectDoesNotExist:
+        result = None
+    where = f"table {table.number} of session {table.session.number}"
+    if result is not None and result.mode == "totals" and result.scores is not None:
+        limit = rules.session_hand_limit()
+        if hand_number > limit:
+            raise RuleError(
+                f"{where} is entered as game totals: its hands are 1 to {limit}, not {hand_number}", "hand"
+            )
+        return
+    recorded = result.hands.count() if result is not None else 0
+    if hand_number > recorded + 1:
+        raise RuleError(
+            f"{where} has {recorded} hands recorded: the hand is one of them or the hand in play "
+            f"({recorded + 1}), not {hand_number}",
+            "hand",
+        )
 
 
 def _table_of(registration: Registration, session: Session | None) -> Table | None:
@@ -261,7 +285,8 @@ def _table_of(registration: Registration, session: Session | None) -> Table | No
 def penalty_cancel(*, penalty: Penalty, actor: Actor, reason: str) -> Penalty:
     if not actor.is_referee:
         raise PermissionDenied("Only a referee or a director cancels penalties.")
-    if not (reason or "").strip():
+    reason = read_text(reason, field="reason")
+    if not reason:
         raise RuleError("cancelling a penalty needs a reason", "reason")
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     if penalty.cancelled_at is not None:
@@ -283,7 +308,8 @@ def penalty_appeal(*, penalty: Penalty, actor: Actor, appeal: str, decision: str
     """Record an appeal against a penalty and, when heard, its decision (MERS 2.1)."""
     if not actor.is_referee:
         raise PermissionDenied("Only a referee or a director records appeals.")
-    if not (appeal or "").strip():
+    appeal, decision = read_text(appeal, field="appeal"), read_text(decision, field="decision")
+    if not appeal:
         raise RuleError("describe the appeal", "appeal")
     penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
     penalty.appeal = appeal.strip()

@@ -2,7 +2,14 @@
 
 from django.contrib import admin
 
-from rankings.models import EmaRankingEntry, EmaTournament, ExportJob, StandingsState, TournamentResult
+from rankings.models import (
+    EmaRankingEntry,
+    EmaTournament,
+    ExportJob,
+    ImportedTournament,
+    StandingsState,
+    TournamentResult,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -41,3 +48,12 @@ class EmaRankingEntryAdmin(ReadOnlyAdmin):
     list_display = ["family", "position", "player", "ema_id", "ranking", "results"]
     list_filter = ["family"]
     search_fields = ["player__first_name", "player__last_name", "ema_id"]
+
+
+@admin.register(ImportedTournament)
+class ImportedTournamentAdmin(ReadOnlyAdmin):
+    """Imported results are corrected and removed through the import pages, which check every line."""
+
+    list_display = ("name", "family", "starts_on", "players", "countries", "weight", "imported_at")
+    list_filter = ("family",)
+    search_fields = ("name", "city")

@@ -197,16 +197,156 @@ class EmaRankingEntry(models.Model):
     part_a = FractionField(_("Part A"))
     part_b = FractionField(_("Part B"))
     results = models.PositiveSmallIntegerField(_("results"))  # real results that still count
-    details = models.JSONField(default=list)  # every result with its weight and ageing, padding included
     on = models.DateField(_("ranking date"))
     computed_at = models.DateTimeField()
+    # the player's country, copied at each recompute (the ranking's country filter)
+    country = models.CharField(_("country"), max_length=3, blank=True)
+    # the player's position and ranking in the computation before this one (None: newly ranked)
+    previous_position = models.PositiveIntegerField(null=True, blank=True)
+    previous_ranking = FractionField(null=True, blank=True)
 
     class Meta:
         ordering = ["family", "position", "id"]
         constraints = [
             models.UniqueConstraint(fields=["family", "player"], name="ema_ranking_once"),
         ]
-        indexes = [models.Index(fields=["family", "position"], name="ema_ranking_position")]
+        indexes = [
+            models.Index(fields=["family", "position"], name="ema_ranking_position"),
+            models.Index(fields=["family", "country", "position"], name="ema_ranking_country"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_family_display()} #{self.position} {self.player}"
+
+
+def import_upload_to(job: ArchiveImportJob, filename: str) -> str:
+    return f"imports/{secrets.token_hex(8)}.json"
+
+
+class ArchiveImportJob(models.Model):
+    """One import of a large archive, run in the background; the request that sent it returns at once."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Refused")
+
+    file = models.FileField(upload_to=import_upload_to, max_length=255)
+    replace = models.BooleanField(default=False)
+    only_slug = models.CharField(max_length=80, blank=True)  # from a tournament's page: that tournament only
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(_("progress"), default=0)
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    error_path = models.CharField(max_length=300, blank=True)
+    error = models.TextField(blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100), name="import_progress_at_most_100"),
+        ]
+
+    def __str__(self) -> str:
+        return f"archive import {self.pk} ({self.get_status_display()})"
+
+    @property
+    def pending(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)
+
+
+# -- results of tournaments held elsewhere ----------------------------------------------------------
+
+
+class ImportedTournament(models.Model):
+    """A tournament held elsewhere (scored with another tool), known by its EMA results file.
+
+    It counts in the EMA ranking exactly like a finished tournament of this installation: its players'
+    places give base ranks over N (every listed player), its MERS weight comes from its days, players,
+    countries and championship qualification, and its results age from ``ends_on``.
+    """
+
+    class Family(models.TextChoices):
+        MCR = "mcr", "MCR"
+        RIICHI = "riichi", "Riichi"
+
+    class Format(models.TextChoices):
+        EMA_RESULTS = "ema-results", _("EMA results file of this product")
+        MTS = "mts", _("MTS EMA report")
+        COLUMNS = "columns", _("EMA columns in another order")
+
+    name = models.CharField(_("name"), max_length=200)
+    family = models.CharField(_("rules"), max_length=10, choices=Family.choices)
+    starts_on = models.DateField(_("start date"))
+    ends_on = models.DateField(_("end date"))
+    days = models.PositiveSmallIntegerField(_("days"))
+    city = models.CharField(_("city"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=3, blank=True)
+    qualifies_for_championship = models.BooleanField(
+        _("qualifies for a European championship"), default=False
+    )
+    players = models.PositiveIntegerField(_("players"))  # N: every listed player
+    countries = models.PositiveSmallIntegerField(_("countries"))
+    weight = FractionField(_("weight"))
+    source_format = models.CharField(_("file format"), max_length=12, choices=Format.choices)
+    filename = models.CharField(_("file name"), max_length=200, blank=True)
+    content_hash = models.CharField(max_length=64, unique=True)  # what the file says, whatever its format
+    name_key = models.CharField(max_length=200)  # the name as compared (lower case, accents removed)
+    imported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    imported_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-ends_on", "name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["family", "starts_on", "name_key"], name="imported_tournament_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=models.F("starts_on")), name="imported_ends_after_start"
+            ),
+            models.CheckConstraint(condition=Q(days__gte=1), name="imported_days_positive"),
+            models.CheckConstraint(condition=Q(players__gte=1), name="imported_players_positive"),
+        ]
+        indexes = [models.Index(fields=["family", "ends_on"], name="imported_family_ended")]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.starts_on})"
+
+
+class ImportedResult(models.Model):
+    """One line of an imported results file; ``player`` is set for a player with an EMA number."""
+
+    tournament = models.ForeignKey(ImportedTournament, on_delete=models.CASCADE, related_name="results")
+    line = models.PositiveIntegerField()  # the line of the file
+    place = models.PositiveIntegerField(_("place"))
+    base_rank = models.PositiveSmallIntegerField(_("base rank"))
+    ema_id = models.CharField(_("EMA number"), max_length=8, blank=True)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="imported_results"
+    )
+    first_name = models.CharField(_("first name"), max_length=100, blank=True)
+    last_name = models.CharField(_("last name"), max_length=100, blank=True)
+    country = models.CharField(_("country"), max_length=3, blank=True)
+    ema_member = models.BooleanField(_("EMA member"), default=False)
+    table_points = FractionField(_("table points"), null=True, blank=True)
+    score = FractionField(_("score"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament", "place", "line"]
+        constraints = [
+            models.CheckConstraint(condition=Q(base_rank__lte=1000), name="imported_base_rank_at_most_1000"),
+            models.CheckConstraint(condition=Q(place__gte=1), name="imported_place_positive"),
+        ]
+        indexes = [models.Index(fields=["player", "tournament"], name="imported_result_player")]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name} #{self.place} @ {self.tournament}"

@@ -39,12 +39,13 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
+from config.parsers import BoundedJSONParser
 from scoring import handshape, services
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import RuleError
+from scoring.rules.numbers import TEXT_LIMIT
 from tournaments.fields import plain_number
 from tournaments.models import WIND_LETTERS, Seat, Table
 from tournaments.permissions import actor_for, can_view, user_roles
@@ -284,9 +285,11 @@ class ResultSerializer(serializers.Serializer):
     scores = serializers.ListField(
         child=serializers.FloatField(), allow_null=True, help_text="Totals, or the game's scores so far."
     )
-    imbalance_reason = serializers.CharField(allow_blank=True)
+    imbalance_reason = serializers.CharField(max_length=TEXT_LIMIT, allow_blank=True)
     short_reason = serializers.CharField(
-        allow_blank=True, help_text="Why the table played fewer hands than a full session."
+        max_length=TEXT_LIMIT,
+        allow_blank=True,
+        help_text="Why the table played fewer hands than a full session.",
     )
     hands = HandStateSerializer(many=True)
     state = RunningStateSerializer(allow_null=True, help_text="The state for the next hand.")
@@ -311,7 +314,7 @@ class HandWriteSerializer(serializers.Serializer):
     """
 
     version = serializers.IntegerField(min_value=1)
-    reason = serializers.CharField(required=False, allow_blank=True)
+    reason = serializers.CharField(max_length=TEXT_LIMIT, required=False, allow_blank=True)
     result = serializers.CharField()
     winner = serializers.CharField(required=False, allow_null=True)
     discarder = serializers.CharField(required=False, allow_null=True)
@@ -341,7 +344,7 @@ class VersionSerializer(serializers.Serializer):
 
 
 class ReasonVersionSerializer(VersionSerializer):
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    reason = serializers.CharField(max_length=TEXT_LIMIT, required=False, allow_blank=True, default="")
 
 
 class ConfirmSerializer(VersionSerializer):
@@ -356,7 +359,7 @@ class ConfirmSerializer(VersionSerializer):
 
 class ReopenSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=1, required=False)
-    reason = serializers.CharField(allow_blank=True)
+    reason = serializers.CharField(max_length=TEXT_LIMIT, allow_blank=True)
 
 
 class TotalsSerializer(serializers.Serializer):
@@ -366,12 +369,18 @@ class TotalsSerializer(serializers.Serializer):
         help_text="The four totals of the score sheet, E S W N (riichi: raw points; others: game points).",
     )
     imbalance_reason = serializers.CharField(
+        max_length=TEXT_LIMIT,
         required=False,
         allow_blank=True,
         default="",
         help_text="Referees only: accept totals that do not balance.",
     )
-    reason = serializers.CharField(required=False, allow_blank=True, default="")
+    confirm_unusual = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Referees only: accept totals beyond what a session can end on under the ruleset.",
+    )
+    reason = serializers.CharField(max_length=TEXT_LIMIT, required=False, allow_blank=True, default="")
 
 
 class HistoryEntrySerializer(serializers.Serializer):
@@ -379,7 +388,7 @@ class HistoryEntrySerializer(serializers.Serializer):
     when = serializers.DateTimeField()
     who = serializers.CharField(allow_null=True)
     change = serializers.CharField(help_text="+ created, ~ changed, - deleted")
-    reason = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(max_length=TEXT_LIMIT, allow_null=True)
     version = serializers.IntegerField(allow_null=True)
     status = serializers.CharField(allow_null=True)
     hand = serializers.JSONField(allow_null=True)
@@ -465,7 +474,7 @@ class TableResultViewSet(viewsets.ViewSet):
     """The result of one table: hand by hand or as totals, then submitted, confirmed, reopened."""
 
     permission_classes = [permissions.AllowAny]  # checked per table: a role in the tournament or the key
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     # -- lookups --------------------------------------------------------------------------------------
     def _table(self, table_pk) -> Table:
@@ -710,6 +719,7 @@ class TableResultViewSet(viewsets.ViewSet):
                 expected_version=data["version"],
                 imbalance_reason=data["imbalance_reason"],
                 reason=data["reason"],
+                confirm_unusual=data["confirm_unusual"],
             )
 
         return self._write(request, table_pk, write)

@@ -16,6 +16,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.rules.base import RuleError
+from scoring.rules.numbers import SCORE_LIMIT, read_number
 from scoring.rules.riichi import FU_VALUES, valid_fu
 from scoring.tiles import forms as tile_forms
 
@@ -542,13 +543,10 @@ def hand_form_class(family: str) -> type[HandForm]:
 # -- totals and actions -----------------------------------------------------------------------------
 
 
-def parse_number(text: str) -> int | Fraction:
-    """A score as typed: ``-16``, ``+32``, ``21.5``, ``64/3``; the typographic minus is accepted."""
-    text = (text or "").strip().replace("\u2212", "-").replace(",", ".").replace(" ", "")
-    if text.startswith("+"):
-        text = text[1:]
-    value = Fraction(text)
-    return int(value) if value.denominator == 1 else value
+def parse_number(text: str, field: str = "score") -> int | Fraction:
+    """A score as typed: ``-16``, ``+32``, ``21.5``, ``64/3``; the typographic minus is accepted; no
+    exponent, at most the largest game score (:mod:`scoring.rules.numbers`)."""
+    return read_number(text or "", field=field, limit=SCORE_LIMIT)
 
 
 class TotalsForm(SeatChoiceMixin, EntryForm):
@@ -568,6 +566,10 @@ class TotalsForm(SeatChoiceMixin, EntryForm):
                 required=False,
                 max_length=500,
                 help_text=_("Only when the sheet already includes deductions made at the table."),
+            )
+            self.fields["confirm_unusual"] = forms.BooleanField(
+                label=_("I have checked the sheet: these unusual totals are right (referee)"),
+                required=False,
             )
         if reason_required:
             self.fields["reason"] = forms.CharField(label=_("Reason for the change"), max_length=500)
@@ -589,9 +591,9 @@ class TotalsForm(SeatChoiceMixin, EntryForm):
             if text is None:
                 continue
             try:
-                cleaned[f"score{i}"] = parse_number(text)
-            except (ValueError, ZeroDivisionError):
-                self.add_error(f"score{i}", _("Enter a number, such as -16 or 32."))
+                cleaned[f"score{i}"] = parse_number(text, f"scores[{i}]")
+            except RuleError as exc:
+                self.add_error(f"score{i}", _("Enter a number, such as -16 or 32.") + f" ({exc.message})")
         return cleaned
 
     def scores(self) -> list:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
 from scoring.rules.base import RuleError
+from scoring.rules.numbers import SCORE_LIMIT, read_number
 
 # Fields that name one player, lists of players, and lists of objects with a "player".
 PLAYER_FIELDS = ("winner", "discarder", "loser", "player")
@@ -20,10 +20,10 @@ def json_number(value: Any) -> Any:
     if isinstance(value, bool) or value is None:
         return value
     try:
-        number = Fraction(str(value).strip())
-    except (ValueError, ZeroDivisionError):
+        number = read_number(value, field="", limit=SCORE_LIMIT)
+    except RuleError:
         return value
-    return int(number) if number.denominator == 1 else str(number)
+    return number if isinstance(number, int) else str(number)
 
 
 def exact_number(value: Any) -> Any:
@@ -31,10 +31,9 @@ def exact_number(value: Any) -> Any:
     is not a number is handed on unchanged so that the engine names the fault."""
     if isinstance(value, str):
         try:
-            number = Fraction(value.strip())
-        except (ValueError, ZeroDivisionError):
+            return read_number(value, field="", limit=SCORE_LIMIT)
+        except RuleError:
             return value
-        return int(number) if number.denominator == 1 else number
     return value
 
 

@@ -19,6 +19,8 @@ from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
 from scoring.rules.base import TableResult as EngineTableResult
+from scoring.rules.numbers import SCORE_LIMIT, read_number, read_text
+from scoring.rules.text import gettext_noop
 from scoring.tiles import services as tiles_services
 from tournaments.models import Registration, Table
 from tournaments.permissions import Actor
@@ -76,6 +78,7 @@ def _lock(table: Table, actor: Actor | None = None) -> TableResult:
 
 
 def _guard(result: TableResult, actor: Actor, expected_version: int | None, reason: str = "") -> None:
+    reason = read_text(reason, field="reason")
     if actor.role == "table" and actor.table_id != result.table_id:
         raise PermissionDenied("This link opens another table.")
     if expected_version is not None and expected_version != result.version:
@@ -229,18 +232,35 @@ def totals_set(
     expected_version: int | None,
     imbalance_reason: str = "",
     reason: str = "",
+    confirm_unusual: bool = False,
 ) -> TableResult:
-    """The four totals of the table's score sheet (seat order E, S, W, N)."""
+    """The four totals of the table's score sheet (seat order E, S, W, N). Totals beyond what a session
+    can end on under the ruleset (``Ruleset.score_bound``) need a referee's ``confirm_unusual``."""
     result = _lock(table, actor)
     _guard(result, actor, expected_version, reason=reason)
     if result.hands.exists():
         raise RuleError("this table already has hands; undo them to enter game totals", "mode")
-    imbalance_reason = (imbalance_reason or "").strip()
+    imbalance_reason = read_text(imbalance_reason, field="imbalance_reason")
     if imbalance_reason and not actor.is_referee:
         raise PermissionDenied("Only a referee can accept totals that do not balance.")
     rules = table.session.tournament.get_rules()
+    if isinstance(scores, (str, bytes)) or not isinstance(scores, Sequence) or len(scores) != 4:
+        raise RuleError("scores must list the four totals, East, South, West, North", "scores")
+    scores = [read_number(v, field=f"scores[{i}]", limit=SCORE_LIMIT) for i, v in enumerate(scores)]
+    bound = rules.score_bound()
+    for i, score in enumerate(scores):
+        if bound is not None and abs(score) > bound and not (actor.is_referee and confirm_unusual):
+            raise RuleError(
+                gettext_noop(
+                    "%(value)s is more than a session can end on under these rules (at most %(bound)s up or "
+                    "down); a referee must confirm unusual totals",
+                    value=score,
+                    bound=bound,
+                ),
+                f"scores[{i}]",
+            )
     try:
-        rules.game_from_totals([handshape.exact_number(v) for v in scores], imbalance_reason=imbalance_reason)
+        rules.game_from_totals(scores, imbalance_reason=imbalance_reason)
     except RuleError as exc:
         raise exc if exc.path.startswith("scores") else exc.within("scores") from exc
     return _save(

@@ -33,6 +33,7 @@ from scoring.services import StaleWrite
 from scoring.tiles import forms as tile_forms
 from scoring.tiles import services as tiles_services
 from scoring.tiles.views import tiles_value_url
+from tournaments.clock import selectors as clock_selectors
 from tournaments.models import Role, Table
 from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
 
@@ -195,6 +196,9 @@ class TablePage:
             else "",
             "players_confirm": bool(tournament.settings.get("players_confirm")),
             "short_hands": self._short_hands(),
+            "table_clock": clock_selectors.table_clock(
+                table=self.table, hand_times=clock_selectors.hand_times(table=self.table)
+            ),
         }
         status = refused.status if refused is not None else 200
         return render(self.request, "scoring/table.html", context, status=status)
@@ -246,6 +250,7 @@ TABLE_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any, Table], str]]]
             expected_version=v,
             imbalance_reason=form.cleaned_data.get("imbalance_reason", ""),
             reason=form.cleaned_data.get("reason", ""),
+            confirm_unusual=bool(form.cleaned_data.get("confirm_unusual")),
         ),
         lambda r, table: _("Game totals saved."),
     ),

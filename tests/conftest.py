@@ -49,6 +49,25 @@ def _source_language():
 
 
 @pytest.fixture(autouse=True)
+def _backups_in_a_temporary_folder(settings, tmp_path):
+    """Backups written by a test (beat's task, or in-process from a page) go to its own folder."""
+    settings.BACKUP_ROOT = tmp_path / "backups"
+
+
+@pytest.fixture(autouse=True)
+def _public_pages_follow_the_shared_cache(settings):
+    """Tests change rows behind the services' back and clear the cache by hand: the public page cache
+    then reads the publication stamp from the shared cache every time (no per-process memo), and starts
+    empty in every test."""
+    from tournaments import pagecache
+
+    settings.PUBLIC_STAMP_MEMO_SECONDS = 0
+    pagecache.local.clear()
+    yield
+    pagecache.local.clear()
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings):
     """Accounts are made by the dozen in tests: hash their passwords cheaply (never in production)."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,11 +1,13 @@
 from django.contrib import admin
 
 from tournaments.models import (
+    Announcement,
     EMAPlayer,
     Player,
     Registration,
     Seat,
     Session,
+    SessionClock,
     Table,
     Tournament,
     TournamentRole,
@@ -103,3 +105,24 @@ class EMAPlayerAdmin(admin.ModelAdmin):
     search_fields = ["ema_id", "first_name", "last_name", "search_text"]
     list_filter = ["country"]
     readonly_fields = ["search_text"]
+
+
+@admin.register(SessionClock)
+class SessionClockAdmin(admin.ModelAdmin):
+    """Read-only: the clock changes through its page and API, which check the roles and the states."""
+
+    list_display = ["session", "state", "length_seconds", "ends_at", "extra_seconds", "updated_at"]
+    list_filter = ["state", "session__tournament"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    list_display = ["tournament", "text", "is_active", "created_at", "created_by"]
+    list_filter = ["is_active", "tournament"]
+    search_fields = ["text"]

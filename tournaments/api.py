@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Q
-from drf_spectacular.utils import extend_schema, extend_schema_field, inline_serializer
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view, inline_serializer
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
@@ -12,7 +14,7 @@ from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from config.api import require_object
-from tournaments import services
+from tournaments import deletion, filters, services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
 from tournaments.player_import import PlayerImportError, players_import_csv
@@ -202,10 +204,18 @@ class TableSerializer(FixedParentSerializer):
         fields = ["id", "session", "number", "seats"]
 
 
+HELD_DESTROY = extend_schema(
+    responses={204: None, 409: OpenApiTypes.OBJECT},
+    description="Delete it, unless results or penalties hold it: then 409 with `held_by` naming them "
+    "(withdraw a player or cancel a penalty instead). A deletion recomputes the standings.",
+)
+
+
 class TournamentScopedViewSet(viewsets.ModelViewSet):
     """Objects that belong to one tournament: readable when it is visible, writable by its directors."""
 
     permission_classes = [TournamentWritePermission]
+    filter_backends = [DjangoFilterBackend]
     tournament_path = "tournament"  # lookup from the object to its tournament
     create_field = "tournament"  # the request field that names the tournament (or the parent)
 
@@ -388,43 +398,58 @@ class PlayerViewSet(viewsets.ModelViewSet):
             services.standings_changed(tournament_id=tournament_id)
 
 
+@extend_schema_view(destroy=HELD_DESTROY)
 class RegistrationViewSet(TournamentScopedViewSet):
     serializer_class = RegistrationSerializer
     queryset = Registration.objects.select_related("player", "tournament")
     tournament_path = "tournament"
     create_field = "tournament"
 
-    def get_queryset(self):
-        qs = super().get_queryset()
-        if slug := self.request.query_params.get("tournament_slug"):
-            qs = qs.filter(tournament__slug=slug)
-        return qs
+    filterset_class = filters.RegistrationFilter
 
     def perform_update(self, serializer):
         registration = serializer.save()
         services.standings_changed(tournament_id=registration.tournament_id)
 
+    def perform_destroy(self, instance):
+        deletion.registration_delete(registration=instance)
 
+
+@extend_schema_view(destroy=HELD_DESTROY)
 class SessionViewSet(TournamentScopedViewSet):
     serializer_class = SessionSerializer
     queryset = Session.objects.select_related("tournament")
     tournament_path = "tournament"
     create_field = "tournament"
+    filterset_class = filters.SessionFilter
+
+    def perform_destroy(self, instance):
+        deletion.session_delete(session=instance)
 
 
+@extend_schema_view(destroy=HELD_DESTROY)
 class TableViewSet(TournamentScopedViewSet):
     serializer_class = TableSerializer
     queryset = Table.objects.select_related("session__tournament").prefetch_related("seats")
     tournament_path = "session__tournament"
     create_field = "session"
+    filterset_class = filters.TableFilter
+
+    def perform_destroy(self, instance):
+        deletion.table_delete(table=instance)
 
 
+@extend_schema_view(destroy=HELD_DESTROY)
 class SeatViewSet(TournamentScopedViewSet):
     serializer_class = SeatSerializer
     queryset = Seat.objects.select_related("table__session__tournament", "registration")
     tournament_path = "table__session__tournament"
     create_field = "table"
+    filterset_class = filters.SeatFilter
 
     @transaction.atomic
     def perform_create(self, serializer):
         serializer.save(session=serializer.validated_data["table"].session)
+
+    def perform_destroy(self, instance):
+        deletion.seat_delete(seat=instance)

@@ -187,8 +187,35 @@ def load_demo(*, seed: int = 2026) -> Tournament:
             tournament=tournament, player=player, key=f"s{index}", is_substitute=True
         )
     _play_demo(tournament, referee=referee, director=director, seed=seed)
+    _run_clock(tournament, director=director)
     _riichi_demo(tournament, admin=admin, director=director, referee=referee, scorer=scorer, seed=seed)
     return tournament
+
+
+def _run_clock(tournament: Tournament, *, director) -> None:
+    """Session 1's clock ran its two hours and was ended; session 2's runs now, started 70 minutes ago,
+    with five more minutes for table 4 (a long dispute); the venue screen has an announcement."""
+    from tournaments.clock import servertime
+    from tournaments.clock import services as clock
+
+    now = timezone.now()
+
+    def at(instant: dt.datetime):
+        return servertime.override(lambda: instant)
+
+    with at(now - dt.timedelta(hours=4)):
+        clock.clock_act(tournament=tournament, user=director, action="start", session_number=1)
+    with at(now - dt.timedelta(hours=1, minutes=55)):
+        clock.clock_act(tournament=tournament, user=director, action="end", session_number=1)
+    with at(now - dt.timedelta(minutes=70)):
+        clock.clock_act(tournament=tournament, user=director, action="start", session_number=2)
+    with at(now - dt.timedelta(minutes=20)):
+        clock.clock_act(tournament=tournament, user=director, action="extend", seconds=300, table=4)
+    clock.announcement_add(
+        tournament=tournament,
+        user=director,
+        text="Lunch after session 2 in the hall next door; session 3 at 14:00.",
+    )
 
 
 # -- sessions 1 and 2: seating, results and penalties ---------------------------------------------------
@@ -306,7 +333,34 @@ def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:
         finish(tables2[number])
     totals(tables2[7])
     finish(tables2[7], confirm=False)  # submitted, waiting for a referee
-    hands(tables2[8], 3)  # still playing; tables 9 and 10 have not started
+    # table 8 is still playing (tables 9 and 10 have not started); its scorer enters the tiles of each
+    # win, the product counts the fan, and the referee put the robbed kong in the register of notable hands
+    from scoring.tiles.services import notable_hand_from_hand, tiles_mode_set
+
+    tiles_mode_set(tournament=tournament, mode="optional")
+    robbed = {
+        "result": "win",
+        "winner": 0,
+        "discarder": 2,
+        "tiles": {
+            "hand": "234m567m99p",
+            "melds": ["pung 7z", "chow 345s"],
+            "winning_tile": "4m",
+            "robbing_kong": True,
+        },
+    }
+    all_pungs = {
+        "result": "win",
+        "winner": 1,
+        "discarder": None,
+        "tiles": {"hand": "111m999p55s", "melds": ["pung 777s", "pung 2z"], "winning_tile": "5s"},
+    }
+    for hand in (robbed, all_pungs):
+        scoring.hand_add(table=tables2[8], hand=hand, actor=ref, expected_version=None)
+    hands(tables2[8], 1)
+    notable_hand_from_hand(
+        hand=tables2[8].result.hands.get(number=1), title="Robbing the kong of the Red Dragon", user=referee
+    )
 
 
 # -- the riichi cup: EMA 2016 rules, seated by the engine, session 1 played hand by hand ----------------
@@ -357,6 +411,7 @@ def _riichi_game(rules, rng: random.Random, *, limit: int = 40) -> list[dict]:
 def _riichi_demo(open_tournament: Tournament, *, admin, director, referee, scorer, seed: int) -> Tournament:
     from penalties.services import penalty_record
     from scoring import services as scoring
+    from scoring.rules.base import RuleError
     from tournaments.permissions import Actor
 
     rng = random.Random(seed + 2)
@@ -390,6 +445,14 @@ def _riichi_demo(open_tournament: Tournament, *, admin, director, referee, score
         player = Registration.objects.get(tournament=open_tournament, key=shared).player
         services.registration_create(tournament=tournament, player=player, key=f"r{key}")
         key += 1
+    # a team event: four teams of four, each a club's three players and one guest; the seating keeps
+    # teammates apart and the standings rank the teams beside the players
+    from tournaments.teams.services import team_save, team_size_set
+
+    team_size_set(tournament=tournament, size=4)
+    for index, (country, club, _names) in enumerate(RIICHI_ROSTER):
+        members = [f"r{3 * index + n}" for n in (1, 2, 3)] + [f"r{13 + index}"]
+        team_save(tournament=tournament, name=club, country=country, club=club, member_keys=members)
     _seat_demo(tournament)
 
     ref = Actor(user=referee, role=Role.REFEREE)
@@ -407,8 +470,25 @@ def _riichi_demo(open_tournament: Tournament, *, admin, director, referee, score
             scoring.hand_add(table=table, hand=hand, actor=ref, expected_version=None)
         scoring.result_submit(table=table, actor=ref, expected_version=None)
         scoring.result_confirm(table=table, actor=ref, expected_version=None)
-    for hand in _riichi_game(rules, rng)[:5]:  # table 3 is still playing; table 4 has not started
-        scoring.hand_add(table=tables2[2], hand=hand, actor=ref, expected_version=None)
+    # table 3 is still playing (table 4 has not started): its first hand was entered with its tiles, and
+    # the product counted riichi, pinfu and tanyao from them (3 han 30 fu)
+    winner = 1
+    scoring.hand_add(
+        table=tables2[2],
+        hand={
+            "result": "ron",
+            "loser": 3,
+            "winners": [{"player": winner, "tiles": {"hand": "234m567m234p678s55p", "winning_tile": "4p"}}],
+            "riichi": [winner],
+        },
+        actor=ref,
+        expected_version=None,
+    )
+    for hand in _riichi_game(rules, rng)[:4]:
+        try:
+            scoring.hand_add(table=tables2[2], hand=hand, actor=ref, expected_version=None)
+        except RuleError:
+            continue  # a hand drawn for another game may not fit after the one with tiles
     # a false ron: a chombo, entered as the table's next hand (the hand is replayed)
     scoring.hand_add(
         table=tables2[2], hand={"result": "chombo", "player": 1}, actor=ref, expected_version=None

@@ -406,3 +406,61 @@ class EMAPlayer(models.Model):
     @property
     def full_name(self) -> str:
         return f"{self.first_name} {self.last_name}".strip()
+
+
+class SessionClock(models.Model):
+    """The countdown of one session, kept in the database so that a restart changes nothing.
+
+    While running it keeps the instant time is up (``ends_at``); while paused, the time left
+    (``remaining_ms``). ``table_extra`` maps table numbers to extra seconds (negative removes time).
+    The arithmetic lives in ``tournaments.clock.engine``.
+    """
+
+    class State(models.TextChoices):
+        STOPPED = "stopped", _("Not started")
+        RUNNING = "running", _("Running")
+        PAUSED = "paused", _("Paused")
+        ENDED = "ended", _("Ended")
+
+    session = models.OneToOneField(Session, on_delete=models.CASCADE, related_name="clock")
+    state = models.CharField(_("state"), max_length=10, choices=State.choices, default=State.STOPPED)
+    length_seconds = models.PositiveIntegerField(_("length (seconds)"))
+    ends_at = models.DateTimeField(null=True, blank=True)
+    remaining_ms = models.BigIntegerField(null=True, blank=True)
+    extra_seconds = models.IntegerField(default=0)
+    table_extra = models.JSONField(default=dict, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(state="running") | Q(ends_at__isnull=False), name="clock_running_has_end"
+            ),
+            models.CheckConstraint(
+                condition=~Q(state="paused") | Q(remaining_ms__isnull=False), name="clock_paused_has_rest"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.session}: {self.get_state_display()}"
+
+
+class Announcement(models.Model):
+    """A line the director types for the venue screen."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="announcements")
+    text = models.CharField(_("announcement"), max_length=280)
+    is_active = models.BooleanField(_("shown"), default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.text

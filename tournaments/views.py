@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -18,7 +18,8 @@ from penalties.presenters import penalty_lines
 from penalties.selectors import recent_penalties
 from rankings.standings import selectors as rk
 from scoring.selectors import session_tables
-from tournaments import selectors
+from tournaments import pagecache, selectors
+from tournaments.clock import selectors as clock_selectors
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
 from tournaments.permissions import can_view, tournament_for_director, user_roles
@@ -111,7 +112,9 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
     published = rk.next_published_session(tournament=tournament)
     next_seat = None
     if published is not None:
-        next_seat = registration.seats.filter(session=published).select_related("table").first()
+        next_seat = (
+            registration.seats.filter(session=published).select_related("table__session__tournament").first()
+        )
     penalties = rk.player_penalty_lines(registration=registration)
     sessions = rk.player_sessions(registration=registration)
     if hidden:
@@ -126,6 +129,7 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
         "sessions": sessions,
         "published": published,
         "next_seat": next_seat,
+        "next_seat_clock": clock_selectors.table_clock(table=next_seat.table) if next_seat else None,
         "other_penalties": [p for p in penalties if p.session is None],
         "by_table_points": _by_table_points(tournament),
     }
@@ -143,6 +147,15 @@ def player_public(request, slug: str, key: str):
     registration = get_object_or_404(
         Registration.objects.select_related("player"), tournament=tournament, key=key
     )
+    if tournament.is_public:  # anonymous visitors: rendered once per snapshot, served by pagecache
+
+        def page(extra: dict) -> str:
+            context = {**_player_tournament_context(tournament, registration), "roles": set(), **extra}
+            return render_to_string("tournaments/player.html", context, request=request)
+
+        cached = pagecache.public_page(request, slug=slug, render=page)
+        if cached is not None:
+            return cached
     context = _player_tournament_context(tournament, registration, request.user)
     context["roles"] = user_roles(request.user, tournament)
     return render(request, "tournaments/player.html", context)
@@ -169,6 +182,16 @@ def session_page(request, slug: str, number: int):
     if not can_view(request.user, tournament):
         raise Http404("No such tournament.")
     session = get_object_or_404(Session, tournament=tournament, number=number)
+    if tournament.is_public and pagecache.is_anonymous_visit(request):
+        return pagecache.public_page(
+            request,
+            slug=slug,
+            render=lambda extra: _session_page_html(request, tournament, freshness, session, extra),
+        )
+    return HttpResponse(_session_page_html(request, tournament, freshness, session, {}))
+
+
+def _session_page_html(request, tournament, freshness, session, extra: dict) -> str:
     version = freshness.input_version
     hidden = _results_hidden(request, tournament, session)
     key = (
@@ -200,8 +223,7 @@ def session_page(request, slug: str, number: int):
     sessions = (
         Session.objects.filter(tournament=tournament).order_by("number").values_list("number", flat=True)
     )
-    return render(
-        request,
+    return render_to_string(
         "tournaments/session.html",
         {
             "tournament": tournament,
@@ -209,7 +231,9 @@ def session_page(request, slug: str, number: int):
             "tables_html": mark_safe(html),  # rendered by our own template above
             "numbers": list(sessions),
             "roles": user_roles(request.user, tournament),
+            **extra,
         },
+        request=request,
     )
 
 

@@ -4,8 +4,8 @@
    MCR engine and written in bulk (hands, confirmed results, per-seat summary rows).
 2. The full recompute: time and number of queries.
 3. Confirmation → new snapshot, with a real Celery worker process.
-4. The standings page under 50 concurrent clients for 30 s (gunicorn, 2 workers), side by side with a
-   static file served by the same server (whitenoise).
+4. The standings page under 50 concurrent clients for 30 s (gunicorn, 2 workers), side by side with the
+   same bytes served as a static file by the same server (whitenoise), with and without gzip.
 """
 
 from __future__ import annotations
@@ -247,10 +247,13 @@ def measure_confirmation(tournament, env: dict[str, str], runs: int = 5) -> dict
 # -- 4. HTTP load --------------------------------------------------------------------------------------
 
 
-async def _client(host: str, port: int, path: str, until: float, latencies: list, errors: list) -> None:
+async def _client(
+    host: str, port: int, path: str, until: float, latencies: list, errors: list, sizes: list, gzip_ok: bool
+) -> None:
+    encoding = "Accept-Encoding: gzip\r\n" if gzip_ok else ""
     request = (
-        f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept-Language: en\r\nConnection: close\r\n\r\n".encode()
-    )
+        f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept-Language: en\r\n{encoding}Connection: close\r\n\r\n"
+    ).encode()
     while time.perf_counter() < until:
         started = time.perf_counter()
         try:
@@ -266,16 +269,22 @@ async def _client(host: str, port: int, path: str, until: float, latencies: list
             await asyncio.sleep(0.01)
             continue
         latencies.append(time.perf_counter() - started)
+        if len(sizes) < 50:
+            sizes.append(len(data))
 
 
-async def _load(url: str, clients: int, seconds: float) -> dict:
+async def _load(url: str, clients: int, seconds: float, gzip_ok: bool = True) -> dict:
     parts = urlsplit(url)
     latencies: list[float] = []
     errors: list = []
+    sizes: list[int] = []
     started = time.perf_counter()
     until = started + seconds
     await asyncio.gather(
-        *(_client(parts.hostname, parts.port, parts.path, until, latencies, errors) for _ in range(clients))
+        *(
+            _client(parts.hostname, parts.port, parts.path, until, latencies, errors, sizes, gzip_ok)
+            for _ in range(clients)
+        )
     )
     elapsed = time.perf_counter() - started
     latencies.sort()
@@ -288,51 +297,131 @@ async def _load(url: str, clients: int, seconds: float) -> dict:
     return {
         "requests": len(latencies), "errors": len(errors), "rps": len(latencies) / elapsed,
         "p50_ms": pct(0.50), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
+        "wire_bytes": max(sizes) if sizes else 0,
     }  # fmt: skip
 
 
+def _start_server(env: dict[str, str], port: int, threads: int, log: Path) -> subprocess.Popen:
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    return subprocess.Popen(
+        [str(gunicorn), "config.wsgi", "--workers", "2", "--threads", str(threads), "--bind", f"127.0.0.1:{port}",
+         "--backlog", "2048", "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=log.open("a"), stderr=subprocess.STDOUT,
+    )  # fmt: skip
+
+
+def _stop(server: subprocess.Popen) -> None:
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=30)
+
+
+def _fetch(url: str, gzip_ok: bool = False) -> bytes:
+    import urllib.request
+
+    request = urllib.request.Request(
+        url, headers={"Accept-Language": "en"} | ({"Accept-Encoding": "gzip"} if gzip_ok else {})
+    )
+    for _ in range(100):
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.read()
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer")
+
+
 def measure_http(env: dict[str, str], clients: int, seconds: float, port: int, threads: int) -> dict:
+    """The standings page against the same bytes served as a static file (whitenoise, with its gzip
+    form beside it, as collectstatic makes them), same server, same run; with and without gzip."""
+    import gzip
+
+    from django.conf import settings
+
     server_env = {
         **env, "DEBUG": "0", "SECRET_KEY": SECRET, "ALLOWED_HOSTS": "127.0.0.1",
         "SECURE_SSL_REDIRECT": "false", "LOG_LEVEL": "WARNING",
     }  # fmt: skip
-    python = sys.executable
     subprocess.run(
-        [python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=server_env, check=True
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=ROOT,
+        env=server_env,
+        check=True,
     )
     log = ROOT / "bench" / "standings" / "results" / "gunicorn.log"
-    gunicorn = Path(python).parent / "gunicorn"
-    server = subprocess.Popen(
-        [str(gunicorn), "config.wsgi", "--workers", "2", "--threads", str(threads), "--bind", f"127.0.0.1:{port}",
-         "--backlog", "2048", "--log-level", "warning"],
-        cwd=ROOT, env=server_env, stdout=log.open("w"), stderr=subprocess.STDOUT,
-    )  # fmt: skip
+    log.write_text("")
     base = f"http://127.0.0.1:{port}"
-    page, static = f"{base}/t/{SLUG}/standings/", f"{base}/static/css/app.css"
+    page = f"{base}/t/{SLUG}/standings/"
+    # 1. the page's own bytes, written as a static file (whitenoise indexes files when it starts)
+    server = _start_server(server_env, port, threads, log)
     try:
-        import urllib.request
-
-        for _ in range(100):
-            try:
-                with urllib.request.urlopen(page, timeout=5) as response:
-                    page_bytes = len(response.read())
-                break
-            except OSError:
-                time.sleep(0.2)
-        with urllib.request.urlopen(static, timeout=5) as response:
-            static_bytes = len(response.read())
+        body = _fetch(page)
+    finally:
+        _stop(server)
+    static_dir = Path(settings.STATIC_ROOT) / "bench"
+    static_dir.mkdir(parents=True, exist_ok=True)
+    (static_dir / "standings-400.html").write_bytes(body)
+    (static_dir / "standings-400.html.gz").write_bytes(gzip.compress(body, 6, mtime=0))
+    static = f"{base}/static/bench/standings-400.html"
+    # 2. both under load, gzip accepted (as every browser does), then without
+    server = _start_server(server_env, port, threads, log)
+    try:
+        assert _fetch(static) == body
         asyncio.run(_load(page, clients, 3))  # warm up both workers and the cache
         results = {
             "page": asyncio.run(_load(page, clients, seconds)),
             "static": asyncio.run(_load(static, clients, seconds)),
+            "page_plain": asyncio.run(_load(page, clients, seconds / 2, gzip_ok=False)),
+            "static_plain": asyncio.run(_load(static, clients, seconds / 2, gzip_ok=False)),
         }
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=30)
-    results["page"]["bytes"] = page_bytes
-    results["static"]["bytes"] = static_bytes
+        _stop(server)
+    results["in_process_us"] = measure_in_process(server_env)
+    results["body_bytes"] = len(body)
     results["ratio"] = results["page"]["rps"] / results["static"]["rps"]
+    results["ratio_plain"] = results["page_plain"]["rps"] / results["static_plain"]["rps"]
     return results
+
+
+def measure_in_process(env: dict[str, str], runs: int = 3000) -> dict:
+    """The server's own cost of one request, without sockets or the load generator: the WSGI application
+    called directly (DEBUG off, as served) for the cached standings page and for the same bytes as a static
+    file, gzip accepted. Median microseconds per request over ``runs``."""
+    server_env = {
+        "DEBUG": "0", "SECRET_KEY": SECRET, "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "false",
+    }  # fmt: skip
+    code = (
+        "import io, os, statistics, sys, time, json\n"
+        "from config.wsgi import application\n"
+        "def call(path):\n"
+        "    environ = {'REQUEST_METHOD': 'GET', 'PATH_INFO': path, 'SERVER_NAME': '127.0.0.1', 'SERVER_PORT': '80',\n"
+        "               'HTTP_HOST': '127.0.0.1', 'HTTP_ACCEPT_ENCODING': 'gzip', 'HTTP_ACCEPT_LANGUAGE': 'en',\n"
+        "               'wsgi.input': io.BytesIO(), 'wsgi.url_scheme': 'http', 'wsgi.errors': sys.stderr,\n"
+        "               'wsgi.multithread': True, 'wsgi.multiprocess': True, 'wsgi.run_once': False, 'QUERY_STRING': ''}\n"
+        "    out = []\n"
+        "    body = application(environ, lambda status, headers, exc=None: out.append(status))\n"
+        "    data = b''.join(body); getattr(body, 'close', lambda: None)()\n"
+        "    assert out[0].startswith('200'), (path, out)\n"
+        "    return len(data)\n"
+        f"runs = {runs}\n"
+        "result = {}\n"
+        "for name, path in (('page', '/t/%s/standings/'), ('static', '/static/bench/standings-400.html')):\n"
+        "    call(path); times = []\n"
+        "    for _ in range(runs):\n"
+        "        t = time.perf_counter(); call(path); times.append(time.perf_counter() - t)\n"
+        "    result[name] = statistics.median(times) * 1e6\n"
+        "print(json.dumps(result))\n"
+    ) % SLUG
+    import json
+
+    output = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        env={**env, **server_env},
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return json.loads(output.strip().splitlines()[-1])
 
 
 def main() -> None:
@@ -367,11 +456,22 @@ def main() -> None:
 
 
 def report_http(http: dict) -> None:
-    for name in ("page", "static"):
+    print(f"standings page: {http['body_bytes']} bytes of HTML")
+    labels = {
+        "page": "page, gzip",
+        "static": "static, gzip",
+        "page_plain": "page, no gzip",
+        "static_plain": "static, no gzip",
+    }
+    for name, label in labels.items():
         r = http[name]
-        print(f"{name:>6}: {r['rps']:.0f} req/s, p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, "
-              f"p99 {r['p99_ms']:.1f} ms, {r['requests']} requests, {r['errors']} errors, {r['bytes']} bytes")  # fmt: skip
-    print(f"standings page / static file throughput: {http['ratio']:.2f}")
+        print(f"{label:>16}: {r['rps']:.0f} req/s, p50 {r['p50_ms']:.1f} ms, p95 {r['p95_ms']:.1f} ms, "
+              f"p99 {r['p99_ms']:.1f} ms, {r['requests']} requests, {r['errors']} errors, "
+              f"{r['wire_bytes']} bytes on the wire per response")  # fmt: skip
+    print(f"page / static file throughput: {http['ratio']:.2f} with gzip, {http['ratio_plain']:.2f} without")
+    cost = http["in_process_us"]
+    print(f"in-process cost per request (WSGI called directly, gzip): page {cost['page']:.0f} µs, "
+          f"static file {cost['static']:.0f} µs")  # fmt: skip
     print(f"load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
 

@@ -28,6 +28,7 @@ from rankings.standings.services import standings_touch
 from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
+from scoring.rules.numbers import read_text
 from scoring.rules.registry import get_ruleset
 from scoring.services import summary_rows
 from scoring.tiles import services as tiles_services
@@ -81,8 +82,9 @@ def tournament_delete(tournament: Tournament) -> None:
 class ArchiveImport:
     """One import: call :meth:`run` once."""
 
-    def __init__(self, source, *, replace: bool = False, user=None):
+    def __init__(self, source, *, replace: bool = False, user=None, progress=None):
         self.source = source
+        self.progress = progress  # called with (steps done, steps in all): players, each session, penalties
         self.replace = replace
         self.user = user if user is not None and getattr(user, "is_authenticated", False) else None
         self.actor = Actor(user=self.user, role=Role.DIRECTOR)
@@ -110,6 +112,8 @@ class ArchiveImport:
             self.tournament = self._tournament(head["tournament"])
             self._players(head["players"])
             self._teams(head.get("teams"))
+            steps = 2 + getattr(self.source, "session_count", 0)
+            self._report(1, steps)
             sessions = self.source.sessions()
             index = 0
             while (raw := next(sessions, _END)) is not _END:
@@ -117,9 +121,14 @@ class ArchiveImport:
                 del raw  # only the checked plan of the session stays in memory while it is written
                 self._write_session(*planned)
                 index += 1
+                self._report(1 + index, max(steps, 2 + index))
             self._penalties(head.get("penalties"))
             self._statuses()
         return self.tournament
+
+    def _report(self, done: int, steps: int) -> None:
+        if self.progress is not None:
+            self.progress(done, steps)
 
     # -- tournament ----------------------------------------------------------------------------------
 
@@ -433,14 +442,7 @@ class ArchiveImport:
         if not isinstance(hands, list):
             raise RuleError(f"hands must be a list of hands, not {show(hands)}", join(path, "hands"))
         scores = t.get("scores")
-        reason = t.get("imbalance_reason")
-        if reason is None:
-            reason = ""
-        if not isinstance(reason, str):
-            raise RuleError(
-                f"imbalance_reason must be text, not {show(reason)}", join(path, "imbalance_reason")
-            )
-        reason = reason.strip()
+        reason = read_text(t.get("imbalance_reason"), field=join(path, "imbalance_reason"))
         if hands and scores is not None:
             raise RuleError(
                 "a table has either hands (hand by hand) or scores (game totals), not both",
@@ -619,18 +621,8 @@ class ArchiveImport:
             if table is None:
                 raise RuleError(f"session {session_number} has no table {table_number}", join(path, "table"))
         hand = p.get("hand")
-        if hand is not None:
+        if hand is not None:  # its place at the table is checked by penalty_record, as in live entry
             hand = shape.whole(hand, join(path, "hand"), "hand")
-            played = table
-            if played is None and session is not None:
-                seat = Seat.objects.filter(session=session, registration=registration).select_related("table")
-                played = seat[0].table if seat else None
-            hands = Hand.objects.filter(result__table=played).count() if played is not None else 0
-            if hands and hand > hands:
-                raise RuleError(
-                    f"table {played.number} of session {session_number} has {hands} hands, not {hand}",
-                    join(path, "hand"),
-                )
         substitute = None
         if p.get("by") is not None:
             substitute = Registration.objects.get(pk=self._registration(p["by"], join(path, "by")))

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from scoring.rules.base import RuleError
+from scoring.rules.numbers import COUNT_LIMIT, POINTS_LIMIT, read_number
 
 FORMAT = "mahjong-tournament-archive"
 VERSION = 1
@@ -116,6 +117,8 @@ def text(obj: Mapping[str, Any], key: str, path: str, *, max_length: int, requir
 def whole(value: Any, path: str, what: str, *, minimum: int = 1) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(f"{what} must be a whole number, not {show(value)}", path)
+    if value > COUNT_LIMIT:
+        raise RuleError(f"{what} is too large: at most {COUNT_LIMIT:,}", path)
     if value < minimum:
         raise RuleError(f"{what} must be at least {minimum}, not {value}", path)
     return value
@@ -133,6 +136,7 @@ def flag(obj: Mapping[str, Any], key: str, path: str, default: bool = False) -> 
 def number(value: Any, path: str, what: str = "points") -> int | float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise RuleError(f"{what} must be a number, not {show(value)}", path)
+    read_number(value, field=path, limit=POINTS_LIMIT)
     return value
 
 

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 from scoring.rules.base import RuleError
+from scoring.rules.jsontext import nesting_over
 
 try:  # streaming parser; without it a document is parsed whole
     import ijson
@@ -22,6 +23,7 @@ except ImportError:  # pragma: no cover - exercised only where ijson is not inst
     ijson = None
 
 _MISSING = object()
+MAX_DEPTH = 32  # levels of nesting in a document; the deepest real archive has 6
 _OPENERS = ("start_map", "start_array")
 _CLOSERS = ("end_map", "end_array")
 
@@ -38,6 +40,7 @@ class ObjectSource:
             raise RuleError("an archive is a JSON object with format, version, tournament, players, …", "")
         self.head = {key: value for key, value in document.items() if key != "sessions"}
         self._sessions = document.get("sessions", _MISSING)
+        self.session_count = len(self._sessions) if isinstance(self._sessions, list) else 0
 
     def sessions(self) -> Iterator[Any]:
         if self._sessions is _MISSING or self._sessions is None:
@@ -53,6 +56,7 @@ class StreamSource:
     def __init__(self, stream: IO[bytes]):
         self._stream = stream
         self._sessions_event = None
+        self.session_count = 0
         self.head = self._read_head()
 
     def _read_head(self) -> dict[str, Any]:
@@ -70,7 +74,7 @@ class StreamSource:
                     _, event, value = next(events)
                     if key == "sessions":
                         self._sessions_event = event
-                        _skip(events, event)
+                        self.session_count = _skip(events, event)
                     else:
                         head[key] = _build(events, event, value)
         except ijson.JSONError as exc:
@@ -89,27 +93,43 @@ class StreamSource:
             raise not_json(exc) from None
 
 
-def _skip(events, event: str) -> None:
+def too_deep(path: str) -> RuleError:
+    return RuleError(
+        f"the archive nests arrays and objects more than {MAX_DEPTH} levels deep (the limit)", path or ""
+    )
+
+
+def _skip(events, event: str) -> int:
+    """Skip one top-level value, checking its nesting; the number of items when it is a list."""
     depth = 1 if event in _OPENERS else 0
+    items = 0
     while depth:
-        _, event, _ = next(events)
+        prefix, event, _ = next(events)
         if event in _OPENERS:
             depth += 1
+            if depth >= MAX_DEPTH:
+                raise too_deep(prefix)
+            if depth == 2:
+                items += 1
         elif event in _CLOSERS:
             depth -= 1
+    return items
 
 
 def _build(events, event: str, value: Any) -> Any:
+    """One top-level value; the nesting is checked before anything deep is built."""
     builder = ijson.ObjectBuilder()
     builder.event(event, value)
     depth = 1 if event in _OPENERS else 0
     while depth:
-        _, event, value = next(events)
-        builder.event(event, value)
+        prefix, event, value = next(events)
         if event in _OPENERS:
             depth += 1
+            if depth >= MAX_DEPTH:
+                raise too_deep(prefix)
         elif event in _CLOSERS:
             depth -= 1
+        builder.event(event, value)
     return builder.value
 
 
@@ -134,16 +154,30 @@ def open_source(document: Any) -> ObjectSource | StreamSource:
     raise RuleError("an archive is a JSON object with format, version, tournament, players, …", "")
 
 
+def _check_nesting(stream) -> None:
+    """The nesting of the whole text, checked on its bytes before any parser sees it: a parser's own
+    stack grows with the nesting (a 50,000-deep array costs gigabytes in the C parser)."""
+    data = stream.read()
+    if nesting_over(data if isinstance(data, bytes) else data.encode(), MAX_DEPTH):
+        raise too_deep("")
+    del data
+    stream.seek(0)
+
+
 def _from_stream(stream) -> ObjectSource | StreamSource:
     seekable = getattr(stream, "seekable", lambda: False)()
     if ijson is None:
         try:
-            return ObjectSource(json.load(stream))
+            data = stream.read()
+            if nesting_over(data if isinstance(data, bytes) else data.encode(), MAX_DEPTH):
+                raise too_deep("")
+            return ObjectSource(json.loads(data))
         except (ValueError, UnicodeDecodeError) as exc:
             raise not_json(exc) from None
     if not seekable:
         stream = io.BytesIO(stream.read())
     stream.seek(0)
+    _check_nesting(stream)
     return StreamSource(stream)
 
 
@@ -153,6 +187,7 @@ class _PathSource(StreamSource):
     def __init__(self, path: os.PathLike):
         self._path = path
         with open(path, "rb") as stream:
+            _check_nesting(stream)
             super().__init__(stream)
 
     def sessions(self) -> Iterator[Any]:

@@ -5,16 +5,19 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rankings.archive import archive_export, archive_import, open_source
 from rankings.archive.access import import_allowed
+from rankings.archive.jobs import archive_import_job_create, job_progress
+from rankings.models import ArchiveImportJob
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
 from tournaments.permissions import can_create_tournament, tournament_for_director
@@ -25,6 +28,16 @@ class ArchiveImportForm(forms.Form):
         label=gettext_lazy("Archive file (JSON)"),
         help_text=gettext_lazy("A tournament archive, as exported by this site or written by hand."),
     )
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > settings.ARCHIVE_MAX_BYTES:
+            raise forms.ValidationError(
+                _("The file is larger than %(limit)s bytes, the limit for an archive.")
+                % {"limit": f"{settings.ARCHIVE_MAX_BYTES:,}"}
+            )
+        return upload
+
     replace = forms.BooleanField(
         label=gettext_lazy("Replace the tournament with the same slug"),
         required=False,
@@ -56,6 +69,12 @@ def _import(
 def _render_import(request, template: str, context: dict, form: ArchiveImportForm):
     if request.method == "POST" and form.is_valid():
         slug = context["tournament"].slug if "tournament" in context else None
+        upload = form.cleaned_data["file"]
+        if upload.size > settings.ARCHIVE_INLINE_BYTES:  # a large archive: imported in the background
+            job = archive_import_job_create(
+                upload=upload, replace=form.cleaned_data["replace"], user=request.user, only_slug=slug or ""
+            )
+            return redirect("archive-import-job", pk=job.pk)
         tournament, refusal = _import(request, form, slug)
         if tournament is not None:
             messages.success(
@@ -83,6 +102,16 @@ def director_archive(request, slug: str):
     tournament = tournament_for_director(user=request.user, slug=slug)
     form = ArchiveImportForm(request.POST or None, request.FILES or None)
     return _render_import(request, "rankings/archive/tournament.html", {"tournament": tournament}, form)
+
+
+@login_required
+def archive_import_job(request, pk: int):
+    """A large archive being imported: its progress (htmx polls this), then the tournament or the refusal."""
+    job = get_object_or_404(ArchiveImportJob, pk=pk, requested_by=request.user)
+    context = {"job": job, "progress": job_progress(job)}
+    if request.htmx:
+        return render(request, "rankings/archive/_job.html", context)
+    return render(request, "rankings/archive/job.html", context)
 
 
 @login_required

@@ -16,7 +16,7 @@ from django.dispatch import receiver
 
 from penalties.models import Penalty
 from rankings.ema.services import ema_ranking_touch
-from rankings.models import EmaTournament, ExportJob, TournamentResult
+from rankings.models import EmaTournament, ExportJob, ImportedTournament, TournamentResult
 from scoring.models import TableResult
 from tournaments.models import Player, Registration, Tournament
 
@@ -46,6 +46,14 @@ def tournament_saved(sender, instance: Tournament, created: bool, raw: bool = Fa
 @receiver(post_delete, sender=EmaTournament, dispatch_uid="ema_tournament_deleted")
 def ema_tournament_deleted(sender, instance: EmaTournament, **kwargs) -> None:
     if instance.counted:
+        ema_ranking_touch()
+
+
+@receiver(post_save, sender=ImportedTournament, dispatch_uid="ema_imported_saved")
+@receiver(post_delete, sender=ImportedTournament, dispatch_uid="ema_imported_deleted")
+def imported_tournament_changed(sender, instance: ImportedTournament, raw: bool = False, **kwargs) -> None:
+    """An imported tournament changed or was removed (also from the admin): the ranking follows."""
+    if not raw:
         ema_ranking_touch()
 
 

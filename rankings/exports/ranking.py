@@ -19,11 +19,16 @@ class EmaRankingExporter(Exporter):
     identifier = "ema-ranking"
     name = gettext_lazy("EMA ranking")
     description = gettext_lazy(
-        "The EMA ranking of every player with an EMA number, MCR or riichi: position, name, EMA number, "
-        "country, ranking, Part A, Part B and the number of results."
+        "The EMA ranking of every player with an EMA number, MCR or riichi: position, change since the "
+        "previous computation, name, EMA number, country, ranking, Part A, Part B and the number of results."
     )
     scope = RANKING
-    text_columns = frozenset({3})  # EMA number
+    text_columns = frozenset({1, 4})  # change, EMA number
+
+    def __init__(self, *, query: str = "", country: str = "", **kwargs):
+        super().__init__(**kwargs)
+        self.query = query
+        self.country = country
 
     def filename_stem(self) -> str:
         stem = f"ema-ranking-{self.family}"
@@ -38,6 +43,7 @@ class EmaRankingExporter(Exporter):
             )
         yield [
             _("Position"),
+            _("Change"),
             _("First name"),
             _("Last name"),
             _("EMA number"),
@@ -48,12 +54,13 @@ class EmaRankingExporter(Exporter):
             _("Results"),
         ]
         if self.on is None:
-            entries = list(ema_ranking_entries(family=self.family))
+            entries = list(ema_ranking_entries(family=self.family, query=self.query, country=self.country))
             self.report(1, 2)
             for e in entries:
                 p = e.player
                 yield [
                     e.position,
+                    Text(_change(e.position, e.previous_position)),
                     p.first_name,
                     p.last_name,
                     Text(e.ema_id),
@@ -70,6 +77,7 @@ class EmaRankingExporter(Exporter):
             p, r = line.player, line.ranking
             yield [
                 line.position,
+                Text(""),
                 p.first_name,
                 p.last_name,
                 Text(p.ema_id),
@@ -79,3 +87,11 @@ class EmaRankingExporter(Exporter):
                 r.part_b,
                 r.counted,
             ]
+
+
+def _change(position: int, previous: int | None) -> str:
+    """The page's change column: "new", "=", "▲3" (three places up) or "▼2" (two places down)."""
+    if previous is None:
+        return _("new")
+    moved = previous - position
+    return "=" if moved == 0 else f"▲{moved}" if moved > 0 else f"▼{-moved}"

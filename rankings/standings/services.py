@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from rankings.models import StandingsState
 from rankings.standings.engine import Standings, check_tiebreaks, printable
+from tournaments import pagecache
 from tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,7 @@ def _ensure_state(tournament_id: int) -> None:
 def _bump(tournament_id: int) -> None:
     _ensure_state(tournament_id)
     StandingsState.objects.filter(tournament_id=tournament_id).update(input_version=F("input_version") + 1)
+    pagecache.changed_by_id(tournament_id)
 
 
 def standings_touch(*, tournament_id: int) -> None:
@@ -97,6 +99,7 @@ def standings_enqueue(*, tournament_id: int, force: bool = False) -> bool:
     StandingsState.objects.filter(tournament_id=tournament_id).update(
         queued_at=timezone.now(), queue_failed_at=None, queue_error=""
     )
+    pagecache.changed_by_id(tournament_id)
     return True
 
 
@@ -127,6 +130,7 @@ def standings_failed(*, tournament_id: int, error: str) -> None:
     StandingsState.objects.filter(tournament_id=tournament_id).update(
         queue_failed_at=timezone.now(), queue_error=error[:500]
     )
+    pagecache.changed_by_id(tournament_id)
 
 
 def _plain(value) -> int | float:
@@ -173,6 +177,8 @@ def standings_store(*, tournament_id: int, version: int, document: dict, breakdo
         queue_failed_at=None,
         queue_error="",
     )
+    if stored:
+        pagecache.changed_by_id(tournament_id)
     return bool(stored)
 
 

@@ -27,3 +27,11 @@ def recompute_standings(self, tournament_id: int) -> int | None:
     """Recompute a tournament's standings; safe to run twice or concurrently."""
     state = standings_recompute(tournament_id=tournament_id)
     return None if state is None else state.computed_version
+
+
+@shared_task(ignore_result=True)
+def sweep_standings() -> list[int]:
+    """Re-queue the recompute of every tournament whose snapshot is older than its input (beat)."""
+    from rankings.standings.sweep import standings_sweep
+
+    return standings_sweep()

@@ -23,7 +23,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import Http404, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -32,9 +31,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
+from rankings.backups.services import backups_in_process
 from rankings.standings import selectors, services
 from rankings.standings.engine import TIEBREAKS, method_for_family
+from rankings.standings.sweep import standings_sweep_in_process
 from scoring.rules.base import RuleError
+from tournaments import pagecache
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, tournament_for_director, user_roles
 
@@ -164,20 +166,23 @@ def _anonymous_visit(request) -> bool:
 
 @require_GET
 def standings(request, slug: str):
+    standings_sweep_in_process()
+    backups_in_process()
     tournament, freshness = _visible(request, slug)
     hidden = _hidden_standings(request, tournament)
     if hidden is not None:
         return hidden
-    if not _anonymous_visit(request):
-        context = {**_context(tournament, freshness), "roles": user_roles(request.user, tournament)}
-        return render(request, "rankings/standings.html", context)
-    key = f"standings:page:{selectors.page_stamp(tournament)}:{freshness.token}:{get_language()}:{poll_seconds()}"
-    html = _cache_get(key)
-    if html is None:
-        context = {**_context(tournament, freshness), "roles": set(), "csrf_token": CSRF_MARKER}
-        html = render_to_string("rankings/standings.html", context, request=request)
-        _cache_set(key, str(html))
-    return HttpResponse(html.replace(CSRF_MARKER, get_token(request)))
+    if tournament.is_public:  # anonymous visitors: one rendering per snapshot, served by pagecache
+
+        def page(extra: dict) -> str:
+            context = {**_context(tournament, freshness), "roles": set(), **extra}
+            return render_to_string("rankings/standings.html", context, request=request)
+
+        cached = pagecache.public_page(request, slug=slug, render=page)
+        if cached is not None:
+            return cached
+    context = {**_context(tournament, freshness), "roles": user_roles(request.user, tournament)}
+    return render(request, "rankings/standings.html", context)
 
 
 @require_GET

@@ -14,7 +14,7 @@ import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from .text import Text, gettext_noop
 
@@ -110,9 +110,31 @@ class LateArrival:
     disqualified: bool  # past the limit: out of the session, a substitute takes the seat
 
 
+END_OF_TIME_RULES = ("last_hand", "one_more_hand")
+
+
 @dataclass(frozen=True)
 class Config:
-    """Base of every preset: plain data, overridable key by key per tournament."""
+    """Base of every preset: plain data, overridable key by key per tournament.
+
+    The session clock's settings are shared by every family (presets change the defaults): the length
+    of a session, what happens when time is up (finish the hand in play, or that hand and one more), and
+    how long before the end the warning signal and the red zone come.
+    """
+
+    session_minutes: int = 120
+    end_of_time: Literal["last_hand", "one_more_hand"] = "last_hand"
+    signal_minutes: int = 15
+    red_zone_minutes: int = 5
+
+    def check_clock(self) -> None:
+        if not 1 <= self.session_minutes <= 480:
+            raise RuleError("rule 'session_minutes' must be 1 to 480", "rules.session_minutes")
+        if not 0 <= self.red_zone_minutes <= self.signal_minutes <= self.session_minutes:
+            raise RuleError(
+                "rules 'red_zone_minutes' ≤ 'signal_minutes' ≤ 'session_minutes', none negative",
+                "rules.signal_minutes",
+            )
 
     def with_overrides(self, overrides: Mapping[str, Any] | None) -> Config:
         """A copy with single values replaced; an unknown key or a wrong type is refused."""
@@ -132,7 +154,9 @@ class Config:
                 )
             changes[key] = _coerce(key, value, hints[key], getattr(self, key))
         try:
-            return dataclasses.replace(self, **changes)
+            changed = dataclasses.replace(self, **changes)
+            changed.check_clock()
+            return changed
         except RuleError:
             raise
         except (TypeError, ValueError) as exc:
@@ -292,6 +316,17 @@ class Ruleset:
         raise EngineError(f"{type(self).__name__} has no table result")
 
     # -- penalties ----------------------------------------------------------------------------
+    def score_bound(self) -> int | None:
+        """The largest score, up or down, one player's session can end on under these rules; totals beyond
+        it are a typing slip far more often than a real game, so a referee confirms them. None: no bound."""
+        return None
+
+    def session_hand_limit(self) -> int:
+        """The most hands a session can have: the highest hand number a penalty on a table entered as
+        totals may name (ARCHIVE.md). Rulesets with a fixed number of hands say it; the others have none
+        short of this bound, far beyond any real session."""
+        return 99
+
     def late_arrival(self, minutes_late: int) -> LateArrival:
         raise RuleError(
             gettext_noop("late arrival has no amount under the %(_key)s rules", _key=self.key), "minutes_late"

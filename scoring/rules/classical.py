@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal
 
-from . import common
+from . import common, numbers
 from .base import SEATS, WINDS, Config, Four, GameResult, HandStep, Number, RuleError, Ruleset
 from .common import dealer_of_hand
 from .text import gettext_noop
@@ -60,6 +60,11 @@ class ClassicalRuleset(common.GamePointsRuleset):
     config: ClassicalConfig
     rules_name = "Classical"
 
+    def score_bound(self) -> int:
+        """A game of every round twice over (§80), each hand the limit (§79) times East's multiplier, from
+        three players."""
+        return self.config.rounds * 4 * 2 * 3 * self.config.east_multiplier * self.config.limit
+
     def _values(self, raw: Any, needed: Sequence[int]) -> dict[int, int]:
         if not isinstance(raw, Mapping):
             raise RuleError(
@@ -70,7 +75,13 @@ class ClassicalRuleset(common.GamePointsRuleset):
             s = common.seat_key(key, f"values.{key}")
             if s in values:
                 raise RuleError(gettext_noop("seat %(_s)s is given twice", _s=s), f"values.{key}")
-            values[s] = common.whole(value, f"the hand value of seat {s}", f"values.{key}", minimum=0)
+            values[s] = common.whole(
+                value,
+                f"the hand value of seat {s}",
+                f"values.{key}",
+                minimum=0,
+                limit=numbers.HAND_VALUE_LIMIT,
+            )
         for s in needed:
             if s not in values:
                 raise RuleError(gettext_noop("values has no hand value for seat %(_s)s", _s=s), "values")
@@ -98,6 +109,7 @@ class ClassicalRuleset(common.GamePointsRuleset):
     def hand_deltas(self, hand: Any, dealer: int = 0) -> tuple[Four, int | None, str]:
         """The point changes of one hand with ``dealer`` as East, its winner (None for a draw), and a note."""
         hand = common.hand_mapping(hand)
+        common.known_fields(hand, ("result", "winner", "values", "limit_hand", "tiles", "ruling"), RULES_NAME)
         result = common.hand_result(hand, ("win", "draw"), RULES_NAME)
         deltas = [0] * SEATS
         if result == "draw":

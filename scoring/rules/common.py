@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from . import numbers
 from .base import SEATS, WINDS, EngineError, GameResult, Number, RuleError, Ruleset, SeatResult, TableResult
 from .text import gettext_noop
 
@@ -29,11 +30,21 @@ def exact_all(values: Iterable[Number]) -> tuple[Number, ...]:
     return tuple(exact(v) for v in values)
 
 
-def whole(value: Any, what: str, path: str = "", *, minimum: int | None = None) -> int:
-    """A whole number (``bool`` is not one), at least ``minimum`` when given."""
+def whole(
+    value: Any, what: str, path: str = "", *, minimum: int | None = None, limit: int = numbers.SCORE_LIMIT
+) -> int:
+    """A whole number (``bool`` is not one), at least ``minimum`` when given, at most ``limit`` in
+    magnitude (see :mod:`numbers`)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise RuleError(
             gettext_noop("%(_what)s must be a whole number, not %(value)s", _what=what, value=value), path
+        )
+    if abs(value) > limit:
+        raise RuleError(
+            gettext_noop(
+                "%(_what)s is too large: at most %(_limit)s in magnitude", _what=what, _limit=f"{limit:,}"
+            ),
+            path,
         )
     if minimum is not None and value < minimum:
         raise RuleError(
@@ -48,24 +59,25 @@ def whole(value: Any, what: str, path: str = "", *, minimum: int | None = None) 
     return value
 
 
-def number(value: Any, what: str, path: str = "") -> Number:
-    """An exact number: ``int``, ``Fraction``, or a finite ``float`` read as its decimal text."""
-    if isinstance(value, bool):
+def number(value: Any, what: str, path: str = "", *, limit: int = numbers.SCORE_LIMIT) -> Number:
+    """An exact number: ``int``, ``Fraction``, or a finite ``float`` read as its decimal text; at most
+    ``limit`` in magnitude (see :mod:`numbers`)."""
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction, float)):
         raise RuleError(
             gettext_noop("%(_what)s must be a number, not %(value)s", _what=what, value=value), path
         )
-    if isinstance(value, int):
-        return value
-    if isinstance(value, Fraction):
-        return exact(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise RuleError(
-                gettext_noop("%(_what)s must be a finite number, not %(value)s", _what=what, value=value),
-                path,
-            )
-        return exact(Fraction(repr(value)))
-    raise RuleError(gettext_noop("%(_what)s must be a number, not %(value)s", _what=what, value=value), path)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise RuleError(
+            gettext_noop("%(_what)s must be a finite number, not %(value)s", _what=what, value=value), path
+        )
+    if abs(value) > limit:
+        raise RuleError(
+            gettext_noop(
+                "%(_what)s is too large: at most %(_limit)s in magnitude", _what=what, _limit=f"{limit:,}"
+            ),
+            path,
+        )
+    return exact(Fraction(repr(value)) if isinstance(value, float) else value)
 
 
 def fmt(value: Number) -> str:
@@ -113,6 +125,21 @@ def hand_mapping(hand: Any) -> Mapping[str, Any]:
     if not isinstance(hand, Mapping):
         raise RuleError(gettext_noop("a hand must be an object with a 'result', not %(hand)s", hand=hand))
     return hand
+
+
+def known_fields(hand: Mapping[str, Any], known: Sequence[str], rules_name: str) -> None:
+    """Refuse a field the ruleset does not know: a misspelt key must not be stored as sent."""
+    for key in hand:
+        if key not in known:
+            raise RuleError(
+                gettext_noop(
+                    "unknown field '%(_key)s' in a %(_rules)s hand (known fields: %(_known)s)",
+                    _key=key,
+                    _rules=rules_name,
+                    _known=", ".join(known),
+                ),
+                str(key),
+            )
 
 
 def hand_result(hand: Mapping[str, Any], allowed: Sequence[str], rules_name: str) -> str:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from . import common
+from . import common, numbers
 from .base import (
     SEATS,
     WINDS,
@@ -183,12 +183,13 @@ class MCRRuleset(Ruleset):
         Error paths are relative to the hand.
         """
         hand = common.hand_mapping(hand)
+        common.known_fields(hand, ("result", "winner", "discarder", "fan", "tiles", "ruling"), RULES_NAME)
         result = common.hand_result(hand, ("win", "draw"), RULES_NAME)
         if result == "draw":
             return (0, 0, 0, 0), None, "exhaustive draw"
         cfg = self.config
         winner, discarder = common.win_parties(hand)
-        fan = common.whole(common.field(hand, "fan"), "fan", "fan")
+        fan = common.whole(common.field(hand, "fan"), "fan", "fan", limit=numbers.FAN_LIMIT)
         if fan < cfg.min_fan:
             raise RuleError(
                 gettext_noop(
@@ -212,6 +213,9 @@ class MCRRuleset(Ruleset):
             note = f"seat {winner} wins on seat {discarder}'s discard, {fan} fan"
         deltas[winner] = -sum(deltas)
         return tuple(deltas), winner, note  # type: ignore[return-value]
+
+    def session_hand_limit(self) -> int:
+        return self.config.max_hands or super().session_hand_limit()
 
     def play_game(self, hands: Sequence[Mapping[str, Any]]) -> GameResult:
         cfg = self.config
@@ -375,6 +379,10 @@ class MCRRuleset(Ruleset):
                 "variant",
             )
         return tuple(-each * (SEATS - 1) if s == offender else each for s in range(SEATS))  # type: ignore[return-value]
+
+    def score_bound(self) -> int:
+        """Every hand a self-drawn 88 fan: the winner takes 88 + base from each of three players."""
+        return (self.config.max_hands or 16) * 3 * (88 + self.config.base_points)
 
     def referee_bounds(self) -> tuple[int, int]:
         return (-self.config.referee_max_penalty, 0)

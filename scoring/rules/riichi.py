@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
+from . import numbers
 from .base import (
     SEATS,
     WINDS,
@@ -84,6 +85,7 @@ class RiichiConfig(Config):
     # found give none; Pantheon's EMA and WRC presets use -15000 and -15000 (docs/rules-notes-riichi.md).
     replacement_points: int | None = None
     replacement_uma: int | None = None
+    session_minutes: int = 90  # WRC 2015 §8.2: the recommended time limit of a hanchan
 
     def __post_init__(self) -> None:
         if sum(self.uma) != 0:
@@ -315,6 +317,10 @@ def _win(data: Mapping[str, Any], player: int, win: str, config: RiichiConfig) -
     if han < 1:
         raise RuleError(
             gettext_noop("han must be at least 1 (a win needs a yaku), not %(_han)s", _han=han), "han"
+        )
+    if han > numbers.FAN_LIMIT:
+        raise RuleError(
+            gettext_noop("han is too large: at most %(_limit)s", _limit=f"{numbers.FAN_LIMIT:,}"), "han"
         )
     fu = data.get("fu")
     if fu is not None and (not isinstance(fu, int) or isinstance(fu, bool) or fu not in FU_VALUES):
@@ -648,6 +654,11 @@ def from_totals(
                 ),
                 f"scores[{seat}]",
             )
+        if abs(value) > numbers.SCORE_LIMIT:
+            raise RuleError(
+                f"scores[{seat}] is too large: at most {numbers.SCORE_LIMIT:,} in magnitude",
+                f"scores[{seat}]",
+            )
     total, expected = sum(scores), SEATS * config.start_points
     short = expected - total
     stick = config.riichi_stick
@@ -780,6 +791,10 @@ class RiichiRuleset(Ruleset):
         return session_result(
             game, self.config, transfers=transfers, deductions=deductions, chombos=chombos, excluded=excluded
         )
+
+    def score_bound(self) -> int:
+        """Raw points: no player ends with more than the whole table's points twice over, or owes as much."""
+        return 8 * self.config.start_points
 
     def chombo_points(self) -> int:
         return -self.config.chombo_points if self.config.chombo_policy == "final" else 0

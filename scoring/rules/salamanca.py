@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from . import common
+from . import common, numbers
 from .base import SEATS, WINDS, Config, Four, GameResult, HandStep, Number, RuleError, Ruleset
 from .text import gettext_noop
 
@@ -82,6 +82,11 @@ class SalamancaRuleset(common.GamePointsRuleset):
         """Art. 27: the points x of ``fan`` fan."""
         table = self.config.fan_points
         return table[min(fan, len(table) - 1)]
+
+    def score_bound(self) -> int:
+        """A game of every round twice over (the dealer keeping the deal), each hand the largest payment
+        (art. 27) doubled for the dealer, from three players."""
+        return self.config.rounds * 4 * 2 * 3 * 2 * self.config.fan_points[-1]
 
     # -- one hand -------------------------------------------------------------------------
     def _liabilities(self, raw: Any, winner: int, discarder: int | None) -> tuple[Liability, ...]:
@@ -161,12 +166,15 @@ class SalamancaRuleset(common.GamePointsRuleset):
         Error paths are relative to the hand.
         """
         hand = common.hand_mapping(hand)
+        common.known_fields(
+            hand, ("result", "winner", "discarder", "fan", "liable", "tiles", "ruling"), RULES_NAME
+        )
         result = common.hand_result(hand, ("win", "draw"), RULES_NAME)
         if result == "draw":
             return (0, 0, 0, 0), None, "no winner"
         cfg = self.config
         winner, discarder = common.win_parties(hand)
-        fan = common.whole(common.field(hand, "fan"), "fan", "fan")
+        fan = common.whole(common.field(hand, "fan"), "fan", "fan", limit=numbers.FAN_LIMIT)
         if fan < cfg.min_fan:
             raise RuleError(
                 gettext_noop(

@@ -5,3 +5,11 @@ document.addEventListener("submit", function (event) {
     event.preventDefault();
   }
 }, true);
+
+// Print buttons: <button type="button" data-print>.
+document.addEventListener("click", function (event) {
+  var button = event.target instanceof Element ? event.target.closest("[data-print]") : null;
+  if (button) {
+    window.print();
+  }
+});

@@ -209,7 +209,7 @@ CASES = {
     "a hand the table did not play": (
         lambda d: d["penalties"][1].update(hand=9),
         "penalties[1].hand",
-        "has 6 hands, not 9",
+        "has 6 hands recorded: the hand is one of them or the hand in play (7), not 9",
     ),
     "a table points bonus": (
         lambda d: d["penalties"][9].update(points=1),

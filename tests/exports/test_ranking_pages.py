@@ -106,10 +106,11 @@ def test_the_ranking_downloads_as_csv_and_xlsx(client, ranked):
     response = client.get(reverse("ema-ranking-export", kwargs={"family": "mcr", "fmt": "csv"}))
     assert response["Content-Disposition"] == 'attachment; filename="ema-ranking-mcr.csv"'
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
-    assert rows[1] == ["1", "Ana", "Ranked", "04010001", "ESP", "658.97", "650.6", "667.33", "5"]
+    assert rows[0][:3] == ["Position", "Change", "First name"]
+    assert rows[1] == ["1", "new", "Ana", "Ranked", "04010001", "ESP", "658.97", "650.6", "667.33", "5"]
     xlsx = client.get(reverse("ema-ranking-export", kwargs={"family": "riichi", "fmt": "xlsx"}))
     sheet = load_workbook(io.BytesIO(xlsx.content)).active
-    assert [c.value for c in sheet[2]][:4] == [1, "Zed", "Ranked", "09999999"]
+    assert [c.value for c in sheet[2]][:5] == [1, "new", "Zed", "Ranked", "09999999"]
     assert (
         client.get(reverse("ema-ranking-export", kwargs={"family": "mcr", "fmt": "pdf"})).status_code == 404
     )

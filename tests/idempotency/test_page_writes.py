@@ -69,7 +69,7 @@ def test_hand_add_edit_undo_submit_confirm_and_reopen_from_the_table_page(
     assert Hand.objects.filter(result__table=table).count() == 1
     twice(client, url, action(table, "submit"), table)
     client.force_login(referee)
-    twice(client, url, action(table, "confirm"), table)
+    twice(client, url, action(table, "confirm", short_reason="time limit reached"), table)
     twice(client, url, action(table, "reopen", reason="wrong winner"), table)
     result = TableResult.objects.get(table=table)
     assert result.status == TableResult.Status.SUBMITTED and result.version == 8  # 7 writes

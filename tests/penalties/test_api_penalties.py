@@ -42,10 +42,10 @@ def test_amounts_come_from_the_ruleset(ref, tables):
         for _ in range(3)
     ]
     assert fouls == [0, -5, -10]  # warning, 5, 10 (MERS 3.1)
-    false_hu = post(ref, player="p2", table=1, hand=4, kind="false_hu", variant="invalid_hand").json()
+    false_hu = post(ref, player="p2", table=1, hand=1, kind="false_hu", variant="invalid_hand").json()
     assert false_hu["transfers"] == {"offender": -60, "each_other": 20}  # 20 to each of three (2.9.2)
-    assert (false_hu["table"], false_hu["hand"], false_hu["points"]) == (1, 4, 0)
-    tile = post(ref, player="p1", table=1, hand=5, kind="forgot_winning_tile").json()
+    assert (false_hu["table"], false_hu["hand"], false_hu["points"]) == (1, 1, 0)
+    tile = post(ref, player="p1", table=1, hand=1, kind="forgot_winning_tile").json()
     assert tile["points"] == -10  # MERS 2.8.7
 
 

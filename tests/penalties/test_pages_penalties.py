@@ -108,10 +108,10 @@ def test_a_persisting_foul_carries_the_count_into_the_next_session(client, tourn
 def test_a_false_hu_from_the_table_page_transfers_points_at_the_table(client, tournament, tables, referee):
     table = tables[0]
     client.force_login(referee)
-    response = record(client, table, "false_hu", player="p4", hand_number=3)
+    response = record(client, table, "false_hu", player="p4", hand_number=1)
     assert response.status_code == 400  # which kind of false Hu is required
     assert not Penalty.objects.exists()
-    response = record(client, table, "false_hu", player="p4", hand_number=3, variant="invalid_hand")
+    response = record(client, table, "false_hu", player="p4", hand_number=1, variant="invalid_hand")
     assert response.status_code == 302
     page = text(client.get(response["Location"]))
     assert f"False Hu recorded for Player4 open-2026: {MINUS}60 (pays 20 to each other player)" in page

@@ -147,7 +147,7 @@ def test_a_fouls_history_shows_its_amount_and_a_cancellation_recounts_the_ladder
 
 
 def test_a_forgotten_winning_tile_costs_the_winner_10_and_nobody_else(tournament, tables, ref):
-    record(tournament, ref, "p1", "forgot_winning_tile", table=1, hand_number=5)
+    record(tournament, ref, "p1", "forgot_winning_tile", table=1, hand_number=1)
     confirm_totals(tables[1][0], ref, [20, 15, -15, -20])
     rows = summary(tables[1][0])
     assert rows["p1"] == (20, 0, -10, 10, 4)  # 20 − 10; the ranking is still on 20
@@ -159,7 +159,7 @@ def test_a_forgotten_winning_tile_costs_the_winner_10_and_nobody_else(tournament
 
 @pytest.mark.parametrize(("variant", "each"), [("below_minimum", 10), ("invalid_hand", 20)])
 def test_a_false_hu_pays_each_other_player(tournament, tables, ref, variant, each):
-    record(tournament, ref, "p3", "false_hu", table=1, hand_number=4, variant=variant)
+    record(tournament, ref, "p3", "false_hu", table=1, hand_number=1, variant=variant)
     confirm_totals(tables[1][0], ref, [0, 0, 0, 0])
     rows = summary(tables[1][0])
     # the offender pays 3 × each: 30 or 60
@@ -172,7 +172,7 @@ def test_false_hu_transfers_count_for_the_table_ranking_offender_only_deductions
 ):
     # Table 1: game 10/0/0/−10 and p1 pays a 60-point false Hu: p1 −50, p2 20, p3 20, p4 10.
     # p2 and p3 share the 4 + 2 of first and second: 3 each; p4 1; p1 0.
-    record(tournament, ref, "p1", "false_hu", table=1, hand_number=2, variant="invalid_hand")
+    record(tournament, ref, "p1", "false_hu", table=1, hand_number=1, variant="invalid_hand")
     confirm_totals(tables[1][0], ref, [10, 0, 0, -10])
     assert {k: v[4] for k, v in summary(tables[1][0]).items()} == {"p1": 0, "p2": 3, "p3": 3, "p4": 1}
     # Table 2: the same game, p5 gets a 60-point referee decision instead: p5's total is −50 but the
@@ -302,7 +302,14 @@ def test_a_referee_decision_carries_its_own_points_within_the_bounds_and_needs_a
     for points, message in [
         (-1001, "points -1001 is outside the ruleset's bounds -1000 to 0"),
         (5, "points 5 is outside the ruleset's bounds -1000 to 0"),
-        ("lots", "points 'lots' is not a number"),
+        (
+            "lots",
+            "points must be written as a plain number (such as -16, 21.5 or 64/3; no exponent), not 'lots'",
+        ),
+        (
+            "1e10000000",
+            "points must be written as a plain number (such as -16, 21.5 or 64/3; no exponent), not '1e10000000'",
+        ),
     ]:
         with pytest.raises(RuleError) as caught:
             record(tournament, ref, "p1", "referee", points=points, reason="x")
@@ -342,7 +349,7 @@ def test_a_table_points_deduction_lowers_table_points_not_the_score(tournament, 
     record(tournament, ref, "p1", "table_points", table_points=-1, reason="late for the session")
     row = standings_compute(tournament=tournament).row("p1")
     assert (row.table_points, row.score) == (3, 20)  # 4 − 1
-    with pytest.raises(RuleError, match="table points 'one' is not a number"):
+    with pytest.raises(RuleError, match="points must be written as a plain number"):
         record(tournament, ref, "p1", "table_points", table_points="one")
 
 

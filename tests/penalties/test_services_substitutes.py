@@ -153,7 +153,7 @@ def test_one_substitute_replaces_one_player_per_session(tournament, tables, ref)
 
 def test_a_substitutes_false_hu_is_paid_from_the_seat_they_took(tournament, tables, ref):
     record(tournament, ref, "p1", "replaced", by="s1", reason="late_arrival")
-    record(tournament, ref, "s1", "false_hu", table=1, hand_number=3, variant="below_minimum")
+    record(tournament, ref, "s1", "false_hu", table=1, hand_number=1, variant="below_minimum")
     confirm(tables[1][0], ref)
     # East: 30 − 30 = 0; the others +10 each: 20, 0, −20. Ranked: p2 20 → 4, s1 and p3 0 → share 2+1, p4 0.
     rows = {
@@ -164,7 +164,7 @@ def test_a_substitutes_false_hu_is_paid_from_the_seat_they_took(tournament, tabl
 
 
 def test_a_false_hu_before_an_illness_stays_with_the_seat(tournament, tables, ref):
-    record(tournament, ref, "p4", "false_hu", table=1, hand_number=2, variant="invalid_hand")
+    record(tournament, ref, "p4", "false_hu", table=1, hand_number=1, variant="invalid_hand")
     record(tournament, ref, "p4", "replaced", by="s1", reason="illness", during=True)
     confirm(tables[1][0], ref)
     # North paid 60 before falling ill; the others keep their 20 each: 50, 30, 10, −90 (sum 0).

@@ -10,6 +10,7 @@ import pytest
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
 
 from penalties.services import penalty_cancel, penalty_record
 from rankings.models import StandingsState
@@ -254,6 +255,7 @@ def test_pages_say_when_the_update_is_delayed(client, tournament, referee):
         input_version=999,
         queue_error="OperationalError: connection refused",
         queue_failed_at="2026-05-01T10:00Z",
+        queued_at=timezone.now(),  # just queued again: the sweep leaves it to the queue
     )
     html = standings_html(client, tournament)
     assert "updating delayed" in html and "Last updated at" in html
@@ -352,7 +354,7 @@ def test_the_private_link_shows_the_players_tournaments_and_marks_them(client, t
     player = reg(tournament, "p2").player
     html = client.get(f"/me/{player.private_key}/").content.decode()
     assert tournament.name in html and "Session 1 · table 1" in html
-    assert 'data-key="p2"' in html and "localStorage.setItem" in html
+    assert 'data-key="p2"' in html and "js/player_private.js" in html
 
 
 @pytest.mark.django_db

@@ -98,8 +98,8 @@ def _queued_recomputes(tournament) -> int:
     )
 
 
-def _wait_fresh(tournament, *, at_least: int) -> StandingsState:
-    deadline = time.monotonic() + WAIT_SECONDS
+def _wait_fresh(tournament, *, at_least: int, seconds: float = WAIT_SECONDS) -> StandingsState:
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         state = StandingsState.objects.get(tournament=tournament)
         if state.document is not None and state.computed_version >= max(at_least, state.input_version):
@@ -107,7 +107,7 @@ def _wait_fresh(tournament, *, at_least: int) -> StandingsState:
         time.sleep(0.2)
     state = StandingsState.objects.get(tournament=tournament)
     pytest.fail(
-        f"the worker did not bring the standings to version {at_least} within {WAIT_SECONDS} s "
+        f"the worker did not bring the standings to version {at_least} within {seconds} s "
         f"(computed {state.computed_version}, input {state.input_version}, error {state.queue_error!r})"
     )
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from penalties.models import Kind, Penalty
 from rankings.standings.services import standings_current
-from scoring.models import Hand, SeatSummary, TableResult
+from scoring.models import Hand, NotableHand, SeatSummary, TableResult
 from tournaments.demo import load_demo
 from tournaments.models import Seat, Session
 
@@ -127,3 +127,10 @@ def test_the_demo_has_a_riichi_cup_beside_the_open_seated_by_the_engine(client):
     assert Hand.objects.filter(result__table__session__tournament=cup, data__result="chombo").exists()
     page = client.get(reverse("standings", args=[RIICHI_SLUG])).content.decode()
     assert "Venla" in page or "Aino" in page
+    # a team event: four teams of four, teammates never at one table
+    assert cup.teams.count() == 4 and seating_quality(tournament=cup).teammate_meetings == 0
+    # hands entered with their tiles were valued by the product, and one is in the notable-hands register
+    valued = Hand.objects.filter(valuation__status="filled")
+    assert valued.filter(result__table__session__tournament=cup).exists()
+    assert valued.exclude(result__table__session__tournament=cup).count() >= 2
+    assert NotableHand.objects.count() == 1

@@ -1,0 +1,148 @@
+"""A player's EMA ranking over time, and its chart as an SVG drawing made on the server.
+
+Pure Python (no Django import). The ranking of a player only changes on three kinds of day: the last
+day of a tournament (a result starts to count), the day after its first anniversary (it counts half) and
+the day after its second (it no longer counts). :func:`ranking_history` computes the ranking on each of
+those days with the same arithmetic as the stored ranking (:func:`rankings.ema.engine.ema_ranking`), so
+the chart's last point is the ranking the page shows.
+
+:func:`ranking_chart_svg` draws the history as a step line, sized by its ``viewBox`` so that it scales to
+the width of a phone and its labels stay readable; every text is escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from fractions import Fraction
+from html import escape
+
+from rankings.ema.engine import EmaResult, anniversary, ema_ranking
+
+WIDTH, HEIGHT = 360, 210
+LEFT, RIGHT, TOP, BOTTOM = 40, 12, 14, 28
+MAX_POINTS = 400
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    on: date
+    ranking: Fraction | None  # None while no result counts (the player is not ranked)
+    counted: int
+
+
+def change_days(results: Iterable[EmaResult]) -> list[date]:
+    """Every day on which a ranking computed from ``results`` can change, in order."""
+    days: set[date] = set()
+    for result in results:
+        days.add(result.ended_on)
+        days.add(anniversary(result.ended_on, 1) + timedelta(days=1))
+        days.add(anniversary(result.ended_on, 2) + timedelta(days=1))
+    return sorted(days)
+
+
+def ranking_history(results: Sequence[EmaResult], *, ruleset: str, until: date) -> list[HistoryPoint]:
+    """The player's ranking on every day it changed, up to ``until`` (which is always the last point)."""
+    own = [r for r in results if r.ruleset == ruleset and r.ended_on <= until]
+    if not own:
+        return []
+    days = [*[d for d in change_days(own) if d < until][-(MAX_POINTS - 1) :], until]
+    points = []
+    for day in days:
+        ranking = ema_ranking(own, ruleset=ruleset, on=day)
+        points.append(HistoryPoint(day, ranking.ranking if ranking.counted else None, ranking.counted))
+    return points
+
+
+def _axis_bounds(values: list[float]) -> tuple[int, int]:
+    low = max(0, int(min(values) // 100) * 100)
+    high = min(1000, -int(-max(values) // 100) * 100)
+    if high - low < 200:
+        high = min(1000, low + 200)
+        low = max(0, high - 200)
+    return low, high
+
+
+def ranking_chart_svg(
+    points: Sequence[HistoryPoint], *, title: str, empty_text: str, number_format=lambda v: f"{v:.0f}"
+) -> str:
+    """The history as an inline SVG step chart (ranking against time); text in ``title`` is escaped."""
+    known = [p for p in points if p.ranking is not None]
+    label = escape(title)
+    if not known:
+        return (
+            f'<svg viewBox="0 0 {WIDTH} 60" role="img" aria-label="{label}" class="ranking-chart">'
+            f"<title>{label}</title>"
+            f'<text x="{WIDTH / 2}" y="34" text-anchor="middle" font-size="13" fill="currentColor">'
+            f"{escape(empty_text)}</text></svg>"
+        )
+    start, end = points[0].on, points[-1].on
+    span = max((end - start).days, 1)
+    low, high = _axis_bounds([float(p.ranking) for p in known])
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+
+    def x(day: date) -> float:
+        return LEFT + plot_w * (day - start).days / span
+
+    def y(value: Fraction) -> float:
+        return TOP + plot_h * (1 - (float(value) - low) / (high - low))
+
+    parts = [
+        f'<svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{label}" class="ranking-chart" '
+        'font-family="system-ui, sans-serif">',
+        f"<title>{label}</title>",
+    ]
+    step = 100 if high - low <= 500 else 200
+    for value in range(low, high + 1, step):
+        gy = y(Fraction(value))
+        parts.append(
+            f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{gy:.1f}" y2="{gy:.1f}" '
+            'stroke="currentColor" stroke-opacity="0.15"/>'
+            f'<text x="{LEFT - 5}" y="{gy + 4:.1f}" text-anchor="end" font-size="11" '
+            f'fill="currentColor" fill-opacity="0.75">{value}</text>'
+        )
+    years = list(range(start.year + (0 if start.month == 1 and start.day == 1 else 1), end.year + 1))
+    every = max(1, -(-len(years) // 6))
+    for year in years[::every]:
+        gx = x(date(year, 1, 1))
+        parts.append(
+            f'<line x1="{gx:.1f}" x2="{gx:.1f}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" '
+            'stroke="currentColor" stroke-opacity="0.12"/>'
+            f'<text x="{gx:.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle" font-size="11" '
+            f'fill="currentColor" fill-opacity="0.75">{year}</text>'
+        )
+    if not years:
+        parts.append(
+            f'<text x="{LEFT}" y="{HEIGHT - BOTTOM + 16}" font-size="11" fill="currentColor" '
+            f'fill-opacity="0.75">{start.isoformat()}</text>'
+        )
+    # a step line: the ranking holds until the next day it changes; gaps where it is not ranked
+    path: list[str] = []
+    drawing = False
+    for i, point in enumerate(points):
+        if point.ranking is None:
+            if drawing and i:
+                path.append(f"H{x(point.on):.1f}")
+            drawing = False
+            continue
+        py = y(point.ranking)
+        if not drawing:
+            path.append(f"M{x(point.on):.1f},{py:.1f}")
+            drawing = True
+        else:
+            path.append(f"H{x(point.on):.1f}V{py:.1f}")
+    parts.append(
+        f'<path d="{"".join(path)}" fill="none" stroke="var(--pico-primary, #1d6fb8)" '
+        'stroke-width="2.5" stroke-linejoin="round"/>'
+    )
+    last = points[-1]
+    if last.ranking is not None:
+        lx, ly = x(last.on), y(last.ranking)
+        parts.append(
+            f'<circle cx="{lx:.1f}" cy="{ly:.1f}" r="4" fill="var(--pico-primary, #1d6fb8)"/>'
+            f'<text x="{lx - 6:.1f}" y="{ly - 8:.1f}" text-anchor="end" font-size="13" font-weight="bold" '
+            f'fill="currentColor">{escape(number_format(float(last.ranking)))}</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,471 @@
+"""Pages of the EMA ranking and of the results of tournaments held elsewhere.
+
+- The ranking (country filter, name search, change since the previous computation), a player's page (every
+  counted result and the chart of the ranking over time), downloads. The ranking's rows and pages are rendered
+  once per stored computation, filter, page and language and kept in the cache under a key holding the
+  computation's time, so a new computation is never hidden by an old page.
+- Imported tournaments: the list and each one's page are public (a results file is public data); importing,
+  correcting and removing need staff or the model permissions of ImportedTournament, checked before the
+  request body is read.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections import OrderedDict
+from fractions import Fraction
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.formats import number_format
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from rankings.ema.engine import shown
+from rankings.ema.forms import CorrectForm, ImportForm
+from rankings.ema.history import ranking_chart_svg, ranking_history
+from rankings.ema.imports import (
+    ResultsImportError,
+    can_change_import,
+    can_delete_import,
+    can_import_results,
+    imported_tournament_delete,
+    imported_tournament_facts,
+    imported_tournament_update,
+    results_import,
+    results_import_check,
+    results_import_replace,
+)
+from rankings.ema.ranking import RANKED_FAMILIES, player_details, player_history_facts
+from rankings.ema.results_file import MAX_FILE_BYTES
+from rankings.ema.selectors import ema_ranking_entries, ema_ranking_entry, ema_ranking_state
+from rankings.ema.services import ema_ranking_refresh_if_stale
+from rankings.exports import CSV, RANKING, XLSX, exporter_get
+from rankings.models import EmaRankingEntry, ImportedTournament
+from tournaments.countries import country_name, is_country
+
+FAMILY_LABELS = {"mcr": "MCR", "riichi": gettext_lazy("Riichi")}
+PAGE_SIZE = 100
+MAX_QUERY_CHARS = 100
+CACHE_SECONDS = 300
+
+
+CSRF_MARKER = "csrf-token-marker-3f9a51"
+
+
+class _LocalPages:
+    """A few rendered pages kept in this process in front of the shared cache. Keys name the stored
+    computation (its time), so every process serves the same page for the same computation."""
+
+    size = 64
+
+    def __init__(self):
+        self._pages: OrderedDict[str, tuple[float, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        with self._lock:
+            entry = self._pages.get(key)
+            if entry is None or entry[0] < time.monotonic():
+                return None
+            self._pages.move_to_end(key)
+            return entry[1]
+
+    def set(self, key: str, value: str) -> None:
+        with self._lock:
+            self._pages[key] = (time.monotonic() + CACHE_SECONDS, value)
+            self._pages.move_to_end(key)
+            while len(self._pages) > self.size:
+                self._pages.popitem(last=False)
+
+
+local_pages = _LocalPages()
+
+
+def _cached(key: str) -> str | None:
+    html = local_pages.get(key)
+    if html is None:
+        try:
+            html = cache.get(key)
+        except Exception:  # a cache outage costs a render, never the page
+            return None
+        if html is not None:
+            local_pages.set(key, html)
+    return html
+
+
+def _keep(key: str, html: str) -> None:
+    local_pages.set(key, html)
+    with contextlib.suppress(Exception):
+        cache.set(key, html, CACHE_SECONDS)
+
+
+def _anonymous(request) -> bool:
+    """A visitor who sees what everybody sees: no session, no pending messages."""
+    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
+
+
+def _page_key(*parts: str) -> str:
+    return ":".join(p.encode("unicode_escape").decode()[:200] for p in parts)
+
+
+def _current_state():
+    """The stored ranking's state; queues a recompute when it is behind its input or of an earlier day."""
+    state = ema_ranking_state()
+    if state.computed_version < state.input_version or state.computed_on != timezone.localdate():
+        ema_ranking_refresh_if_stale()
+    return state
+
+
+def _stamp(state) -> str:
+    return state.computed_at.isoformat() if state.computed_at else "-"
+
+
+def _served(request, key: str, render_page) -> HttpResponse:
+    """The page from the cache for anonymous visitors (their CSRF token put in when served)."""
+    if not _anonymous(request):
+        return HttpResponse(render_page(None))
+    html = _cached(key)
+    if html is None:
+        html = render_page(CSRF_MARKER)
+        _keep(key, html)
+    return HttpResponse(html.replace(CSRF_MARKER, get_token(request)))
+
+
+def _family(family: str) -> str:
+    if family not in RANKED_FAMILIES:
+        raise Http404("The EMA ranks MCR and riichi.")
+    return family
+
+
+def _figure(value: Fraction) -> float:
+    return float(shown(value))
+
+
+def change_of(entry: EmaRankingEntry) -> dict:
+    """How the player's position moved since the previous computation (up is better)."""
+    if entry.previous_position is None:
+        return {"kind": "new", "places": 0}
+    moved = entry.previous_position - entry.position
+    return {"kind": "up" if moved > 0 else "down" if moved < 0 else "same", "places": abs(moved)}
+
+
+def ranking_filters(request) -> tuple[str, str]:
+    query = request.GET.get("q", "").strip()[:MAX_QUERY_CHARS]
+    country = request.GET.get("country", "").strip().upper()[:3]
+    if country and not is_country(country):
+        country = ""
+    return query, country
+
+
+def _countries(family: str) -> list[tuple[str, str]]:
+    codes = (
+        EmaRankingEntry.objects.filter(family=family)
+        .exclude(country="")
+        .values_list("country", flat=True)
+        .distinct()
+        .order_by("country")
+    )
+    return [(code, f"{code} · {country_name(code)}") for code in codes]
+
+
+def _results_html(request, family: str, query: str, country: str, state) -> str:
+    page_number = request.GET.get("page", "1")[:6]
+    key = _page_key(
+        "ema-ranking-rows", family, _stamp(state), get_language() or "", country, page_number, query
+    )
+    html = _cached(key)
+    if html is not None:
+        return html
+    page = Paginator(ema_ranking_entries(family=family, query=query, country=country), PAGE_SIZE).get_page(
+        page_number
+    )
+    rows = [
+        {
+            "entry": e,
+            "ranking": _figure(e.ranking),
+            "part_a": _figure(e.part_a),
+            "part_b": _figure(e.part_b),
+            "change": change_of(e),
+        }
+        for e in page.object_list
+    ]
+    filters = urlencode({k: v for k, v in (("q", query), ("country", country)) if v})
+    html = render_to_string(
+        "rankings/ema/_results.html",
+        {
+            "family": family,
+            "query": query,
+            "country": country,
+            "page": page,
+            "rows": rows,
+            "filters": filters,
+        },
+        request=request,
+    )
+    _keep(key, html)
+    return html
+
+
+@require_GET
+def ranking_page(request, family: str = "mcr"):
+    """The EMA ranking of one family: filter by country, search by name; htmx swaps only the rows.
+
+    Anonymous visitors get the whole page from the cache: one query (the ranking's state) and one read.
+    """
+    family = _family(family)
+    query, country = ranking_filters(request)
+    state = _current_state()
+    results = mark_safe(_results_html(request, family, query, country, state))
+    if request.htmx and request.htmx.target == "ranking-results":
+        return HttpResponse(results)
+    filters = urlencode({k: v for k, v in (("q", query), ("country", country)) if v})
+
+    def render_page(csrf_token: str | None) -> str:
+        context = {
+            "family": family,
+            "families": [(f, FAMILY_LABELS[f]) for f in RANKED_FAMILIES],
+            "family_label": FAMILY_LABELS[family],
+            "query": query,
+            "country": country,
+            "countries": _countries(family),
+            "results": results,
+            "filters": filters,
+            "state": state,
+        }
+        if csrf_token:
+            context["csrf_token"] = csrf_token
+        return render_to_string("rankings/ema/ranking.html", context, request=request)
+
+    page_number = request.GET.get("page", "1")[:6]
+    key = _page_key(
+        "ema-ranking-page", family, _stamp(state), get_language() or "", country, page_number, query
+    )
+    return _served(request, key, render_page)
+
+
+@require_GET
+def ranking_player(request, family: str, ema_id: str):
+    """A player's ranking: every counted result (place, base rank, weight, ageing, Part A/B) and the chart."""
+    family = _family(family)
+    state = _current_state()
+    if not ema_id.isdigit() or len(ema_id) != 8:
+        raise Http404("An EMA number has 8 digits.")
+    key = _page_key("ema-ranking-player", family, ema_id, _stamp(state), get_language() or "")
+    return _served(request, key, lambda csrf_token: _player_page(request, family, ema_id, csrf_token))
+
+
+def _player_page(request, family: str, ema_id: str, csrf_token: str | None) -> str:
+    entry = ema_ranking_entry(family=family, ema_id=ema_id)
+    if entry is None:
+        raise Http404("No ranked player has this EMA number.")
+    facts = player_history_facts(player_id=entry.player_id, family=family, until=entry.on)
+    _ranking, details = player_details(player_id=entry.player_id, family=family, on=entry.on, facts=facts)
+    results, padding = [], [d for d in details if d.get("padding")]
+    for d in details:
+        if d.get("padding"):
+            continue
+        results.append(
+            {
+                **d,
+                "weight": _figure(Fraction(d["weight"])),
+                "ageing_percent": int(Fraction(d["ageing"]) * 100),
+                "aged_weight": _figure(Fraction(d["aged_weight"])),
+            }
+        )
+    history = ranking_history([f.as_result() for f in facts], ruleset=family, until=entry.on)
+    chart = ranking_chart_svg(
+        history,
+        title=_("Ranking of %(name)s over time") % {"name": entry.player.full_name},
+        empty_text=_("No history yet"),
+        number_format=lambda v: number_format(round(v, 2), 2),
+    )
+    context = {
+        "family": family,
+        "family_label": FAMILY_LABELS[family],
+        "entry": entry,
+        "ranking": _figure(entry.ranking),
+        "part_a": _figure(entry.part_a),
+        "part_b": _figure(entry.part_b),
+        "change": change_of(entry),
+        "results": results,
+        "padding": len(padding),
+        "padding_in_b": sum(1 for d in padding if d["part_b"]),
+        "chart": mark_safe(chart),  # built from numbers and escaped text only
+        "history_from": history[0].on if history else None,
+        "today": timezone.localdate(),
+    }
+    if csrf_token:
+        context["csrf_token"] = csrf_token
+    return render_to_string("rankings/ema/player.html", context, request=request)
+
+
+@require_GET
+def ranking_export(request, family: str, fmt: str):
+    """The stored ranking as CSV or XLSX with the page's columns and filters (public data, made at once)."""
+    family = _family(family)
+    if fmt not in (CSV, XLSX):
+        raise Http404("CSV or XLSX.")
+    query, country = ranking_filters(request)
+    exporter = exporter_get("ema-ranking", scope=RANKING)(family=family, query=query, country=country)
+    export = exporter.render(fmt)
+    response = HttpResponse(export.data, content_type=export.content_type)
+    response["Content-Disposition"] = f'attachment; filename="{export.filename}"'
+    return response
+
+
+# -- results of tournaments held elsewhere ------------------------------------------------------------
+
+IMPORTS_PAGE_SIZE = 50
+MAX_BODY_BYTES = MAX_FILE_BYTES + 64 * 1024  # the file and the facts
+
+
+def body_too_large(request) -> bool:
+    """A request body larger than a results file and its facts can be is refused before it is read."""
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0) > MAX_BODY_BYTES
+    except ValueError:
+        return True
+
+
+def _too_large(request) -> HttpResponse:
+    return HttpResponse(
+        _("The request is larger than a results file may be (%(limit)s bytes).") % {"limit": MAX_FILE_BYTES},
+        status=413,
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+@require_GET
+def imports_page(request):
+    """Every imported tournament, newest first."""
+    page = Paginator(ImportedTournament.objects.all(), IMPORTS_PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "rankings/ema/imports/list.html",
+        {"page": page, "can_import": can_import_results(request.user)},
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_new(request):
+    """Upload a results file with the tournament's facts; "Check" shows what would be imported."""
+    if not can_import_results(request.user):
+        raise PermissionDenied(_("You may not import results."))
+    preview = faults = None
+    more = 0
+    if request.method == "POST" and body_too_large(request):
+        return _too_large(request)
+    if request.method == "POST":
+        form = ImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data["file"]
+            data = upload.read()
+            try:
+                if "check" in request.POST:
+                    preview = results_import_check(data=data, facts=form.facts(), filename=upload.name)
+                else:
+                    imported, _preview = results_import(
+                        data=data, facts=form.facts(), filename=upload.name, user=request.user
+                    )
+                    messages.success(
+                        request,
+                        _("%(name)s imported: %(n)s players; the ranking follows.")
+                        % {"name": imported.name, "n": imported.players},
+                    )
+                    return redirect("ema-import-detail", pk=imported.pk)
+            except ResultsImportError as exc:
+                faults, more = exc.faults, exc.more
+    else:
+        form = ImportForm()
+    status = 400 if faults else 200
+    return render(
+        request,
+        "rankings/ema/imports/new.html",
+        {"form": form, "preview": preview, "faults": faults, "more": more},
+        status=status,
+    )
+
+
+@require_GET
+def import_detail(request, pk: int):
+    tournament = get_object_or_404(ImportedTournament, pk=pk)
+    return render(
+        request,
+        "rankings/ema/imports/detail.html",
+        {
+            "tournament": tournament,
+            "results": tournament.results.select_related("player").order_by("place", "line"),
+            "can_change": can_change_import(request.user),
+            "can_delete": can_delete_import(request.user),
+        },
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_correct(request, pk: int):
+    """Correct the facts, or replace the lines with a corrected file; the ranking follows."""
+    if not can_change_import(request.user):
+        raise PermissionDenied(_("You may not correct imported results."))
+    tournament = get_object_or_404(ImportedTournament, pk=pk)
+    faults, more = None, 0
+    if request.method == "POST" and body_too_large(request):
+        return _too_large(request)
+    if request.method == "POST":
+        form = CorrectForm(request.POST, request.FILES)
+        if form.is_valid():
+            upload = form.cleaned_data.get("file")
+            try:
+                if upload:
+                    results_import_replace(
+                        tournament=tournament,
+                        data=upload.read(),
+                        facts=form.facts(),
+                        filename=upload.name,
+                        user=request.user,
+                    )
+                else:
+                    imported_tournament_update(tournament=tournament, facts=form.facts())
+            except ResultsImportError as exc:
+                faults, more = exc.faults, exc.more
+            else:
+                messages.success(request, _("Corrected; the ranking follows."))
+                return redirect("ema-import-detail", pk=tournament.pk)
+    else:
+        facts = imported_tournament_facts(tournament)
+        form = CorrectForm(initial=facts.__dict__)
+    return render(
+        request,
+        "rankings/ema/imports/correct.html",
+        {"form": form, "tournament": tournament, "faults": faults, "more": more},
+        status=400 if faults else 200,
+    )
+
+
+@login_required
+@require_POST
+def import_delete(request, pk: int):
+    if not can_delete_import(request.user):
+        raise PermissionDenied(_("You may not remove imported results."))
+    tournament = get_object_or_404(ImportedTournament, pk=pk)
+    name = tournament.name
+    imported_tournament_delete(tournament=tournament)
+    messages.success(request, _("%(name)s removed; the ranking follows.") % {"name": name})
+    return redirect(reverse("ema-imports"))

@@ -1,0 +1,168 @@
+// The session clock on any page: every element with data-clock-api counts down by itself.
+//
+// The server sends its own time with the clock (server_time); the page keeps the offset between the
+// server and this device, so a device whose clock is wrong still shows the right time, and a phone that
+// slept shows it the moment it wakes (the page asks again on wake, focus and when the network returns).
+// Between answers the page counts down from ends_at; a failed request keeps the countdown going and is
+// retried, so a network blip changes nothing on screen but a small "offline" mark.
+(function () {
+  "use strict";
+
+  function fmt(seconds) {
+    if (seconds === null || seconds === undefined) return "–";
+    var total = Math.max(0, Math.ceil(seconds));
+    var h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+    var mm = h ? String(m).padStart(2, "0") : String(m);
+    return (h ? h + ":" : "") + mm + ":" + String(s).padStart(2, "0");
+  }
+
+  function phaseOf(left, data, started) {
+    if (left === null || !started) return "waiting";
+    if (left <= 0) return "over";
+    if (left <= data.red_zone_seconds) return "red";
+    if (left <= data.signal_seconds) return "signal";
+    return "normal";
+  }
+
+  function Beeper() {
+    var ctx = null;
+    this.enabled = false;
+    this.enable = function () {
+      try {
+        ctx = ctx || new (window.AudioContext || window.webkitAudioContext)();
+        if (ctx.state === "suspended") ctx.resume();
+        this.enabled = true;
+      } catch (e) { this.enabled = false; }
+    };
+    this.beep = function (times, pitch) {
+      if (!this.enabled || !ctx) return;
+      for (var i = 0; i < times; i++) {
+        var osc = ctx.createOscillator(), gain = ctx.createGain();
+        var start = ctx.currentTime + i * 0.7;
+        osc.frequency.value = pitch;
+        gain.gain.setValueAtTime(0.0001, start);
+        gain.gain.exponentialRampToValueAtTime(0.6, start + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.6);
+        osc.connect(gain).connect(ctx.destination);
+        osc.start(start);
+        osc.stop(start + 0.62);
+      }
+    };
+  }
+
+  function Clock(root) {
+    this.root = root;
+    this.api = root.getAttribute("data-clock-api");
+    this.table = root.hasAttribute("data-clock-table") ? parseInt(root.getAttribute("data-clock-table"), 10) : null;
+    this.poll = (parseFloat(root.getAttribute("data-clock-poll")) || 15) * 1000;
+    this.data = null;
+    this.offset = 0; // server time minus this device's time, in ms
+    this.lastPhase = null;
+    this.beeper = new Beeper();
+    this.timer = null;
+    var self = this;
+    var sound = root.querySelector("[data-clock-sound]");
+    if (sound) {
+      sound.addEventListener("click", function () {
+        if (self.beeper.enabled) { self.beeper.enabled = false; sound.setAttribute("aria-pressed", "false"); }
+        else { self.beeper.enable(); self.beeper.beep(1, 660); sound.setAttribute("aria-pressed", "true"); }
+      });
+    }
+    ["visibilitychange", "focus", "online", "pageshow"].forEach(function (name) {
+      (name === "visibilitychange" ? document : window).addEventListener(name, function () {
+        if (!document.hidden) self.fetch();
+      });
+    });
+    this.fetch();
+    setInterval(function () { self.tick(); }, 250);
+  }
+
+  Clock.prototype.schedule = function (ms) {
+    var self = this;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(function () { self.fetch(); }, ms);
+  };
+
+  Clock.prototype.fetch = function () {
+    var self = this, sent = Date.now();
+    fetch(this.api, {headers: {"Accept": "application/json"}, cache: "no-store", credentials: "same-origin"})
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (data) {
+        var received = Date.now();
+        self.offset = Date.parse(data.server_time) - (sent + received) / 2;
+        self.data = data;
+        self.root.removeAttribute("data-offline");
+        self.tick();
+        self.schedule(self.poll);
+      })
+      .catch(function () {
+        self.root.setAttribute("data-offline", "1");
+        self.tick();
+        self.schedule(Math.min(self.poll, 5000));
+      });
+  };
+
+  Clock.prototype.view = function () {
+    var d = this.data, now = Date.now() + this.offset;
+    var source = d, extra = 0;
+    if (this.table !== null) {
+      source = null;
+      for (var i = 0; i < d.tables.length; i++) if (d.tables[i].table === this.table) source = d.tables[i];
+      if (!source) source = {ends_at: d.ends_at, remaining_seconds: d.remaining_seconds, extra_seconds: 0};
+      extra = source.extra_seconds || 0;
+    }
+    var state = d.state, left;
+    var counting = (d.state === "running" || (d.state === "ended" && source.ends_at)) && source.ends_at;
+    if (counting) {
+      left = (Date.parse(source.ends_at) - now) / 1000;
+      state = left <= 0 ? "ended" : "running";
+    } else {
+      left = source.remaining_seconds;
+      if (d.state === "ended") left = 0;
+    }
+    if (d.closed) return {state: "closed", left: 0, extra: extra, phase: "closed"};
+    return {state: state, left: left, extra: extra, phase: phaseOf(left, d, d.state !== "stopped")};
+  };
+
+  Clock.prototype.tick = function () {
+    if (!this.data) return;
+    var d = this.data, v = this.view(), root = this.root;
+    root.setAttribute("data-state", v.state);
+    root.setAttribute("data-phase", v.phase);
+    root.setAttribute("data-session", d.session === null ? "" : d.session);
+    root.setAttribute("data-end-rule", d.end_of_time);
+    root.querySelectorAll("[data-clock-text]").forEach(function (el) { el.textContent = fmt(v.left); });
+    root.querySelectorAll("[data-clock-session]").forEach(function (el) { el.textContent = d.session || "–"; });
+    root.querySelectorAll("[data-clock-extra]").forEach(function (el) {
+      var s = v.extra;
+      el.textContent = s ? (s > 0 ? "+" : "−") + fmt(Math.abs(s)) : "";
+    });
+    root.querySelectorAll("[data-clock-show]").forEach(function (el) {
+      var wanted = el.getAttribute("data-clock-show").split(" ");
+      el.hidden = wanted.indexOf(v.state) === -1 && wanted.indexOf(v.phase) === -1 &&
+        wanted.indexOf(v.phase + ":" + d.end_of_time) === -1;
+    });
+    root.querySelectorAll("[data-clock-table-left]").forEach(function (el) {
+      var n = parseInt(el.getAttribute("data-clock-table-left"), 10), row = null;
+      for (var i = 0; i < d.tables.length; i++) if (d.tables[i].table === n) row = d.tables[i];
+      if (!row) return;
+      var left = row.remaining_seconds;
+      if (d.state === "running" || (d.state === "ended" && row.ends_at)) {
+        left = row.ends_at ? (Date.parse(row.ends_at) - (Date.now() + this.offset)) / 1000 : 0;
+      }
+      el.textContent = fmt(left) + (row.extra_seconds ? " (" + (row.extra_seconds > 0 ? "+" : "−") + fmt(Math.abs(row.extra_seconds)) + ")" : "");
+      el.setAttribute("data-phase", phaseOf(left, d, d.state !== "stopped"));
+    }, this);
+    if (this.lastPhase && this.lastPhase !== v.phase) {
+      if (v.phase === "signal") this.beeper.beep(2, 880);
+      if (v.phase === "over") this.beeper.beep(3, 440);
+    }
+    this.lastPhase = v.phase;
+  };
+
+  function start() {
+    document.querySelectorAll("[data-clock-api]").forEach(function (root) { root.sessionClock = new Clock(root); });
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,156 @@
+"""The clock's arithmetic, with no database: states, time left, per-table extra, signal and red zone."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tournaments.clock import engine
+from tournaments.clock.engine import Clock, ClockError, EndRule
+
+T0 = dt.datetime(2026, 5, 1, 10, 0, tzinfo=dt.UTC)
+
+
+def at(seconds: float) -> dt.datetime:
+    return T0 + dt.timedelta(seconds=seconds)
+
+
+def started(length=5400) -> Clock:
+    return Clock(length_seconds=length).apply("start", T0)
+
+
+def test_a_running_clock_counts_down_from_the_server_time():
+    clock = started()
+    assert clock.state == engine.RUNNING
+    assert clock.ends_at == at(5400)
+    assert clock.remaining(at(600)) == 4800
+    assert clock.public_state(at(5399)) == engine.RUNNING
+    assert clock.public_state(at(5400)) == engine.ENDED  # time is up: the room sees the end
+
+
+def test_pause_keeps_what_is_left_and_resume_ends_later_by_the_pause():
+    clock = started().apply("pause", at(1000))
+    assert clock.state == engine.PAUSED and clock.ends_at is None
+    assert clock.remaining(at(99999)) == 4400  # paused time does not run
+    resumed = clock.apply("resume", at(1600))
+    assert resumed.ends_at == at(6000)
+    assert resumed.remaining(at(1600)) == 4400
+
+
+def test_extend_the_session_and_one_table():
+    clock = started().apply("extend", at(10), seconds=300)
+    assert clock.ends_at == at(5700) and clock.extra_seconds == 300
+    clock = clock.apply("extend", at(20), seconds=120, table=3)
+    assert clock.table_ends_at(3) == at(5820)
+    assert clock.table_ends_at(4) == at(5700)
+    assert clock.table_remaining(3, at(5700)) == 120
+    assert not clock.table_over(3, at(5700)) and clock.table_over(4, at(5700))
+    # removing time again; back to zero forgets the table
+    clock = clock.apply("extend", at(30), seconds=-120, table=3)
+    assert 3 not in clock.table_extra
+
+
+def test_time_removed_while_paused_and_before_the_start():
+    clock = Clock(length_seconds=600).apply("extend", T0, seconds=-60)
+    assert clock.apply("start", T0).ends_at == at(540)
+    paused = started().apply("pause", at(100)).apply("extend", at(200), seconds=-300)
+    assert paused.remaining(at(200)) == 5000
+
+
+def test_adding_time_after_the_end_brings_the_session_back():
+    clock = started(600)
+    assert clock.is_over(at(700))
+    back = clock.apply("extend", at(700), seconds=300)
+    assert back.public_state(at(700)) == engine.RUNNING
+    assert back.remaining(at(700)) == 200
+
+
+def test_end_by_hand_ends_every_table_at_that_instant():
+    clock = started().apply("extend", T0, seconds=600, table=2).apply("end", at(100))
+    assert clock.state == engine.ENDED
+    assert clock.remaining(at(200)) == 0
+    assert clock.table_ends_at(2) == at(100)
+    assert clock.table_over(2, at(100))
+
+
+@pytest.mark.parametrize(
+    ("clock", "action", "kwargs"),
+    [
+        (Clock(length_seconds=600), "pause", {}),
+        (Clock(length_seconds=600), "resume", {}),
+        (Clock(length_seconds=600), "end", {}),
+        (started(), "start", {}),
+        (started(), "resume", {}),
+        (started().apply("pause", at(1)), "pause", {}),
+        (started().apply("end", at(1)), "extend", {"seconds": 60}),
+        (started().apply("end", at(1)), "end", {}),
+    ],
+)
+def test_actions_that_do_not_fit_the_state_are_conflicts(clock, action, kwargs):
+    with pytest.raises(ClockError) as info:
+        clock.apply(action, at(2), **kwargs)
+    assert info.value.conflict
+
+
+def test_pause_once_time_is_up_is_a_conflict():
+    with pytest.raises(ClockError) as info:
+        started(600).apply("pause", at(601))
+    assert info.value.conflict
+
+
+@pytest.mark.parametrize(
+    ("action", "kwargs", "field"),
+    [
+        ("extend", {"seconds": 0}, "seconds"),
+        ("extend", {}, "seconds"),
+        ("extend", {"seconds": 10**6}, "seconds"),
+        ("extend", {"seconds": -6000}, "seconds"),  # more than is left
+        ("extend", {"seconds": 60, "table": 0}, "table"),
+        ("extend", {"seconds": -6000, "table": 2}, "seconds"),
+        ("pause", {"table": 2}, "table"),
+        ("jump", {}, "action"),
+    ],
+)
+def test_bad_values_name_the_field(action, kwargs, field):
+    with pytest.raises(ClockError) as info:
+        started().apply(action, at(1), **kwargs)
+    assert not info.value.conflict
+    assert info.value.field == field
+
+
+@pytest.mark.parametrize("seconds", [0, 59, 8 * 3600 + 1, True])
+def test_start_length_is_bounded(seconds):
+    with pytest.raises(ClockError) as info:
+        Clock(length_seconds=600).apply("start", T0, seconds=seconds)
+    assert info.value.field == "seconds"
+
+
+def test_phases_signal_red_over():
+    rule = EndRule(signal_seconds=900, red_zone_seconds=300)
+    assert engine.phase(901, rule) == engine.NORMAL
+    assert engine.phase(900, rule) == engine.SIGNAL
+    assert engine.phase(300, rule) == engine.RED
+    assert engine.phase(0, rule) == engine.OVER
+    assert engine.phase(5000, rule, started=False) == engine.WAITING
+
+
+def test_hands_left_after_the_end():
+    assert engine.hands_left_after_end(EndRule(end_of_time=engine.LAST_HAND), 0) == 1
+    assert engine.hands_left_after_end(EndRule(end_of_time=engine.LAST_HAND), 1) == 0
+    assert engine.hands_left_after_end(EndRule(end_of_time=engine.ONE_MORE_HAND), 1) == 1
+    assert engine.hands_left_after_end(EndRule(end_of_time=engine.ONE_MORE_HAND), 3) == 0
+
+
+def test_end_rule_is_checked():
+    with pytest.raises(ClockError):
+        EndRule(end_of_time="never")
+    with pytest.raises(ClockError):
+        EndRule(signal_seconds=60, red_zone_seconds=120)
+
+
+def test_clock_text():
+    assert engine.format_clock(5400) == "1:30:00"
+    assert engine.format_clock(61.2) == "1:02"
+    assert engine.format_clock(-3) == "0:00"
+    assert engine.format_clock(None) == "–"

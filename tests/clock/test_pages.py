@@ -1,0 +1,192 @@
+"""The room's pages: the clock (public, cached; controls for staff), the venue screen, the referees'
+overview, the table and player pages, the printouts."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from scoring import services as scoring
+from scoring.models import Hand
+from tests.clock.conftest import seat_session
+from tournaments.clock import services
+from tournaments.models import Session
+from tournaments.permissions import actor_for
+
+pytestmark = pytest.mark.django_db
+
+WIN = {"result": "win", "winner": 0, "discarder": 2, "fan": 8}
+
+
+@pytest.fixture
+def seated(tournament):
+    seat_session(tournament, 1)
+    seat_session(tournament, 2)
+    Session.objects.filter(tournament=tournament).update(seating_published=True)
+    return tournament
+
+
+def logged_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_clock_page_is_public_and_served_from_the_cache_without_a_query(client, seated):
+    first = client.get("/t/open-2026/clock/")
+    assert first.status_code == 200
+    html = first.content.decode()
+    assert 'data-clock-api="/api/tournaments/open-2026/clock/"' in html
+    assert "Time is up. Last hand: finish the hand in play." in html
+    assert "Clock controls" not in html  # no buttons for the public
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get("/t/open-2026/clock/", HTTP_ACCEPT_ENCODING="gzip")
+    assert again.status_code == 200 and again["X-Page-Cache"] == "hit"
+    assert again["Content-Encoding"] == "gzip"
+    assert len(queries) == 0
+    assert "csrftoken" in first.cookies  # the forms' token comes from the cookie
+
+
+def test_a_clock_change_gives_a_new_page(client, director, seated, fake_now):
+    client.get("/t/open-2026/clock/")
+    services.clock_act(tournament=seated, user=director, action="start")
+    response = client.get("/t/open-2026/clock/")
+    assert response["X-Page-Cache"] == "miss"  # the publication stamp changed with the clock
+
+
+def test_spanish_clock_page(client, seated):
+    html = client.get("/t/open-2026/clock/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Se acabó el tiempo" in html
+
+
+def test_staff_see_the_controls_and_use_them(director, seated, fake_now):
+    client = logged_in(director)
+    html = client.get("/t/open-2026/clock/").content.decode()
+    assert "Clock controls" in html and "End the session" in html
+    r = client.post("/t/open-2026/clock/control/", {"action": "start", "session": "1", "minutes": "90"})
+    assert r.status_code == 302
+    clock = seated.sessions.get(number=1).clock
+    assert clock.state == "running" and clock.length_seconds == 5400
+    client.post("/t/open-2026/clock/control/", {"action": "extend", "minutes": "5"})
+    client.post("/t/open-2026/clock/control/", {"action": "extend", "minutes": "2", "table": "2"})
+    clock.refresh_from_db()
+    assert clock.extra_seconds == 300 and clock.table_extra == {"2": 120}
+    r = client.post("/t/open-2026/clock/control/", {"action": "resume"}, follow=True)
+    assert "only a paused clock resumes" in r.content.decode()
+    r = client.post("/t/open-2026/clock/control/", {"action": "extend", "minutes": "x"}, follow=True)
+    assert "minutes must be a whole number" in r.content.decode()
+
+
+def test_controls_refused_to_others(client, scorer, seated):
+    assert client.post("/t/open-2026/clock/control/", {"action": "start"}).status_code == 302  # to login
+    assert logged_in(scorer).post("/t/open-2026/clock/control/", {"action": "start"}).status_code == 403
+    assert not Session.objects.filter(clock__isnull=False).exists()
+
+
+def test_session_length_before_the_start(director, seated):
+    client = logged_in(director)
+    client.post("/t/open-2026/clock/control/", {"action": "length", "session": "2", "minutes": "100"})
+    assert seated.sessions.get(number=2).clock.length_seconds == 6000
+
+
+def test_announcements_from_the_clock_page(client, director, referee, seated):
+    r = logged_in(referee).post("/t/open-2026/clock/announcements/", {"text": "Lunch"})
+    assert r.status_code == 403
+    logged_in(director).post("/t/open-2026/clock/announcements/", {"text": "Lunch at 13:00 next door"})
+    html = client.get("/t/open-2026/screen/").content.decode()
+    assert "Lunch at 13:00 next door" in html
+
+
+def test_venue_screen_shows_the_next_seating_by_name_and_the_standings(client, director, seated, fake_now):
+    html = client.get("/t/open-2026/screen/").content.decode()
+    assert "Session 1: where you sit" in html
+    assert "OPEN-2026, Player1" in html and "T1 E" in html
+    assert 'data-panel="clock"' in html
+    # once session 1 runs, the screen shows where to sit in session 2
+    services.clock_act(tournament=seated, user=director, action="start")
+    html = client.get("/t/open-2026/screen/").content.decode()
+    assert "Session 2: where you sit" in html
+    panels = client.get("/t/open-2026/screen/panels/").content.decode()
+    assert "Session 2: where you sit" in panels and "<html" not in panels
+
+
+def test_referees_overview(director, referee, seated, fake_now):
+    services.clock_act(tournament=seated, user=director, action="start", seconds=3600)
+    services.clock_act(tournament=seated, user=director, action="extend", seconds=300, table=2)
+    html = logged_in(referee).get("/t/open-2026/s/1/clock/").content.decode()
+    assert 'data-clock-table-left="1"' in html and 'data-clock-table-left="2"' in html
+    assert "Extra time" in html
+
+
+def test_overview_needs_a_role(client, make_user, seated):
+    assert client.get("/t/open-2026/s/1/clock/").status_code == 302
+    assert logged_in(make_user("nobody")).get("/t/open-2026/s/1/clock/").status_code == 403
+
+
+def test_table_page_shows_time_left_and_marks_hands_entered_after_time(director, seated, fake_now):
+    services.clock_act(tournament=seated, user=director, action="start", seconds=600)
+    table = seated.sessions.get(number=1).tables.get(number=1)
+    actor = actor_for(user=director, table=table)
+    scoring.hand_add(table=table, hand=WIN, actor=actor, expected_version=None)
+    scoring.hand_add(table=table, hand=WIN, actor=actor, expected_version=None)
+    # the second hand was entered after the end: the clock's end lies before it
+    Hand.objects.filter(result__table=table, number=1).update(
+        created_at=fake_now.value + dt.timedelta(seconds=60)
+    )
+    Hand.objects.filter(result__table=table, number=2).update(
+        created_at=fake_now.value + dt.timedelta(seconds=700)
+    )
+    fake_now.advance(800)
+    html = logged_in(director).get("/t/open-2026/s/1/table/1/").content.decode()
+    assert 'id="table-clock"' in html and 'data-clock-table="1"' in html
+    assert 'data-phase="over"' in html
+    assert html.count(">after time<") == 1
+    assert "1 hand entered after time" in html
+    assert "the session is over at this table" in html  # MCR: the hand in play was the last
+    overview = logged_in(director).get("/t/open-2026/s/1/clock/").content.decode()
+    assert "1 after time" in overview
+
+
+def test_player_page_shows_table_seat_and_time_left(client, director, seated, fake_now):
+    services.clock_act(tournament=seated, user=director, action="start", seconds=3600)
+    fake_now.advance(600)
+    html = client.get("/t/open-2026/p/p5/").content.decode()
+    # session 1 is the next published session with tables to play
+    assert "Table 2" in html
+    assert 'data-clock-table="2"' in html
+    assert "50:00" in html
+
+
+def test_schedules_print(director, seated, make_tournament):
+    client = logged_in(director)
+    html = client.get("/t/open-2026/print/schedules/").content.decode()
+    assert html.count('class="sheet"') == 8  # one page per player
+    assert "size: A4" in html
+    html = client.get("/t/open-2026/print/schedules/?per=4&paper=letter").content.decode()
+    assert html.count('class="sheet quarter"') == 2 and "size: letter" in html
+    Session.objects.filter(tournament=seated, number=2).update(seating_published=False)
+    html = client.get("/t/open-2026/print/schedules/").content.decode()
+    assert "not published" in html
+    assert "not published" not in client.get("/t/open-2026/print/schedules/?drafts=1").content.decode()
+
+
+def test_score_sheets_per_ruleset(director, seated, make_tournament):
+    client = logged_in(director)
+    html = client.get("/t/open-2026/s/1/print/sheets/").content.decode()
+    assert html.count('<div class="sheet">') == 2
+    assert "Fan" in html and "Discarder" in html and "Running totals" in html
+    assert "Player1 open-2026" in html
+    riichi = make_tournament(slug="riichi-day", ruleset="ema-riichi-2016", director=director, players=4)
+    seat_session(riichi, 1)
+    html = client.get("/t/riichi-day/s/1/print/sheets/?paper=letter").content.decode()
+    assert "Han" in html and "Fu" in html and "Riichi" in html and "Counters" in html
+    assert "30000" in html and "size: letter" in html
+
+
+def test_printouts_need_staff(client, scorer, seated):
+    assert client.get("/t/open-2026/print/schedules/").status_code == 302
+    assert logged_in(scorer).get("/t/open-2026/s/1/print/sheets/").status_code == 403

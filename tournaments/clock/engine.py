@@ -1,0 +1,272 @@
+"""The session clock as plain data: states, actions, time left, the signal and the red zone.
+
+Pure Python, no Django import. Times are timezone-aware ``datetime`` values given by the caller (the
+server's clock), never read here. The clock keeps, while it runs, the instant it ends (``ends_at``) and,
+while it is paused, the time it had left (``remaining_ms``): a restart of the server, or a page that slept,
+loses nothing because nothing counts anywhere but in these two numbers and the caller's ``now``.
+
+Tables can have their own extra time (positive or negative), added to the session's end. Ending the clock
+by hand ends every table at that instant.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+STOPPED, RUNNING, PAUSED, ENDED = "stopped", "running", "paused", "ended"
+STATES = (STOPPED, RUNNING, PAUSED, ENDED)
+ACTIONS = ("start", "pause", "resume", "extend", "end")
+
+LAST_HAND, ONE_MORE_HAND = "last_hand", "one_more_hand"
+END_RULES = (LAST_HAND, ONE_MORE_HAND)
+
+# Phases of a table's (or the session's) time, for colours and messages.
+WAITING, NORMAL, SIGNAL, RED, OVER = "waiting", "normal", "signal", "red", "over"
+
+MAX_LENGTH_SECONDS = 8 * 3600  # a session is never longer than this
+MAX_ADJUST_SECONDS = 4 * 3600  # one adjustment adds or removes at most this much
+
+
+class ClockError(ValueError):
+    """A user-facing fault: ``conflict`` when the action does not fit the state (HTTP 409), else a bad
+    value (HTTP 400) at ``field``."""
+
+    def __init__(self, message: str, field: str = "action", *, conflict: bool = False):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+        self.conflict = conflict
+
+
+@dataclass(frozen=True)
+class EndRule:
+    """What happens when time is up, and when the room is warned. From the ruleset's settings."""
+
+    end_of_time: str = LAST_HAND  # finish the hand in play; or the hand in play and one more
+    signal_seconds: int = 15 * 60  # the warning signal this long before the end
+    red_zone_seconds: int = 5 * 60  # the last minutes shown in red
+
+    def __post_init__(self) -> None:
+        if self.end_of_time not in END_RULES:
+            raise ClockError(f"end_of_time must be one of {', '.join(END_RULES)}", "end_of_time")
+        if not 0 <= self.red_zone_seconds <= self.signal_seconds <= MAX_LENGTH_SECONDS:
+            raise ClockError(
+                "the red zone cannot start before the signal, and neither can be negative", "signal_minutes"
+            )
+
+    @property
+    def signal_minutes(self) -> int:
+        return self.signal_seconds // 60
+
+    @property
+    def red_zone_minutes(self) -> int:
+        return self.red_zone_seconds // 60
+
+    @property
+    def hands_after_end(self) -> int:
+        """How many hands may still be entered once time is up: the hand in play, and perhaps one more."""
+        return 1 if self.end_of_time == LAST_HAND else 2
+
+
+@dataclass(frozen=True)
+class Clock:
+    state: str = STOPPED
+    length_seconds: int = 0
+    ends_at: dt.datetime | None = None  # running: when time is up; ended: when it was up (or ended)
+    remaining_ms: int | None = None  # paused: what was left
+    extra_seconds: int = 0  # added (or removed) for the whole session, for the record
+    table_extra: Mapping[int, int] = field(default_factory=dict)  # table number -> seconds
+    started_at: dt.datetime | None = None
+    ended_at: dt.datetime | None = None  # when the clock was ended by hand
+
+    def __post_init__(self) -> None:
+        if self.state not in STATES:
+            raise ClockError(f"unknown clock state '{self.state}'", "state")
+
+    # -- reading -----------------------------------------------------------------------------------
+    def remaining(self, now: dt.datetime) -> float | None:
+        """Seconds left for the whole session (negative once over while running); None when stopped."""
+        if self.state == RUNNING:
+            return (self.ends_at - now).total_seconds()
+        if self.state == PAUSED:
+            return self.remaining_ms / 1000
+        if self.state == ENDED:
+            return 0.0
+        return float(self.length_seconds)
+
+    def is_over(self, now: dt.datetime) -> bool:
+        return self.state == ENDED or (self.state == RUNNING and now >= self.ends_at)
+
+    def public_state(self, now: dt.datetime) -> str:
+        """The state the room sees: a running clock whose time is up reads "ended"."""
+        return ENDED if self.is_over(now) else self.state
+
+    def extra_of(self, table: int) -> int:
+        return int(self.table_extra.get(table, 0))
+
+    def table_ends_at(self, table: int) -> dt.datetime | None:
+        """When time is up at ``table``; None while stopped or paused."""
+        if self.state not in (RUNNING, ENDED):
+            return None
+        end = self.ends_at + dt.timedelta(seconds=self.extra_of(table))
+        if self.ended_at is not None:
+            end = min(end, self.ended_at)
+        return end
+
+    def table_remaining(self, table: int, now: dt.datetime) -> float | None:
+        if self.state == STOPPED:
+            return float(self.length_seconds + self.extra_of(table))
+        if self.state == PAUSED:
+            return self.remaining_ms / 1000 + self.extra_of(table)
+        end = self.table_ends_at(table)
+        return (end - now).total_seconds()
+
+    def signal_at(self, rule: EndRule) -> dt.datetime | None:
+        if self.state not in (RUNNING, ENDED):
+            return None
+        return self.ends_at - dt.timedelta(seconds=rule.signal_seconds)
+
+    def table_over(self, table: int, now: dt.datetime) -> bool:
+        end = self.table_ends_at(table)
+        return end is not None and now >= end
+
+    # -- actions -----------------------------------------------------------------------------------
+    def apply(
+        self, action: str, now: dt.datetime, *, seconds: int | None = None, table: int | None = None
+    ) -> Clock:
+        """The clock after ``action``; ClockError when the action or its values do not fit."""
+        if action not in ACTIONS:
+            raise ClockError(f"action must be one of {', '.join(ACTIONS)}, not {action!r}")
+        if table is not None and action != "extend":
+            raise ClockError("only 'extend' applies to one table", "table")
+        return getattr(self, f"_{action}")(now, seconds=seconds, table=table)
+
+    def _start(self, now, *, seconds, table) -> Clock:
+        if self.state != STOPPED:
+            raise ClockError(f"the clock is {self.state}; only a stopped clock starts", conflict=True)
+        length = self.length_seconds if seconds is None else seconds
+        if not isinstance(length, int) or isinstance(length, bool) or not 60 <= length <= MAX_LENGTH_SECONDS:
+            raise ClockError(
+                f"seconds must be a whole number from 60 to {MAX_LENGTH_SECONDS} (the session's length)",
+                "seconds",
+            )
+        return dataclasses.replace(
+            self,
+            state=RUNNING,
+            length_seconds=length,
+            ends_at=now + dt.timedelta(seconds=length + self.extra_seconds),
+            remaining_ms=None,
+            started_at=now,
+            ended_at=None,
+        )
+
+    def _pause(self, now, *, seconds, table) -> Clock:
+        if self.state != RUNNING:
+            raise ClockError(f"the clock is {self.state}; only a running clock pauses", conflict=True)
+        if self.is_over(now):
+            raise ClockError("time is up; there is nothing left to pause", conflict=True)
+        left = self.ends_at - now
+        return dataclasses.replace(self, state=PAUSED, ends_at=None, remaining_ms=_ms(left))
+
+    def _resume(self, now, *, seconds, table) -> Clock:
+        if self.state != PAUSED:
+            raise ClockError(f"the clock is {self.state}; only a paused clock resumes", conflict=True)
+        return dataclasses.replace(
+            self,
+            state=RUNNING,
+            ends_at=now + dt.timedelta(milliseconds=self.remaining_ms),
+            remaining_ms=None,
+        )
+
+    def _extend(self, now, *, seconds, table) -> Clock:
+        if self.state == ENDED:
+            raise ClockError("the clock was ended; start the next session instead", conflict=True)
+        if (
+            not isinstance(seconds, int)
+            or isinstance(seconds, bool)
+            or seconds == 0
+            or abs(seconds) > MAX_ADJUST_SECONDS
+        ):
+            raise ClockError(
+                f"seconds must be a whole number from -{MAX_ADJUST_SECONDS} to {MAX_ADJUST_SECONDS}, not 0 "
+                "(negative removes time)",
+                "seconds",
+            )
+        if table is not None:
+            if not isinstance(table, int) or isinstance(table, bool) or table < 1:
+                raise ClockError("table must be a table number of the session", "table")
+            extra = self.extra_of(table) + seconds
+            if abs(extra) > MAX_ADJUST_SECONDS:
+                raise ClockError(f"a table's extra time stays within ±{MAX_ADJUST_SECONDS} s", "seconds")
+            left = self.table_remaining(table, now)
+            if seconds < 0 and left + seconds < 0:
+                raise ClockError(f"removing {-seconds} s leaves table {table} less than nothing", "seconds")
+            tables = {**self.table_extra, table: extra}
+            if extra == 0:
+                tables.pop(table)
+            return dataclasses.replace(self, table_extra=tables)
+        extra = self.extra_seconds + seconds
+        if self.state == STOPPED:
+            if self.length_seconds + extra < 60:
+                raise ClockError("a session lasts at least one minute", "seconds")
+            return dataclasses.replace(self, extra_seconds=extra)
+        left = self.remaining(now)
+        if seconds < 0 and left + seconds < 0:
+            raise ClockError(f"removing {-seconds} s leaves the session less than nothing", "seconds")
+        if self.state == PAUSED:
+            return dataclasses.replace(
+                self, extra_seconds=extra, remaining_ms=self.remaining_ms + seconds * 1000
+            )
+        # running (time may already be up: adding time brings the session back)
+        return dataclasses.replace(
+            self, extra_seconds=extra, ends_at=self.ends_at + dt.timedelta(seconds=seconds)
+        )
+
+    def _end(self, now, *, seconds, table) -> Clock:
+        if self.state in (STOPPED, ENDED):
+            raise ClockError(f"the clock is {self.state}; only a started clock ends", conflict=True)
+        ends_at = now if self.state == PAUSED else min(self.ends_at, now)
+        return dataclasses.replace(self, state=ENDED, ends_at=ends_at, remaining_ms=None, ended_at=now)
+
+
+def _ms(delta: dt.timedelta) -> int:
+    return max(0, round(delta.total_seconds() * 1000))
+
+
+def phase(remaining: float | None, rule: EndRule, *, started: bool = True) -> str:
+    """The colour of a time left: normal, signal (warned), red (the last minutes), over."""
+    if remaining is None or not started:
+        return WAITING
+    if remaining <= 0:
+        return OVER
+    if remaining <= rule.red_zone_seconds:
+        return RED
+    if remaining <= rule.signal_seconds:
+        return SIGNAL
+    return NORMAL
+
+
+def hands_left_after_end(rule: EndRule, hands_after_end: int) -> int:
+    """Hands a table may still enter once its time is up (0: the session is over at this table)."""
+    return max(0, rule.hands_after_end - hands_after_end)
+
+
+def clock_seconds(value: float | None) -> int | None:
+    """Whole seconds left as a clock shows them (rounded up: 0.2 s left still shows 0:01)."""
+    if value is None:
+        return None
+    whole = int(value)
+    return whole + 1 if value > whole else whole
+
+
+def format_clock(value: float | None) -> str:
+    """H:MM:SS or M:SS; "0:00" once over."""
+    if value is None:
+        return "–"
+    total = max(0, clock_seconds(value))
+    hours, rest = divmod(total, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

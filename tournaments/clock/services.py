@@ -1,0 +1,122 @@
+"""Writes of the session clock and the venue screen's announcements: keyword-only, typed, atomic."""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournaments import pagecache
+from tournaments.clock import engine, selectors, servertime
+from tournaments.models import Announcement, Session, SessionClock, Table, Tournament
+from tournaments.permissions import can_manage, can_referee
+
+MAX_ANNOUNCEMENT = 280
+
+
+def _changed(tournament: Tournament) -> None:
+    slug = tournament.slug
+    transaction.on_commit(lambda: selectors.refresh(slug))
+    pagecache.changed(slug)
+
+
+def _target_session(tournament: Tournament, action: str, session_number: int | None) -> Session:
+    if session_number is not None:
+        if not isinstance(session_number, int) or isinstance(session_number, bool):
+            raise engine.ClockError("session must be a session number", "session")
+        session = Session.objects.filter(tournament=tournament, number=session_number).first()
+        if session is None:
+            raise engine.ClockError(f"session {session_number} does not exist in this tournament", "session")
+        return session
+    session = selectors.current_session(tournament=tournament)
+    if session is None:
+        raise engine.ClockError("this tournament has no session yet", "session")
+    return session
+
+
+def clock_act(
+    *,
+    tournament: Tournament,
+    user,
+    action: str,
+    seconds: int | None = None,
+    table: int | None = None,
+    session_number: int | None = None,
+) -> SessionClock:
+    """Apply a clock action (start, pause, resume, extend, end) to the current session (or
+    ``session_number``). Directors and referees only. ClockError for a value or a state that does not
+    fit; nothing is saved then."""
+    if not can_referee(user, tournament):
+        raise PermissionDenied("You need the director or referee role in this tournament.")
+    now = servertime.now()
+    with transaction.atomic():
+        session = _target_session(tournament, action, session_number)
+        Session.objects.select_for_update().filter(pk=session.pk).first()
+        stored = SessionClock.objects.select_for_update().filter(session=session).first()
+        if stored is None:
+            stored = SessionClock(
+                session=session, length_seconds=selectors.default_length_seconds(tournament)
+            )
+        if table is not None and not Table.objects.filter(session=session, number=table).exists():
+            raise engine.ClockError(f"table {table} is not a table of session {session.number}", "table")
+        after = selectors.clock_of(session, stored).apply(action, now, seconds=seconds, table=table)
+        stored.state = after.state
+        stored.length_seconds = after.length_seconds
+        stored.ends_at = after.ends_at
+        stored.remaining_ms = after.remaining_ms
+        stored.extra_seconds = after.extra_seconds
+        stored.table_extra = {str(k): v for k, v in sorted(after.table_extra.items())}
+        stored.started_at = after.started_at
+        stored.ended_at = after.ended_at
+        stored.version = (stored.version or 0) + (1 if stored.pk else 0)
+        stored.save()
+        if action == "start" and session.status == Session.Status.PLANNED:
+            Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
+        _changed(tournament)
+    return stored
+
+
+def clock_length_set(*, tournament: Tournament, user, session_number: int, minutes: int) -> SessionClock:
+    """The length of one session before its clock starts (the tournament's default otherwise)."""
+    if not can_referee(user, tournament):
+        raise PermissionDenied("You need the director or referee role in this tournament.")
+    if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= 480:
+        raise engine.ClockError("minutes must be a whole number from 1 to 480", "minutes")
+    with transaction.atomic():
+        session = _target_session(tournament, "start", session_number)
+        stored = SessionClock.objects.select_for_update().filter(session=session).first()
+        if stored is not None and stored.state != engine.STOPPED:
+            raise engine.ClockError(
+                _("The clock of this session already started: add or remove time instead."), conflict=True
+            )
+        if stored is None:
+            stored = SessionClock(session=session, length_seconds=minutes * 60)
+        stored.length_seconds = minutes * 60
+        stored.save()
+        _changed(tournament)
+    return stored
+
+
+def announcement_add(*, tournament: Tournament, user, text: str) -> Announcement:
+    if not can_manage(user, tournament):
+        raise PermissionDenied("You need the director role in this tournament.")
+    text = (text or "").strip()
+    if not text:
+        raise engine.ClockError("text cannot be empty", "text")
+    if len(text) > MAX_ANNOUNCEMENT:
+        raise engine.ClockError(f"text has at most {MAX_ANNOUNCEMENT} characters, not {len(text)}", "text")
+    with transaction.atomic():
+        announcement = Announcement.objects.create(tournament=tournament, text=text, created_by=user)
+        _changed(tournament)
+    return announcement
+
+
+def announcement_hide(*, announcement: Announcement, user) -> Announcement:
+    tournament = announcement.tournament
+    if not can_manage(user, tournament):
+        raise PermissionDenied("You need the director role in this tournament.")
+    with transaction.atomic():
+        Announcement.objects.filter(pk=announcement.pk).update(is_active=False)
+        announcement.is_active = False
+        _changed(tournament)
+    return announcement

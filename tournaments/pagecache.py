@@ -1,0 +1,231 @@
+"""Public pages rendered once per snapshot and served from the cache, compressed, with no database query.
+
+Each tournament has a *publication stamp* in the shared cache, changed (after the commit) by every write
+that changes what its public pages show: results and standings, seating, the clock, announcements,
+registrations. A public page is rendered once per stamp and language and stored, with its gzip form,
+under its path; ``PublicPageMiddleware`` (right after WhiteNoise) answers an anonymous GET from there
+with two cache reads (the stamp, and the page from this process's memory or the shared cache) and no
+database query, session, template or view.
+
+Pages are the same for every anonymous visitor: the only per-visitor part, the CSRF token of their
+forms, is filled in by ``static/js/csrf-fill.js`` from the CSRF cookie, which the middleware sets when
+missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.http import HttpResponse
+from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
+from django.utils.crypto import get_random_string
+from django.utils.translation import get_language, get_language_from_request
+
+CSRF_MARKER = "csrf-marker-public-page-9f2b"
+STAMP_SECONDS = 7 * 24 * 3600
+MIN_GZIP_BYTES = 512
+
+
+def _stamp_key(slug: str) -> str:
+    return f"pub:stamp:{slug}"
+
+
+def _page_key(path: str, language: str) -> str:
+    return f"pub:page:{language}:{path}"
+
+
+class _Local:
+    """A few pages in this process's memory, in front of the shared cache."""
+
+    size = 256
+
+    def __init__(self):
+        self._items: OrderedDict[str, tuple[float, object]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str):
+        with self._lock:
+            item = self._items.get(key)
+            if item is None or item[0] < time.monotonic():
+                return None
+            self._items.move_to_end(key)
+            return item[1]
+
+    def set(self, key: str, value, seconds: float) -> None:
+        with self._lock:
+            self._items[key] = (time.monotonic() + seconds, value)
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+local = _Local()
+
+
+def _memo_seconds() -> float:
+    return float(getattr(settings, "PUBLIC_STAMP_MEMO_SECONDS", 1.0))
+
+
+def stamp(slug: str) -> str:
+    """The tournament's current publication stamp (a new one when the cache lost it).
+
+    Each process remembers a stamp for ``PUBLIC_STAMP_MEMO_SECONDS`` (1 s): a change made in this process
+    is seen at once, one made in another process within that time, and a page request costs no round trip
+    to the shared cache at all while the memo holds."""
+    memo_key = f"stamp:{slug}"
+    value = local.get(memo_key)
+    if value is not None:
+        return value
+    try:
+        value = cache.get(_stamp_key(slug))
+    except Exception:
+        return "nocache"
+    if value is None:
+        value = secrets.token_hex(6)
+        with contextlib.suppress(Exception):
+            if not cache.add(_stamp_key(slug), value, STAMP_SECONDS):
+                value = cache.get(_stamp_key(slug)) or value
+    if _memo_seconds() > 0:
+        local.set(memo_key, value, _memo_seconds())
+    return value
+
+
+def changed(slug: str) -> None:
+    """What the public pages of ``slug`` show changed: a new stamp now, and again after the commit (a
+    page rendered meanwhile from the data before the commit is never served after it)."""
+
+    def bump():
+        value = secrets.token_hex(6)
+        local.set(f"stamp:{slug}", value, _memo_seconds())
+        with contextlib.suppress(Exception):
+            cache.set(_stamp_key(slug), value, STAMP_SECONDS)
+
+    bump()
+    if transaction.get_connection().in_atomic_block:
+        transaction.on_commit(bump)
+
+
+def changed_by_id(tournament_id: int) -> None:
+    from tournaments.models import Tournament
+
+    slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
+    if slug:
+        changed(slug)
+
+
+def is_anonymous_visit(request) -> bool:
+    """A visitor whose page is the same as everybody's: no session, no messages, no query string."""
+    return (
+        request.method in ("GET", "HEAD")
+        and not request.GET
+        and settings.SESSION_COOKIE_NAME not in request.COOKIES
+        and "messages" not in request.COOKIES
+        and not request.headers.get("HX-Request")
+    )
+
+
+def accepts_gzip(request) -> bool:
+    return "gzip" in request.headers.get("Accept-Encoding", "")
+
+
+def _seconds() -> int:
+    return int(getattr(settings, "PUBLIC_PAGE_CACHE_SECONDS", 10)) or 1
+
+
+def store(*, path: str, slug: str, page_stamp: str, html: str) -> dict:
+    body = html.encode()
+    entry = {
+        "slug": slug,
+        "stamp": page_stamp,
+        "body": body,
+        "gz": gzip.compress(body, 6, mtime=0) if len(body) >= MIN_GZIP_BYTES else None,
+    }
+    key = _page_key(path, get_language())
+    local.set(key, entry, _seconds())
+    with contextlib.suppress(Exception):
+        cache.set(key, entry, _seconds())
+    return entry
+
+
+def lookup(path: str, language: str) -> dict | None:
+    key = _page_key(path, language)
+    entry = local.get(key)
+    if entry is None:
+        try:
+            entry = cache.get(key)
+        except Exception:
+            return None
+        if entry is None:
+            return None
+        local.set(key, entry, _seconds())
+    if entry["stamp"] != stamp(entry["slug"]):
+        return None
+    return entry
+
+
+def respond(request, entry: dict) -> HttpResponse:
+    if entry["gz"] is not None and accepts_gzip(request):
+        response = HttpResponse(entry["gz"], content_type="text/html; charset=utf-8")
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(entry["body"], content_type="text/html; charset=utf-8")
+    response["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
+    response["Cache-Control"] = "no-cache"
+    response["X-Page-Cache"] = "hit"
+    if settings.CSRF_COOKIE_NAME not in request.COOKIES:
+        response.set_cookie(
+            settings.CSRF_COOKIE_NAME,
+            get_random_string(CSRF_SECRET_LENGTH, allowed_chars=CSRF_ALLOWED_CHARS),
+            max_age=settings.CSRF_COOKIE_AGE,
+            domain=settings.CSRF_COOKIE_DOMAIN,
+            path=settings.CSRF_COOKIE_PATH,
+            secure=settings.CSRF_COOKIE_SECURE,
+            httponly=settings.CSRF_COOKIE_HTTPONLY,
+            samesite=settings.CSRF_COOKIE_SAMESITE,
+        )
+    return response
+
+
+def public_page(request, *, slug: str, render: Callable[[dict], str]) -> HttpResponse | None:
+    """Serve ``request`` from the page cache, rendering it once with ``render(extra_context)`` when
+    missing. None when the visitor is not anonymous (the view renders for them as usual)."""
+    if not is_anonymous_visit(request):
+        return None
+    page_stamp = stamp(slug)
+    entry = lookup(request.path, get_language())
+    if entry is None:
+        html = render({"csrf_token": CSRF_MARKER, "public_cached": True}).replace(CSRF_MARKER, "")
+        entry = store(path=request.path, slug=slug, page_stamp=page_stamp, html=html)
+    response = respond(request, entry)
+    response["X-Page-Cache"] = "miss"
+    return response
+
+
+class PublicPageMiddleware:
+    """Answers anonymous GETs of cached public pages before sessions, authentication and views."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.path.startswith("/t/") and is_anonymous_visit(request):
+            language = get_language_from_request(request)
+            entry = lookup(request.path, language)
+            if entry is not None:
+                response = respond(request, entry)
+                response["Content-Language"] = language
+                return response
+        return self.get_response(request)
