@@ -36,6 +36,7 @@ def page_kwargs(world, name: str, route: str) -> dict:
         "team_id": 1,
         "uid": "MQ",
         "token": "not-a-token",
+        "name": "no-such-backup.json",
     }
     return {k: values[k] for k in re.findall(r"<(?:\w+:)?(\w+)>", route)}
 
@@ -46,6 +47,8 @@ def api_kwargs(world, path: str) -> str:
         "tournament_slug": world.tournament.slug,
         "table_pk": world.table.pk,
         "number": 1,
+        "family": "mcr",
+        "ema_id": "04000001",
     }
 
     def value(match):

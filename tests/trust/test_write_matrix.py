@@ -135,6 +135,31 @@ MCR_RULES = {
 }  # fmt: skip
 
 
+def announcement(world: World) -> None:
+    from tournaments.models import Announcement
+
+    Announcement.objects.create(tournament=world.tournament, text="Lunch at 14:00")
+
+
+def announcement_id(world: World) -> dict:
+    return {"id": world.tournament.announcements.get().pk}
+
+
+def backup(world: World) -> None:
+    """A backup that imports again (without session 2's partly seated table of three)."""
+    from rankings.backups.services import backup_write
+
+    world.open_table.seats.all().delete()
+    world.open_table.delete()
+    backup_write(tournament=world.tournament)
+
+
+def backup_name(world: World) -> str:
+    from rankings.backups.services import backups_list
+
+    return backups_list(tournament=world.tournament)[0].name
+
+
 def ema_csv():
     return SimpleUploadedFile(
         "ema.csv", b"ema_id,first_name,last_name,country\n09000002,Nueva,Lista,ESP\n", "text/csv"
@@ -337,6 +362,21 @@ API: dict[str, Write] = {
         DIRECTORS, setup=team_of_two, path=team_id
     ),
     "POST /api/tournaments/{tournament_slug}/teams/size/": Write(DIRECTORS, body=lambda w: {"team_size": 4}),
+    # the session clock and the venue screen's announcements
+    "POST /api/tournaments/{tournament_slug}/clock/": Write(
+        REFEREES, setup=running, body=lambda w: {"action": "start", "session": 4}
+    ),
+    "POST /api/tournaments/{tournament_slug}/announcements/": Write(
+        DIRECTORS, body=lambda w: {"text": "Lunch at 14:00"}, ok=(201,)
+    ),
+    "DELETE /api/tournaments/{tournament_slug}/announcements/{id}/": Write(
+        DIRECTORS, setup=announcement, path=announcement_id
+    ),
+    # results of tournaments held elsewhere: the site's staff (or the model permissions) only
+    "POST /api/ranking-imports/": Write(NOBODY, body=lambda w: {"name": "Elsewhere Open"}),
+    "PATCH /api/ranking-imports/{id}/": Write(NOBODY, path=lambda w: {"id": 1}, body=lambda w: {"name": "X"}),
+    "DELETE /api/ranking-imports/{id}/": Write(NOBODY, path=lambda w: {"id": 1}),
+    "POST /api/ranking-imports/{id}/replace/": Write(NOBODY, path=lambda w: {"id": 1}, body=lambda w: {}),
 }
 
 LOGIN = 302  # pages send an anonymous caller to the login page
@@ -509,6 +549,24 @@ PAGES: dict[str, Write] = {
         ok=(302,),
         anonymous=(403,),
     ),
+    # the session clock, the venue screen and the backups
+    "clock-control": Write(
+        REFEREES, setup=running, body=lambda w: {"action": "start", "session": "4"}, ok=(302,)
+    ),
+    "clock-announcements": Write(DIRECTORS, body=lambda w: {"text": "Lunch at 14:00"}, ok=(302,)),
+    "director-backup-now": Write(  # writes a file of the backups folder, no row
+        DIRECTORS, ok=(302,), changes=False, anonymous=None
+    ),
+    "director-backup-restore": Write(
+        DIRECTORS,
+        setup=backup,
+        body=lambda w: {"prefix": "0", "0-name": backup_name(w), "0-mode": "new"},
+        ok=(302,),
+    ),
+    # results of tournaments held elsewhere: the site's staff (or the model permissions) only
+    "ema-import-new": Write(NOBODY, body=lambda w: {"name": "Elsewhere Open"}, ok=(302,)),
+    "ema-import-correct": Write(NOBODY, body=lambda w: {"name": "X"}, ok=(302,)),
+    "ema-import-delete": Write(NOBODY, ok=(302,)),
 }
 
 # Pages that change nothing: a POST to them (by the director) must leave the database as it was.
@@ -519,7 +577,9 @@ READ_PAGES = {
     "seating-print-cards", "seating-print-players", "seating-print-tables", "session", "standings",
     "standings-rows", "tournament-home", "tournament-players", "tiles-value", "tiles-value-link",
     "tiles-statistics", "console-home", "console-ema-search", "console-reveal", "my-tournaments",
-    "entry-manifest", "entry-sw",
+    "entry-manifest", "entry-sw", "archive-import-job", "clock-page", "clock-tables", "director-backups",
+    "director-backup-download", "ema-imports", "ema-import-detail", "print-schedules", "print-sheets",
+    "venue-screen", "venue-screen-panels",
 }  # fmt: skip
 
 
@@ -582,6 +642,7 @@ def page_url(world: World, name: str, route: str, spec: Write, actor: str) -> st
         "token": "not-a-token",
         "action": "advance",
         "team_id": 1,
+        "name": "no-such-backup.json",
     }
     if spec.path:
         values.update(spec.path(world))
