@@ -6,7 +6,7 @@ import pytest
 
 from scoring.models import TableResult
 from tournaments import services
-from tournaments.models import Player, Registration, Tournament
+from tournaments.models import Player, Registration, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -96,12 +96,29 @@ def test_deleting_a_player_still_registered_is_a_conflict_naming_what_holds_it(a
     assert Player.objects.filter(pk=player.pk).exists()
 
 
-def test_deleting_a_seated_registration_is_a_conflict_naming_what_holds_it(api_as, director, seated):
-    registration = Registration.objects.get(key="p1")
-    response = api_as(director).delete(f"/api/registrations/{registration.pk}/")
+def test_deleting_a_registration_held_by_results_is_a_conflict_naming_what_holds_it(api_as, director, seated):
+    client = api_as(director)
+    table = seated[0]
+    version = client.get(f"/api/tables/{table.pk}/result/").json()["version"]
+    response = client.put(
+        f"/api/tables/{table.pk}/result/totals/",
+        {"scores": [100, -20, -30, -50], "version": version},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    registration = Registration.objects.get(tournament=seated[0].session.tournament, key="p1")
+    response = client.delete(f"/api/registrations/{registration.pk}/")
     assert response.status_code == 409, response.content
-    assert "seat" in response.json()["detail"].lower()
+    assert "results" in response.json()["detail"].lower()
     assert Registration.objects.filter(pk=registration.pk).exists()
+
+
+def test_a_seated_registration_with_no_results_is_deleted_with_its_seat(api_as, director, seated):
+    registration = Registration.objects.get(tournament=seated[0].session.tournament, key="p1")
+    response = api_as(director).delete(f"/api/registrations/{registration.pk}/")
+    assert response.status_code == 204, response.content
+    assert not Registration.objects.filter(pk=registration.pk).exists()
+    assert not Seat.objects.filter(registration_id=registration.pk).exists()
 
 
 def test_deleting_a_tournament_with_results_is_a_conflict_naming_what_holds_it(

@@ -126,13 +126,20 @@ def ema_line(world: World) -> None:
     EMAPlayer.objects.create(ema_id="09000001", first_name="Listed", last_name="Player", country="NLD")
 
 
-MCR_RULES = {
-    "min_fan": "10", "base_points": "8", "max_hands": "16", "hands_per_round": "4", "table_points": "4, 2, 1, 0",
-    "late_short_minutes": "10", "late_short_penalty": "10", "late_grace_minutes": "15",
-    "late_long_penalty": "20", "foul_ladder": "0, 5, 10, 20, 30", "foul_increment": "10",
-    "forgot_winning_tile_penalty": "10", "false_hu_below_minimum": "10", "false_hu_invalid_hand": "20",
-    "referee_max_penalty": "1000",
-}  # fmt: skip
+def rules_body(world: World) -> dict:
+    """The rules form as shown, with one value changed (the minimum fan)."""
+    from tournaments.console.rules_form import RulesForm
+
+    form = RulesForm(ruleset=world.tournament.ruleset, current=world.tournament.rules)
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value is True:
+            data[name] = "on"
+        elif value not in (False, None):
+            data[name] = str(value)
+    data["min_fan"] = "10"
+    return data
 
 
 def announcement(world: World) -> None:
@@ -488,7 +495,7 @@ PAGES: dict[str, Write] = {
     ),
     "console-session-add": Write(DIRECTORS, ok=(302,)),
     "console-session-remove": Write(DIRECTORS, ok=(302,)),
-    "console-rules": Write(DIRECTORS, body=lambda w: MCR_RULES, ok=(302,)),
+    "console-rules": Write(DIRECTORS, body=rules_body, ok=(302,)),
     "console-staff": Write(
         DIRECTORS,
         body=lambda w: {"form": "add", "add-who": w.users["plain"].username, "add-role": "scorer"},
