@@ -142,8 +142,10 @@ REFUSAL = inline_serializer(
                 "message": serializers.CharField(),
             },
             many=True,
+            required=False,
+            help_text="The faults of the file or the facts (absent when the request itself was refused).",
         ),
-        "more": serializers.IntegerField(help_text="Faults found beyond those listed."),
+        "more": serializers.IntegerField(required=False, help_text="Faults found beyond those listed."),
     },
 )
 PREVIEW = inline_serializer(
@@ -360,6 +362,8 @@ def _row(entry) -> dict:
 class EmaRankingViewSet(viewsets.ViewSet):
     """The stored EMA ranking (MCR or riichi) and each player's counted results and history."""
 
+    schema_single_object = True  # ``list`` answers one page document (on, count, results), not a list
+
     permission_classes = [permissions.AllowAny]
     lookup_field = "ema_id"
     lookup_value_regex = r"[0-9]{8}"
@@ -386,6 +390,7 @@ class EmaRankingViewSet(viewsets.ViewSet):
             },
         ),
         summary="The EMA ranking",
+        operation_id="ema_ranking_list",
     )
     def list(self, request, family=None):
         family = self._family()

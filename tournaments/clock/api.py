@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status
 from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
@@ -106,7 +106,18 @@ class ClockView(APIView):
 
     @extend_schema(
         request=ClockActionSerializer,
-        responses={200: ClockSerializer, 400: None, 403: None, 409: ClockSerializer},
+        responses={
+            200: ClockSerializer,
+            400: None,
+            403: None,
+            409: inline_serializer(
+                "ClockConflict",
+                {
+                    "detail": serializers.CharField(help_text="Why the action does not fit the state."),
+                    "clock": ClockSerializer(),
+                },
+            ),
+        },
         summary="Start, pause, resume, extend (the session or one table) or end the clock",
     )
     def post(self, request, tournament_slug: str):
