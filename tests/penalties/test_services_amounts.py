@@ -304,11 +304,11 @@ def test_a_referee_decision_carries_its_own_points_within_the_bounds_and_needs_a
         (5, "points 5 is outside the ruleset's bounds -1000 to 0"),
         (
             "lots",
-            "points must be written as a plain number (such as -16, 21.5 or 64/3; no exponent), not 'lots'",
+            "points must be written as a plain number (such as -16, 21.5 or 64/3; no exponent), not “lots”",
         ),
         (
             "1e10000000",
-            "points must be written as a plain number (such as -16, 21.5 or 64/3; no exponent), not '1e10000000'",
+            "points must be written as a plain number (such as -16, 21.5 or 64/3; no exponent), not “1e10000000”",
         ),
     ]:
         with pytest.raises(RuleError) as caught:
