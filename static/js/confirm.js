@@ -6,10 +6,3 @@ document.addEventListener("submit", function (event) {
   }
 }, true);
 
-// Print buttons: <button type="button" data-print>.
-document.addEventListener("click", function (event) {
-  var button = event.target instanceof Element ? event.target.closest("[data-print]") : null;
-  if (button) {
-    window.print();
-  }
-});

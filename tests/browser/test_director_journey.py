@@ -136,7 +136,10 @@ class Phone:
         wait_for(
             lambda: self.driver.execute_script("return document.readyState") == "complete", "the page to load"
         )
-        self.driver.execute_script("window.__same_page = true;")
+        # a new page replaces the window's marks; the table page's script swaps in the server's <main> instead
+        self.driver.execute_script(
+            "window.__same_page = true; var m = document.querySelector('main'); if (m) m.__same_page = true;"
+        )
         self.shot()
 
     def shot(self) -> None:
@@ -188,7 +191,9 @@ class Phone:
             self.journey.taps[self.page] = self.journey.taps.get(self.page, 0) + 1
         wait_for(
             lambda: self.driver.execute_script(
-                "return window.__same_page !== true && document.readyState === 'complete';"
+                "var m = document.querySelector('main');"
+                "return (window.__same_page !== true || (m && m.__same_page !== true))"
+                " && document.readyState === 'complete';"
             ),
             "the next page",
         )
