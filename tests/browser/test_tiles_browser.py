@@ -119,7 +119,8 @@ def test_mcr_hand_with_the_tile_picker(browser, live_server, make_tournament):
     hand = Hand.objects.get(result__table=table)
     assert hand.data["fan"] == 11 and hand.valuation["status"] == "filled"
     assert hand.data["tiles"]["melds"] == ["pung 777z", "chow 345s"]
-    assert "Tiles: 11 fan" in browser.page_source
+    # the table page shows the saved hand once the server's answer has replaced it
+    wait_for(lambda: "Tiles: 11 fan" in browser.page_source, "the saved hand on the page")
 
 
 def test_riichi_hand_with_the_tile_picker(browser, live_server, make_tournament):
