@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.db.utils import OperationalError
 
 from scoring.models import Hand
 from tests.conftest import skip_or_fail
@@ -48,7 +49,10 @@ def browser(tmp_path):
 def wait_for(condition, what: str):
     deadline = time.monotonic() + WAIT_SECONDS
     while time.monotonic() < deadline:
-        value = condition()
+        try:
+            value = condition()
+        except OperationalError:  # SQLite: the live server is writing that table right now; ask again
+            value = None
         if value:
             return value
         time.sleep(0.2)
