@@ -137,6 +137,32 @@ def _user(username: str, *, superuser: bool = False, password_hash: str | None =
     return user
 
 
+def _demo_tournament(
+    *, name: str, slug: str, ruleset: str, days: int, director, staff: dict, first: dt.time, offsets_hours
+) -> Tournament:
+    """A running tournament in Salamanca from today, its staff, and a session at each offset from ``first``."""
+    today = timezone.localdate()
+    tournament = services.tournament_create(
+        name=name,
+        slug=slug,
+        ruleset=ruleset,
+        starts_on=today,
+        days=days,
+        city="Salamanca",
+        country="ESP",
+        status=Tournament.Status.RUNNING,
+        director=director,
+    )
+    for user, role in staff.items():
+        services.role_grant(tournament=tournament, user=user, role=role)
+    start = timezone.make_aware(dt.datetime.combine(today, first))
+    for number, offset in enumerate(offsets_hours, start=1):
+        services.session_create(
+            tournament=tournament, number=number, starts_at=start + dt.timedelta(hours=offset)
+        )
+    return tournament
+
+
 @transaction.atomic
 def load_demo(*, seed: int = 2026) -> Tournament:
     """Create the demo tournament, its players and accounts (admin, director, referee, scorer), seat
@@ -148,26 +174,11 @@ def load_demo(*, seed: int = 2026) -> Tournament:
     organiser_grant(user=director)  # the demo's director may create tournaments of their own
     referee = _user("referee", password_hash=password_hash)
     scorer = _user("scorer", password_hash=password_hash)
-    today = timezone.localdate()
-    tournament = services.tournament_create(
-        name="Demo Open 2026",
-        slug=DEMO_SLUG,
-        ruleset="mcr",
-        starts_on=today,
-        days=2,
-        city="Salamanca",
-        country="ESP",
-        status=Tournament.Status.RUNNING,
-        director=director,
-    )
-    services.role_grant(tournament=tournament, user=admin, role=Role.DIRECTOR)
-    services.role_grant(tournament=tournament, user=referee, role=Role.REFEREE)
-    services.role_grant(tournament=tournament, user=scorer, role=Role.SCORER)
-    start = timezone.make_aware(dt.datetime.combine(today, dt.time(10, 0)))
-    for number, offset in enumerate((0, 4, 24, 28), start=1):
-        services.session_create(
-            tournament=tournament, number=number, starts_at=start + dt.timedelta(hours=offset)
-        )
+    staff = {admin: Role.DIRECTOR, referee: Role.REFEREE, scorer: Role.SCORER}
+    tournament = _demo_tournament(
+        name="Demo Open 2026", slug=DEMO_SLUG, ruleset="mcr", days=2, director=director, staff=staff,
+        first=dt.time(10, 0), offsets_hours=(0, 4, 24, 28),
+    )  # fmt: skip
     key = 1
     for country, club, names in ROSTER:
         for first, last in names:
@@ -415,26 +426,11 @@ def _riichi_demo(open_tournament: Tournament, *, admin, director, referee, score
     from tournaments.permissions import Actor
 
     rng = random.Random(seed + 2)
-    today = timezone.localdate()
-    tournament = services.tournament_create(
-        name="Demo Riichi Cup 2026",
-        slug=RIICHI_SLUG,
-        ruleset="ema-riichi-2016",
-        starts_on=today,
-        days=1,
-        city="Salamanca",
-        country="ESP",
-        status=Tournament.Status.RUNNING,
-        director=director,
-    )
-    services.role_grant(tournament=tournament, user=admin, role=Role.DIRECTOR)
-    services.role_grant(tournament=tournament, user=referee, role=Role.REFEREE)
-    services.role_grant(tournament=tournament, user=scorer, role=Role.SCORER)
-    start = timezone.make_aware(dt.datetime.combine(today, dt.time(9, 30)))
-    for number in range(1, 5):
-        services.session_create(
-            tournament=tournament, number=number, starts_at=start + dt.timedelta(hours=2 * (number - 1))
-        )
+    staff = {admin: Role.DIRECTOR, referee: Role.REFEREE, scorer: Role.SCORER}
+    tournament = _demo_tournament(
+        name="Demo Riichi Cup 2026", slug=RIICHI_SLUG, ruleset="ema-riichi-2016", days=1, director=director,
+        staff=staff, first=dt.time(9, 30), offsets_hours=(0, 2, 4, 6),
+    )  # fmt: skip
     key = 1
     for country, club, names in RIICHI_ROSTER:
         for first, last in names:
