@@ -152,42 +152,27 @@ def result_facts(
     extra = _PLAYER_FIELDS if with_players else ()
     facts: list[ResultFact] = []
     players: dict[int, RankedPlayer] = {}
-    for row in local.values_list(*_LOCAL_FIELDS, *extra).iterator(chunk_size=5000):
-        facts.append(
-            ResultFact(
-                player_id=row[0],
-                family=row[7],
-                base_rank=row[2],
-                weight=row[8],
-                ended_on=row[9],
-                place=row[1],
-                players=row[10],
-                tournament=row[3],
-                link=f"local:{row[4]}",
-                city=row[5],
-                country=row[6],
+    # the two sources differ in where the tournament's name and link stand in a row
+    sources = ((local, _LOCAL_FIELDS, 3, 4, "local"), (imported, _IMPORTED_FIELDS, 4, 3, "imported"))
+    for rows, fields, name_at, link_at, kind in sources:
+        for row in rows.values_list(*fields, *extra).iterator(chunk_size=5000):
+            facts.append(
+                ResultFact(
+                    player_id=row[0],
+                    family=row[7],
+                    base_rank=row[2],
+                    weight=row[8],
+                    ended_on=row[9],
+                    place=row[1],
+                    players=row[10],
+                    tournament=row[name_at],
+                    link=f"{kind}:{row[link_at]}",
+                    city=row[5],
+                    country=row[6],
+                )
             )
-        )
-        if extra and row[0] not in players:
-            players[row[0]] = _player(row[0], row[11:])
-    for row in imported.values_list(*_IMPORTED_FIELDS, *extra).iterator(chunk_size=5000):
-        facts.append(
-            ResultFact(
-                player_id=row[0],
-                family=row[7],
-                base_rank=row[2],
-                weight=row[8],
-                ended_on=row[9],
-                place=row[1],
-                players=row[10],
-                tournament=row[4],
-                link=f"imported:{row[3]}",
-                city=row[5],
-                country=row[6],
-            )
-        )
-        if extra and row[0] not in players:
-            players[row[0]] = _player(row[0], row[11:])
+            if extra and row[0] not in players:
+                players[row[0]] = _player(row[0], row[11:])
     return facts, players
 
 
