@@ -15,6 +15,11 @@ usual proportions of the hand (discarder x, others x/2; or x each when self-draw
 
 Penalties: a false declaration after tiles were seen (art. 33) pays each other player the points
 of 4 fan. Optional pot (art. 39, off by default): 20 points per hand that does not pass the deal.
+
+Colours (art. 32, optional): played with colours, a hand scores "solo de dos colores" and "solo de un
+color", and "solo de un palo" is 5 fan instead of 6. Some tiles have the colours the article fixes; the
+others have the colours printed on the tile set in use, which the setting ``colours`` describes (see
+:func:`parse_colours`). Empty: played without colours.
 """
 
 from __future__ import annotations
@@ -37,6 +42,91 @@ SHARE_COUNTS = {"all": (1,), "half": (1, 2), "third": (2, 3)}
 # the penalty has one amount whatever the kind of false declaration recorded
 FALSE_HU_VARIANTS = ("", "false_declaration", "below_minimum", "invalid_hand")
 
+# Art. 32, colours. Tiles are indices 0..33 (0–8 characters, 9–17 dots, 18–26 bamboo, 27–30 winds,
+# 31–33 white, green and red dragons). Colours: r red, g green, k black (blue counts as black).
+FIXED_COLOURS: dict[int, frozenset[str]] = {
+    **{t: frozenset("rk") for t in range(9)},  # characters: red and black
+    9: frozenset("rg"),  # one of dots ("as de oros"): red and green
+    18: frozenset("rgk"),  # one of bamboo ("as de bastos"): red, green and black
+    **{t: frozenset("k") for t in range(27, 31)},  # winds: black
+    31: frozenset(),  # white dragon: no colour
+    32: frozenset("g"),  # green dragon
+    33: frozenset("r"),  # red dragon
+}
+# the tiles whose colours depend on the set: 2–9 of bamboo, then 2–9 of dots
+SET_TILES = tuple(f"{n}s" for n in range(2, 10)) + tuple(f"{n}p" for n in range(2, 10))
+COLOUR_LETTERS = {"r": "r", "g": "g", "v": "g", "k": "k", "n": "k", "b": "k", "a": "k"}
+MAX_COLOURS_CHARS = 200
+
+
+def _tile_index(name: str) -> int:
+    number, suit = int(name[0]), name[1]
+    return (9 if suit == "p" else 18) + number - 1
+
+
+def parse_colours(text: str) -> dict[int, frozenset[str]]:
+    """The colours of every tile under the setting ``colours``; empty when played without colours.
+
+    The setting names the colours of the 16 tiles a set decides, as ``tile:letters`` separated by spaces
+    or commas, for example ``2s:g 3s:g 4s:g 5s:rg … 9p:rgk``: r red (rojo), g or v green (verde), k, n, b or
+    a black (negro; blue, azul, counts as black). Every one of 2s–9s and 2p–9p must be named once.
+    """
+    text = (text or "").strip()
+    if not text:
+        return {}
+    if len(text) > MAX_COLOURS_CHARS:
+        raise RuleError(
+            gettext_noop("rule 'colours' is at most %(_n)s characters", _n=MAX_COLOURS_CHARS), "rules.colours"
+        )
+    table = dict(FIXED_COLOURS)
+    seen: set[str] = set()
+    for token in text.replace(",", " ").split():
+        name, _sep, letters = token.partition(":")
+        name = name.strip().lower()
+        if name not in SET_TILES:
+            raise RuleError(
+                gettext_noop(
+                    "rule 'colours': %(name)s is not one of the tiles a set decides (2s–9s, 2p–9p)", name=name
+                ),
+                "rules.colours",
+            )
+        if name in seen:
+            raise RuleError(gettext_noop("rule 'colours' names %(name)s twice", name=name), "rules.colours")
+        colours = set()
+        for letter in letters.strip().lower():
+            if letter not in COLOUR_LETTERS:
+                raise RuleError(
+                    gettext_noop(
+                        "rule 'colours': %(letter)s of %(_name)s is not a colour (r red, g green, k black)",
+                        letter=letter,
+                        _name=name,
+                    ),
+                    "rules.colours",
+                )
+            colours.add(COLOUR_LETTERS[letter])
+        if not colours:
+            raise RuleError(
+                gettext_noop("rule 'colours': %(_name)s needs at least one colour", _name=name),
+                "rules.colours",
+            )
+        seen.add(name)
+        table[_tile_index(name)] = frozenset(colours)
+    missing = [t for t in SET_TILES if t not in seen]
+    if missing:
+        raise RuleError(
+            gettext_noop("rule 'colours' does not give the colours of %(_tiles)s", _tiles=", ".join(missing)),
+            "rules.colours",
+        )
+    return table
+
+
+def format_colours(table: Mapping[int, frozenset[str]]) -> str:
+    """The setting's text for a table of colours (the inverse of :func:`parse_colours`)."""
+    order = "rgk"
+    return " ".join(
+        f"{name}:{''.join(c for c in order if c in table[_tile_index(name)])}" for name in SET_TILES
+    )
+
 
 @dataclass(frozen=True)
 class SalamancaConfig(Config):
@@ -48,6 +138,7 @@ class SalamancaConfig(Config):
     false_declaration_fan: int = 4  # art. 33: the offender pays each other player the points of 4 fan
     pot: bool = False  # art. 39 (experimental, by agreement)
     pot_points: int = 20  # art. 39: per contribution
+    colours: str = ""  # art. 32: the colours of the set's tiles (parse_colours); empty: without colours
 
     def __post_init__(self) -> None:
         if not self.fan_points or any(p <= 0 for p in self.fan_points):
@@ -65,6 +156,12 @@ class SalamancaConfig(Config):
                 )
         if not 1 <= self.rounds <= 4:
             raise RuleError(gettext_noop("rule 'rounds' must be 1 to 4"), "rules.rounds")
+        parse_colours(self.colours)
+
+    @property
+    def colour_table(self) -> dict[int, frozenset[str]]:
+        """Colours of each tile index when played with colours; empty otherwise."""
+        return parse_colours(self.colours)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ PATHS = {
     "red_fives": "tiles_red_fives",
     "dora_indicators": "tiles_dora",
     "ura_dora_indicators": "tiles_ura",
+    "kongs_in_a_row": "tiles_kongs_in_a_row",
     "tiles": "tiles_hand",
 }
 
@@ -81,6 +82,17 @@ def add_tile_fields(form: forms.Form, family: str, mode: str) -> None:
         )
         f["tiles_flower_sets"] = forms.IntegerField(
             label=_("Complete sets of four flowers"), min_value=0, max_value=2, required=False
+        )
+    if family in ("salamanca", "classical"):
+        f["tiles_kongs_in_a_row"] = forms.IntegerField(
+            label=_("Kongs in a row before the winning replacement tile"),
+            min_value=0,
+            max_value=4,
+            required=False,
+            help_text=_(
+                "With “Replacement tile after a kong”: 2 or more when one kong's loose tile made another."
+            ),
+            widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "tiles-input"}),
         )
     if family == "riichi":
         f["tiles_dora"] = forms.CharField(
@@ -141,6 +153,7 @@ def tiles_of(cleaned: dict[str, Any]) -> dict[str, Any] | None:
         ("tiles_own_flowers", "own_flowers"),
         ("tiles_flower_sets", "flower_sets"),
         ("tiles_red_fives", "red_fives"),
+        ("tiles_kongs_in_a_row", "kongs_in_a_row"),
     ):
         if cleaned.get(name):
             tiles[key] = cleaned[name]
@@ -164,6 +177,7 @@ def initial_from(tiles: dict[str, Any] | None) -> dict[str, Any]:
         "tiles_own_flowers": tiles.get("own_flowers") or None,
         "tiles_flower_sets": tiles.get("flower_sets") or None,
         "tiles_red_fives": tiles.get("red_fives") or None,
+        "tiles_kongs_in_a_row": tiles.get("kongs_in_a_row") or None,
         "tiles_dora": "".join(tiles.get("dora_indicators") or []),
         "tiles_ura": "".join(tiles.get("ura_dora_indicators") or []),
         "tiles_flags": [k for k in FLAG_LABELS if tiles.get(k)],

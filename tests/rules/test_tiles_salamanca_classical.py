@@ -280,3 +280,127 @@ def test_classical_ordinary_seven_pairs_are_refused():
         value_tiles(
             CLASSICAL, {"hand": "1133m5577p2299s11z", "winning_tile": "1z"}, WinContext(self_drawn=False)
         )
+
+
+# -- art. 32 played with colours ------------------------------------------------------------------
+# A set whose dots show only red and green, as art. 32's own example implies ("5 fanes por solo de un
+# palo y uno por dos colores" for 11223344556677 of dots), and whose bamboo is green with red on 5, 7, 9.
+SET_COLOURS = "2s:g 3s:g 4s:g 5s:rg 6s:g 7s:rg 8s:g 9s:rg 2p:g 3p:rg 4p:g 5p:rg 6p:rg 7p:rg 8p:g 9p:rg"
+WITH_COLOURS = get_ruleset("salamanca", {"colours": SET_COLOURS})
+
+COLOUR_HANDS = [
+    # art. 32's example with colours: chows 1 + self-drawn 1 + concealed 1 + seven pairs 3 + one suit 5 +
+    # two colours 1 = 12, as the article says
+    (
+        {"hand": "11223344556677p", "winning_tile": "7p"},
+        S,
+        12,
+        {"chows": 1, "Self": 1, "Concealed": 1, "Seven": 3, "One suit only": 5, "two colours": 1},
+        12,
+    ),
+    # green bamboo and the green dragon pair: one colour 3 + one suit and honours 3 + concealed 1 + the
+    # 6z was the only winning tile 1 = 8; without colours 5
+    (
+        {"hand": "234s234s666s888s66z", "winning_tile": "6z"},
+        D,
+        8,
+        {"one colour": 3, "One suit and honours": 3, "Concealed": 1, "Only one tile": 1},
+        5,
+    ),
+    # characters (red and black) and winds (black): two colours 1 + one suit and honours 3 + two wind
+    # pungs and a wind pair 1 + single wait 1 = 6; without colours 5
+    (
+        {"hand": "123m456m11z", "melds": ["pung 2z", "pung 3z"], "winning_tile": "1z"},
+        D,
+        6,
+        {"two colours": 1, "One suit and honours": 3, "Two wind pungs": 1, "Only one tile": 1},
+        5,
+    ),
+    # thirteen orphans hold the three dragons: three colours, nothing for colours, 11 either way
+    (
+        {"hand": "19m19p19s12345677z", "winning_tile": "1m"},
+        D,
+        11,
+        {"Thirteen": 6, "Concealed": 1, "honours and terminals": 3, "Only one tile": 1},
+        11,
+    ),
+]
+
+
+@pytest.mark.parametrize(("tiles", "self_drawn", "fan", "items", "without"), COLOUR_HANDS)
+def test_salamanca_with_colours_by_hand(tiles, self_drawn, fan, items, without):
+    v = value_tiles(WITH_COLOURS, tiles, WinContext(self_drawn=self_drawn))
+    by_prefix(v.items, items)
+    assert v.claim == {"fan": fan}
+    plain = value_tiles(SALAMANCA, tiles, WinContext(self_drawn=self_drawn))
+    assert plain.claim == {"fan": without}
+    assert not any("colour" in i.name for i in plain.items)
+
+
+def test_the_colour_setting_reads_spanish_letters_and_blue_as_black():
+    spanish = SET_COLOURS.replace(":g", ":v").replace("g ", "v ")
+    assert (
+        get_ruleset("salamanca", {"colours": spanish}).config.colour_table == WITH_COLOURS.config.colour_table
+    )
+    blue = get_ruleset("salamanca", {"colours": SET_COLOURS.replace("2p:g", "2p:a")}).config.colour_table
+    assert blue[10] == frozenset("k")  # 2 of dots printed in blue counts as black
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("2s:g", "does not give the colours of 3s"),
+        (SET_COLOURS + " 1s:r", "1s"),
+        (SET_COLOURS.replace("2s:g", "2s:x"), "not a colour"),
+        (SET_COLOURS.replace("2s:g", "2s:"), "at least one colour"),
+        (SET_COLOURS + " 2s:g", "twice"),
+        ("2s:g " * 60, "at most 200 characters"),
+    ],
+)
+def test_a_faulty_colour_setting_is_refused_naming_the_rule(text, message):
+    with pytest.raises(RuleError, match=message) as exc:
+        get_ruleset("salamanca", {"colours": text})
+    assert exc.value.path == "rules.colours"
+
+
+# -- kongs one after another ------------------------------------------------------------------------
+KONGS = {
+    "hand": "234m567p99s",
+    "melds": ["kong 8m", "concealed_kong 3s"],
+    "winning_tile": "9s",
+    "replacement_tile": True,
+}
+
+
+def test_salamanca_counts_a_fan_per_kong_in_a_row():
+    # art. 32: "después de hacer dos cuartetos consecutivos, 2 fanes": concealed (kongs only) 1 +
+    # self-drawn 1 + only one tile 1 + after two kongs 2 = 5; after one kong 4
+    two = value_tiles(SALAMANCA, {**KONGS, "kongs_in_a_row": 2}, WinContext(self_drawn=True))
+    by_prefix(two.items, {"Concealed": 1, "Self": 1, "Only one tile": 1, "after a kong": 2})
+    assert two.claim == {"fan": 5}
+    one = value_tiles(SALAMANCA, KONGS, WinContext(self_drawn=True))
+    assert one.claim == {"fan": 4}
+
+
+def test_classical_kong_upon_kong_is_the_limit_hand_xviii():
+    # §85 XVIII: the loose tile after a kong made a second kong, whose loose tile completed the hand
+    v = value_tiles(CLASSICAL, {**KONGS, "kongs_in_a_row": 2}, WinContext(self_drawn=True))
+    assert v.claim == {"value": 500}
+    assert v.items[0].name == "XVIII Kong upon kong" and v.items[0].unit == "limit"
+    # one kong only: 20 + exposed kong of simples 4 + concealed kong of simples 8 + from the wall 2 + only
+    # place 2 = 36, the replacement tile doubles once: 72
+    assert value_tiles(CLASSICAL, KONGS, WinContext(self_drawn=True)).claim == {"value": 72}
+
+
+@pytest.mark.parametrize(
+    ("tiles", "message"),
+    [
+        ({**KONGS, "replacement_tile": False, "kongs_in_a_row": 2}, "set replacement_tile too"),
+        ({**KONGS, "kongs_in_a_row": 3}, "hold 2 kong"),
+        ({**KONGS, "kongs_in_a_row": 5}, "from 0 to 4"),
+    ],
+)
+def test_kongs_in_a_row_must_fit_the_hand(tiles, message):
+    with pytest.raises(RuleError, match=message) as exc:
+        value_tiles(CLASSICAL, tiles, WinContext(self_drawn=True))
+    assert exc.value.path == "kongs_in_a_row"

@@ -225,3 +225,37 @@ def test_a_corrected_earlier_hand_values_the_later_tiles_again(api_as, referee, 
     assert fixed.status_code == 200, fixed.content
     hand = fixed.json()["hands"][1]
     assert hand["hand"]["fan"] == 3 and hand["valuation"]["status"] == "filled"
+
+
+def test_the_picker_preview_scores_kong_upon_kong_from_the_kongs_in_a_row_field(
+    client, make_tournament, referee
+):
+    """Classical §85 XVIII: the form's "kongs in a row" with the replacement-tile flag gives the limit."""
+    tournament = make_tournament("classical-tiles", ruleset="classical")
+    tournament_services.role_grant(tournament=tournament, user=referee, role="referee")
+    table = seat(tournament, KEYS)[0]
+    client.force_login(referee)
+    preview = f"/t/{tournament.slug}/s/1/table/{table.number}/tiles/value/"
+    fields = {
+        "result": "win",
+        "winner": "0",
+        "tiles_hand": "234m567p99s",
+        "tiles_melds": "kong 8m, concealed_kong 3s",
+        "tiles_winning": "9s",
+        "tiles_flags": ["replacement_tile"],
+        "value1": "0",
+        "value2": "0",
+        "value3": "0",
+        "version": "1",
+    }
+    one = client.post(preview, fields).content.decode()
+    assert "Replacement tile" in one and "72" in one and "XVIII" not in one
+    two = client.post(preview, {**fields, "tiles_kongs_in_a_row": "2"}).content.decode()
+    assert "XVIII Kong upon kong" in two and "500" in two
+    # more kongs in a row than the melds hold: the fragment names the problem, nothing is saved
+    three = client.post(preview, {**fields, "tiles_kongs_in_a_row": "3"}).content.decode()
+    assert "melds hold 2 kong" in three
+    assert not Hand.objects.exists()
+    # the hand form of the page offers the field
+    page = client.get(f"/t/{tournament.slug}/s/1/table/{table.number}/")
+    assert page.status_code == 200 and 'name="tiles_kongs_in_a_row"' in page.content.decode()

@@ -163,6 +163,45 @@ def test_rules_form_stores_only_changed_values_and_checks_them(client, make_tour
     assert "whole numbers separated by commas" in client.post(url, data).content.decode()
 
 
+def test_salamanca_colours_are_ticked_per_tile_and_count_in_the_hands_value(
+    client, make_tournament, director
+):
+    from scoring.rules.registry import get_ruleset
+    from scoring.rules.tiles import WinContext, value_tiles
+    from tournaments.console.rules_form import RulesForm
+
+    tournament = make_tournament(ruleset="salamanca", director=director)
+    login(client, director)
+    url = reverse("console-rules", args=[tournament.slug])
+    page = client.get(url).content.decode()
+    assert 'id="colours"' in page and "Colours of the tile set" in page and "<svg" in page
+    data = {name: field.initial for name, field in RulesForm(ruleset=tournament.ruleset).fields.items()}
+    data = {
+        k: ("on" if v is True else v) for k, v in data.items() if v is not False and v not in (None, [], "")
+    }
+    # a set whose bamboo is green (red on 5, 7 and 9) and whose dots are red and green
+    ticks = {f"{n}s": ["g"] if n % 2 == 0 or n == 3 else ["r", "g"] for n in range(2, 10)}
+    ticks |= {f"{n}p": ["r", "g"] for n in range(2, 10)}
+    half = {**data, **{f"colour_{t}": v for t, v in ticks.items() if t.endswith("s")}}
+    refused = client.post(url, half)
+    assert refused.status_code == 200 and "Tick the colours of every tile" in refused.content.decode()
+    tournament.refresh_from_db()
+    assert "colours" not in tournament.rules
+    assert client.post(url, {**data, **{f"colour_{t}": v for t, v in ticks.items()}}).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rules["colours"].startswith("2s:g 3s:g 4s:g 5s:rg")
+    page = client.get(url).content.decode()
+    assert 'id="changed-rules"' in page and "Colours of the tile set" in page
+    # art. 32's example now scores 5 for one suit and 1 for two colours: 12
+    rules = get_ruleset("salamanca", tournament.rules)
+    v = value_tiles(rules, {"hand": "11223344556677p", "winning_tile": "7p"}, WinContext(self_drawn=True))
+    assert v.claim == {"fan": 12} and any("two colours" in i.name for i in v.items)
+    # every box cleared: played without colours again
+    assert client.post(url, data).status_code == 302
+    tournament.refresh_from_db()
+    assert "colours" not in tournament.rules
+
+
 def test_changing_rules_recomputes_confirmed_tables(make_tournament, director):
     tournament = make_tournament(ruleset="mcr", director=director, players=4, sessions=1)
     (table,) = seat(tournament, 1, [["p1", "p2", "p3", "p4"]])

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules.base import RuleError
 from scoring.rules.registry import get_ruleset
+from scoring.rules.salamanca import SET_TILES, format_colours, parse_colours
 
 LABELS: dict[str, tuple[Any, Any]] = {
     # MCR
@@ -84,6 +85,12 @@ LABELS: dict[str, tuple[Any, Any]] = {
     ),
     "pot": (_("Pot"), _("Play with the pot (by agreement).")),
     "pot_points": (_("Pot points"), _("Points of each contribution to the pot.")),
+    "colours": (
+        _("Colours of the tile set"),
+        _(
+            "Play with colours (art. 32): tick the colours printed on each tile of your set; none: without colours."
+        ),
+    ),
     # classical
     "limit": (_("Limit"), _("The most a hand pays.")),
     "east_multiplier": (_("East multiplier"), _("East pays and receives this many times.")),
@@ -100,6 +107,8 @@ CHOICE_LABELS = {
     "hand": _("the whole hand"),
 }
 MAX_ABS = 10_000_000
+COLOUR_CHOICES = (("r", _("red")), ("g", _("green")), ("k", _("black or blue")))
+SUIT_NAMES = {"s": _("bamboo"), "p": _("dots")}
 
 
 def _list_text(value: Any) -> str:
@@ -130,6 +139,35 @@ class RulesForm(forms.Form):
                 default
             )
             self.fields[f.name] = field
+        if "colours" in self.fields:
+            self._add_colour_fields(current.get("colours", self.defaults["colours"]))
+
+    def _add_colour_fields(self, current: str) -> None:
+        """Art. 32's colours as one row of checkboxes per tile the set decides; the setting's text is
+        composed from them (a hidden field keeps its place among the rules)."""
+        self.fields["colours"].widget = forms.HiddenInput()
+        self.fields["colours"].required = False
+        try:
+            table = parse_colours(current)
+        except RuleError:
+            table = {}
+        text = format_colours(table) if table else ""
+        chosen = dict(part.split(":") for part in text.split()) if text else {}
+        self.colour_names = []
+        for name in SET_TILES:
+            field = forms.MultipleChoiceField(
+                choices=COLOUR_CHOICES,
+                widget=forms.CheckboxSelectMultiple,
+                required=False,
+                label=f"{name[0]} {SUIT_NAMES[name[1]]}",
+            )
+            field.initial = list(chosen.get(name, ""))
+            field.tile = name
+            self.fields[f"colour_{name}"] = field
+            self.colour_names.append(f"colour_{name}")
+
+    def colour_rows(self):
+        return [self[name] for name in getattr(self, "colour_names", [])]
 
     @staticmethod
     def _plain(value: Any) -> Any:
@@ -139,7 +177,7 @@ class RulesForm(forms.Form):
     def _show(value: Any) -> str:
         if isinstance(value, bool):
             return str(_("on") if value else _("off"))
-        if value is None:
+        if value is None or value == "":
             return "—"
         if isinstance(value, (list, tuple)):
             return _list_text(value)
@@ -160,8 +198,23 @@ class RulesForm(forms.Form):
             return forms.CharField(max_length=300, widget=forms.TextInput(attrs={"inputmode": "text"}))
         return forms.CharField(max_length=100)
 
+    def _clean_colours(self, cleaned: dict) -> None:
+        names = getattr(self, "colour_names", [])
+        if not names:
+            return
+        picked = {name: cleaned.pop(name, None) or [] for name in names}
+        empty = [name for name, letters in picked.items() if not letters]
+        if len(empty) == len(names):
+            cleaned["colours"] = ""
+            return
+        if empty:
+            self.add_error(empty[0], _("Tick the colours of every tile, or of none to play without colours."))
+            return
+        cleaned["colours"] = " ".join(f"{n.removeprefix('colour_')}:{''.join(v)}" for n, v in picked.items())
+
     def clean(self):
         cleaned = super().clean()
+        self._clean_colours(cleaned)
         for name, value in list(cleaned.items()):
             hint = self.hints.get(name)
             if typing.get_origin(hint) is tuple and isinstance(value, str):
@@ -198,6 +251,6 @@ class RulesForm(forms.Form):
         """(label, preset value, tournament value) of every changed value."""
         rows = []
         for _name, field in self.fields.items():
-            if field.changed_from_preset:
+            if getattr(field, "changed_from_preset", False):
                 rows.append((field.label, field.preset_text, self._show(field.initial)))
         return rows

@@ -49,7 +49,7 @@ def value_tiles(ruleset: Ruleset, tiles: Any, context: WinContext) -> Valuation:
     if family == "riichi":
         return riichi.value(parsed, context, ruleset.config)
     if family == "salamanca":
-        return salamanca.value(parsed, context)
+        return salamanca.value(parsed, context, ruleset.config)
     if family == "classical":
         return classical.value(parsed, context, ruleset.config)
     raise RuleError(

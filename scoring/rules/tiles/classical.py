@@ -13,7 +13,9 @@ plays: points of table 1 of §75, doubled once per double of tables 2 and 3 and 
   a worthless pair 1 (§77); no chows 1; three little scholars 1 and four little blessings 1 (§78);
 - the limit (§79, §85): one suit only, terminals only or honours only (table 2, "esku purua") and the
   limit hands of §85 that tiles can show (I–XII, XV–XVII, XIX, XX; XIII and XIV from the
-  ``first_turn`` and ``dealer_first_discard`` flags). XVIII (kong upon kong) is not computed.
+  ``first_turn`` and ``dealer_first_discard`` flags; XVIII, kong upon kong, from ``replacement_tile``
+  with ``kongs_in_a_row`` of 2 or more: the loose tile after a kong made a second kong, and the loose
+  tile after that one completed the hand).
 
 A limit hand's value is the limit (the preset's ``limit``; East's double is applied when paying).
 The value returned is the hand's value after doubles and before the limit, as the archive records it.
@@ -95,6 +97,8 @@ def _limit_hand(hand: Tiles, shape: sh.Shape | None, context: WinContext) -> str
         return "XVI Plum blossom on the roof"
     if hand.has("robbing_kong") and hand.winning_tile == 19:
         return "XVII Robbing the two of bamboo"
+    if hand.has("replacement_tile") and hand.kongs_in_a_row >= 2:
+        return "XVIII Kong upon kong"
     if shape is not None and shape.form == "seven_pairs" and sh.is_distinct_seven_pairs(hand.concealed):
         kinds = set(hand.concealed)
         if kinds == set(range(27, 34)) or (len(suits) == 1 and not any(is_honour(t) for t in kinds)):

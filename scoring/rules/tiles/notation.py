@@ -50,6 +50,9 @@ INT_FLAGS = {  # name: (least, most)
     "red_fives": (0, MAX_RED_FIVES),
     "own_flowers": (0, 2),  # classical: own flower and own season held
     "flower_sets": (0, 2),  # classical: complete sets of four flowers or four seasons
+    # Salamanca and classical: kongs declared one after another before the replacement tile that won
+    # (2 or more: "kong upon kong"); 0 with ``replacement_tile`` counts as one kong
+    "kongs_in_a_row": (0, 4),
 }
 WIND_FLAGS = ("seat_wind", "round_wind")  # overrides of what the game state says
 LIST_FLAGS = ("dora_indicators", "ura_dora_indicators")
@@ -253,6 +256,7 @@ class Tiles:
     red_fives: int = 0
     own_flowers: int = 0
     flower_sets: int = 0
+    kongs_in_a_row: int = 0
     seat_wind: int | None = None
     round_wind: int | None = None
     dora_indicators: tuple[int, ...] = ()
@@ -448,6 +452,22 @@ def parse_tiles(data: Any) -> Tiles:
         raise RuleError(
             gettext_noop("a win on a replacement tile needs a kong among the melds"), "replacement_tile"
         )
+    in_a_row = ints["kongs_in_a_row"]
+    if in_a_row and "replacement_tile" not in flags:
+        raise RuleError(
+            gettext_noop("kongs_in_a_row is for a win on a replacement tile: set replacement_tile too"),
+            "kongs_in_a_row",
+        )
+    kongs = sum(1 for m in melds if m.is_kong)
+    if in_a_row > kongs:
+        raise RuleError(
+            gettext_noop(
+                "kongs_in_a_row is %(_value)s but the melds hold %(_count)s kong(s)",
+                _value=in_a_row,
+                _count=kongs,
+            ),
+            "kongs_in_a_row",
+        )
     return Tiles(
         concealed=tuple(sorted(concealed)),
         melds=melds,
@@ -457,6 +477,7 @@ def parse_tiles(data: Any) -> Tiles:
         red_fives=ints["red_fives"],
         own_flowers=ints["own_flowers"],
         flower_sets=ints["flower_sets"],
+        kongs_in_a_row=max(in_a_row, 1) if "replacement_tile" in flags else 0,
         seat_wind=_wind(data.get("seat_wind"), "seat_wind"),
         round_wind=_wind(data.get("round_wind"), "round_wind"),
         dora_indicators=lists["dora_indicators"],

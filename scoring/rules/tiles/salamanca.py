@@ -6,10 +6,14 @@ self-drawn is 12 fan: all chows 1, self-drawn 1, concealed 1, seven pairs 3, one
 pattern replaces the smaller one of the same kind and adds the fan the rulebook puts in brackets
 (for example three dragon pungs: 3, plus 1 for each dragon pung).
 
-Played without colours (the optional colour rules of art. 32 need the colours of each tile set):
-"solo de dos colores" and "solo de un color" are not counted. The flags of the ``tiles`` object give
-what the tiles cannot show: ``last_tile``, ``replacement_tile``, ``robbing_kong``, ``first_turn``
-(the dealer wins on his first draw) and ``dealer_first_discard``.
+Colours (art. 32, optional): when the preset's ``colours`` names the colours of the tile set, every
+tile of the hand brings its colours (the white dragon none); a hand of two colours scores "solo de dos
+colores" (1), of one colour "solo de un color" (3), and "solo de un palo" is 5 fan instead of 6.
+Without colours neither is counted.
+
+The flags of the ``tiles`` object give what the tiles cannot show: ``last_tile``, ``replacement_tile``
+(with ``kongs_in_a_row``: 1 fan per kong made one after another before the winning tile, up to 4),
+``robbing_kong``, ``first_turn`` (the dealer wins on his first draw) and ``dealer_first_discard``.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ..base import RuleError
+from ..salamanca import SalamancaConfig
 from ..text import gettext_noop
 from . import shapes as sh
 from .notation import Tiles, is_dragon, is_honour, is_terminal, is_wind, number_of, suit_of
@@ -33,6 +38,7 @@ NAMES = {
     "concealed": ("Concealed hand (mano secreta)", 1),
     "single_wait": ("Only one tile could win (solo se podía cerrar con una ficha)", 1),
     "replacement_tile": ("Win after a kong (cerrar después de hacer un cuarteto)", 1),
+    "two_colours": ("Only two colours (solo de dos colores)", 1),
     "two_wind_pungs_pair": ("Two wind pungs and a wind pair", 1),
     "two_pungs_same_number": ("Two pungs of one number in different suits", 1),
     "robbing_kong": ("Robbing a kong (cerrar interceptando un cuarteto ajeno)", 2),
@@ -50,9 +56,11 @@ NAMES = {
     "concealed_pungs_self_drawn": ("All pungs concealed and self-drawn", 3),
     "terminals_honours": ("Only honours and terminals (solo triunfos y extremos)", 3),
     "three_pungs_same_number": ("Three pungs of one number in the three suits", 3),
+    "one_colour": ("Only one colour (solo de un color)", 3),
     "nine_gates": ("Nine gates (las nueve puertas)", 5),
     "four_wind_pungs": ("Four wind pungs (cuatro tríos de vientos)", 5),
     "one_suit": ("One suit only (solo de un palo)", 6),
+    "one_suit_with_colours": ("One suit only (solo de un palo, played with colours)", 5),
     "thirteen_orphans": ("Thirteen orphans (trece huérfanos)", 6),
     "terminals": ("Only terminals (solo extremos)", 6),
     "all_honours": ("All honours (todo triunfos)", 7),
@@ -66,6 +74,7 @@ REPLACES = {
     "three_wind_pungs_pair": ("three_wind_pungs", "two_wind_pungs_pair"),
     "three_wind_pungs": ("two_wind_pungs_pair",),
     "one_suit": ("one_suit_honours",),
+    "one_suit_with_colours": ("one_suit_honours",),
     "terminals": ("terminals_honours",),
     "all_honours": ("one_suit_honours", "terminals_honours"),
 }
@@ -133,7 +142,18 @@ def _standard_features(shape: sh.Shape, context_seat: int, context_round: int) -
     return found
 
 
-def value(hand: Tiles, context: WinContext) -> Valuation:
+def _colour_features(tiles: list[int], table: dict[int, frozenset[str]]) -> set[str]:
+    colours: set[str] = set()
+    for t in tiles:
+        colours |= table[t]
+    if len(colours) == 1:
+        return {"one_colour"}
+    if len(colours) == 2:
+        return {"two_colours"}
+    return set()
+
+
+def value(hand: Tiles, context: WinContext, config: SalamancaConfig | None = None) -> Valuation:
     seat = hand.seat_wind if hand.seat_wind is not None else context.seat_wind
     round_wind = hand.round_wind if hand.round_wind is not None else context.round_wind
     readings = sh.shapes(hand, self_drawn=context.self_drawn)
@@ -156,6 +176,12 @@ def value(hand: Tiles, context: WinContext) -> Valuation:
             found[key] = max(found[key], n)
     for key in _suit_features(hand.all_tiles):
         found[key] = 1
+    colours = config.colour_table if config is not None else {}
+    if colours:
+        for key in _colour_features(hand.all_tiles, colours):
+            found[key] = 1
+        if found.pop("one_suit", 0):
+            found["one_suit_with_colours"] = 1
     if context.self_drawn:
         found["self_drawn"] = 1
     concealed = all(m.is_kong for m in hand.melds)  # art. 32: only kongs exposed still counts as secret
@@ -166,7 +192,7 @@ def value(hand: Tiles, context: WinContext) -> Valuation:
     if len(sh.waits(hand)) == 1:
         found["single_wait"] = 1
     if hand.has("replacement_tile"):
-        found["replacement_tile"] = 1
+        found["replacement_tile"] = hand.kongs_in_a_row  # art. 32: 1 fan per kong in a row, up to 4
         if hand.winning_tile == 13:  # 5p
             found["plum"] = 1
     if hand.has("robbing_kong"):
