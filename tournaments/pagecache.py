@@ -10,6 +10,10 @@ database query, session, template or view.
 Pages are the same for every anonymous visitor: the only per-visitor part, the CSRF token of their
 forms, is filled in by ``static/js/csrf-fill.js`` from the CSRF cookie, which the middleware sets when
 missing.
+
+Tournament pages (``/t/…``) are cached without a query string only. The EMA ranking pages (``/ranking/…``)
+are cached with theirs, reduced to the parameters they read (``q``, ``country``, ``page``, bounded) in a
+fixed order, under the stamp :data:`EMA_RANKING`, which a new computation of the ranking changes.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.cache import cache
@@ -31,6 +36,9 @@ from django.utils.crypto import get_random_string
 from django.utils.translation import get_language, get_language_from_request
 
 CSRF_MARKER = "csrf-marker-public-page-9f2b"
+EMA_RANKING = "~ema-ranking"  # the stamp of the EMA ranking pages (not a tournament slug: those have no ~)
+RANKING_PREFIX = "/ranking/"
+RANKING_PARAMS = {"q": 100, "country": 3, "page": 6}  # the parameters the ranking pages read, bounded
 STAMP_SECONDS = 7 * 24 * 3600
 MIN_GZIP_BYTES = 512
 
@@ -127,14 +135,27 @@ def changed_by_id(tournament_id: int) -> None:
 
 
 def is_anonymous_visit(request) -> bool:
-    """A visitor whose page is the same as everybody's: no session, no messages, no query string."""
+    """A visitor whose page is the same as everybody's: no session, no messages, no query string (but on
+    the ranking pages, whose query strings are part of the cached page's key)."""
     return (
         request.method in ("GET", "HEAD")
-        and not request.GET
+        and (not request.GET or request.path.startswith(RANKING_PREFIX))
         and settings.SESSION_COOKIE_NAME not in request.COOKIES
         and "messages" not in request.COOKIES
         and not request.headers.get("HX-Request")
     )
+
+
+def cache_path(request) -> str:
+    """The key of the page asked for: its path, and on the ranking pages the parameters they read."""
+    if not request.path.startswith(RANKING_PREFIX) or not request.GET:
+        return request.path
+    parts = []
+    for name, limit in RANKING_PARAMS.items():
+        value = request.GET.get(name, "").strip()[:limit]
+        if value:
+            parts.append(f"{name}={quote(value, safe='')}")
+    return request.path + ("?" + "&".join(parts) if parts else "")
 
 
 def accepts_gzip(request) -> bool:
@@ -205,10 +226,11 @@ def public_page(request, *, slug: str, render: Callable[[dict], str]) -> HttpRes
     if not is_anonymous_visit(request):
         return None
     page_stamp = stamp(slug)
-    entry = lookup(request.path, get_language())
+    path = cache_path(request)
+    entry = lookup(path, get_language())
     if entry is None:
         html = render({"csrf_token": CSRF_MARKER, "public_cached": True}).replace(CSRF_MARKER, "")
-        entry = store(path=request.path, slug=slug, page_stamp=page_stamp, html=html)
+        entry = store(path=path, slug=slug, page_stamp=page_stamp, html=html)
     response = respond(request, entry)
     response["X-Page-Cache"] = "miss"
     return response
@@ -221,9 +243,9 @@ class PublicPageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.path.startswith("/t/") and is_anonymous_visit(request):
+        if request.path.startswith(("/t/", RANKING_PREFIX)) and is_anonymous_visit(request):
             language = get_language_from_request(request)
-            entry = lookup(request.path, language)
+            entry = lookup(cache_path(request), language)
             if entry is not None:
                 response = respond(request, entry)
                 response["Content-Language"] = language

@@ -37,6 +37,7 @@ from rankings.ema.selectors import (
     tournament_places,
 )
 from rankings.models import EmaRankingEntry, EmaRankingState, EmaTournament, TournamentResult
+from tournaments import pagecache
 from tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
@@ -212,6 +213,7 @@ def ema_ranking_recompute(*, on: date | None = None, refresh_all: bool = False) 
         state.queue_failed_at = None
         state.queue_error = ""
         state.save()
+        pagecache.changed(pagecache.EMA_RANKING)  # the public ranking pages show the new computation
     return state
 
 

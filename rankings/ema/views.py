@@ -16,7 +16,7 @@ import threading
 import time
 from collections import OrderedDict
 from fractions import Fraction
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -25,7 +25,6 @@ from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
-from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -57,15 +56,13 @@ from rankings.ema.selectors import ema_ranking_entries, ema_ranking_entry, ema_r
 from rankings.ema.services import ema_ranking_refresh_if_stale
 from rankings.exports import CSV, RANKING, XLSX, exporter_get
 from rankings.models import EmaRankingEntry, ImportedTournament
+from tournaments import pagecache
 from tournaments.countries import country_name, is_country
 
 FAMILY_LABELS = {"mcr": "MCR", "riichi": gettext_lazy("Riichi")}
 PAGE_SIZE = 100
 MAX_QUERY_CHARS = 100
 CACHE_SECONDS = 300
-
-
-CSRF_MARKER = "csrf-token-marker-3f9a51"
 
 
 class _LocalPages:
@@ -121,7 +118,7 @@ def _anonymous(request) -> bool:
 
 
 def _page_key(*parts: str) -> str:
-    return ":".join(p.encode("unicode_escape").decode()[:200] for p in parts)
+    return ":".join(quote(p, safe="")[:200] for p in parts)
 
 
 def _current_state():
@@ -136,15 +133,12 @@ def _stamp(state) -> str:
     return state.computed_at.isoformat() if state.computed_at else "-"
 
 
-def _served(request, key: str, render_page) -> HttpResponse:
-    """The page from the cache for anonymous visitors (their CSRF token put in when served)."""
-    if not _anonymous(request):
-        return HttpResponse(render_page(None))
-    html = _cached(key)
-    if html is None:
-        html = render_page(CSRF_MARKER)
-        _keep(key, html)
-    return HttpResponse(html.replace(CSRF_MARKER, get_token(request)))
+def _served(request, render_page) -> HttpResponse:
+    """Anonymous visitors get the page from the page cache (``tournaments.pagecache``): rendered once per
+    computation of the ranking, path, parameters and language, then served by its middleware with no query;
+    everybody else gets it rendered."""
+    cached = pagecache.public_page(request, slug=pagecache.EMA_RANKING, render=render_page)
+    return cached if cached is not None else HttpResponse(render_page({}))
 
 
 def _family(family: str) -> str:
@@ -226,7 +220,7 @@ def _results_html(request, family: str, query: str, country: str, state) -> str:
 def ranking_page(request, family: str = "mcr"):
     """The EMA ranking of one family: filter by country, search by name; htmx swaps only the rows.
 
-    Anonymous visitors get the whole page from the cache: one query (the ranking's state) and one read.
+    Anonymous visitors get the whole page from the page cache, with no query.
     """
     family = _family(family)
     query, country = ranking_filters(request)
@@ -236,7 +230,7 @@ def ranking_page(request, family: str = "mcr"):
         return HttpResponse(results)
     filters = urlencode({k: v for k, v in (("q", query), ("country", country)) if v})
 
-    def render_page(csrf_token: str | None) -> str:
+    def render_page(extra: dict) -> str:
         context = {
             "family": family,
             "families": [(f, FAMILY_LABELS[f]) for f in RANKED_FAMILIES],
@@ -247,30 +241,24 @@ def ranking_page(request, family: str = "mcr"):
             "results": results,
             "filters": filters,
             "state": state,
+            **extra,
         }
-        if csrf_token:
-            context["csrf_token"] = csrf_token
         return render_to_string("rankings/ema/ranking.html", context, request=request)
 
-    page_number = request.GET.get("page", "1")[:6]
-    key = _page_key(
-        "ema-ranking-page", family, _stamp(state), get_language() or "", country, page_number, query
-    )
-    return _served(request, key, render_page)
+    return _served(request, render_page)
 
 
 @require_GET
 def ranking_player(request, family: str, ema_id: str):
     """A player's ranking: every counted result (place, base rank, weight, ageing, Part A/B) and the chart."""
     family = _family(family)
-    state = _current_state()
+    _current_state()  # queues a recompute when the stored ranking is behind
     if not ema_id.isdigit() or len(ema_id) != 8:
         raise Http404("An EMA number has 8 digits.")
-    key = _page_key("ema-ranking-player", family, ema_id, _stamp(state), get_language() or "")
-    return _served(request, key, lambda csrf_token: _player_page(request, family, ema_id, csrf_token))
+    return _served(request, lambda extra: _player_page(request, family, ema_id, extra))
 
 
-def _player_page(request, family: str, ema_id: str, csrf_token: str | None) -> str:
+def _player_page(request, family: str, ema_id: str, extra: dict) -> str:
     entry = ema_ranking_entry(family=family, ema_id=ema_id)
     if entry is None:
         raise Http404("No ranked player has this EMA number.")
@@ -309,9 +297,8 @@ def _player_page(request, family: str, ema_id: str, csrf_token: str | None) -> s
         "chart": mark_safe(chart),  # built from numbers and escaped text only
         "history_from": history[0].on if history else None,
         "today": timezone.localdate(),
+        **extra,
     }
-    if csrf_token:
-        context["csrf_token"] = csrf_token
     return render_to_string("rankings/ema/player.html", context, request=request)
 
 
