@@ -159,3 +159,38 @@ def test_riichi_hand_with_the_tile_picker(browser, live_server, make_tournament)
     hand = Hand.objects.get(result__table=table)
     assert hand.data["winners"][0]["han"] == 3 and hand.data["winners"][0]["fu"] == 30
     assert hand.data["winners"][0]["tiles"]["winning_tile"] == "4p"
+
+
+def test_a_director_describes_the_colours_of_a_salamanca_tile_set(
+    browser, live_server, make_tournament, make_user
+):
+    """Art. 32 played with colours: the rules page's table of tiles, one row of checkboxes per tile."""
+    from django.test import Client
+
+    director = make_user("colours-director")
+    tournament = make_tournament("colours", ruleset="salamanca", director=director)
+    client = Client()
+    client.force_login(director)
+    browser.get(f"{live_server.url}/")
+    browser.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value, "path": "/"})
+    browser.get(f"{live_server.url}/t/{tournament.slug}/console/rules/")
+    details = browser.find_element("id", "colours")
+    browser.execute_script(
+        "arguments[0].open = true; arguments[0].scrollIntoView({block: 'start'});", details
+    )
+    rows = browser.find_elements("css selector", "#colours tbody tr")
+    assert len(rows) == 16 and len(browser.find_elements("css selector", "#colours tbody svg")) == 16
+    for tile in [f"{n}s" for n in range(2, 10)] + [f"{n}p" for n in range(2, 10)]:
+        for colour in ("g",) if tile.endswith("s") else ("r", "g"):
+            box = browser.find_element("css selector", f"input[name='colour_{tile}'][value='{colour}']")
+            browser.execute_script("arguments[0].click();", box)
+    assert no_sideways_scroll(browser)
+    browser.save_screenshot(str(ARTIFACTS / "rules-salamanca-colours-390.png"))
+    submit = browser.find_element("css selector", "#rules-form button[type=submit]")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", submit)
+    submit.click()
+    wait_for(lambda: "The rules are saved." in browser.page_source, "the saved rules")
+    tournament.refresh_from_db()
+    assert tournament.rules["colours"] == " ".join(
+        [f"{n}s:g" for n in range(2, 10)] + [f"{n}p:rg" for n in range(2, 10)]
+    )
