@@ -65,6 +65,8 @@ def penalty_kinds(rules: Ruleset) -> list[tuple[str, str]]:
 def late_arrival_help(rules: Ruleset) -> str:
     """The ruleset's late arrival scale, for the referee who types the minutes."""
     config = rules.config
+    if rules.family == "riichi":
+        return _riichi_late_help(config)
     if rules.family != "mcr":
         return str(_("Whole minutes on the referee's clock."))
     return str(
@@ -79,6 +81,32 @@ def late_arrival_help(rules: Ruleset) -> str:
             "long_points": config.late_long_penalty,
         }
     )
+
+
+def _riichi_late_help(config: Any) -> str:
+    """The riichi scale the tournament set (``late_arrival_minutes``, ``_points``, ``_limit``)."""
+    clock = str(_("Whole minutes on the referee's clock."))
+    steps = list(zip(config.late_arrival_minutes, config.late_arrival_points, strict=True))
+    limit = config.late_arrival_limit
+    parts = []
+    if not steps and limit is not None:
+        parts.append(_("up to %(minutes)s minutes: no deduction") % {"minutes": limit})
+    elif steps and steps[0][0] > 0:
+        parts.append(_("under %(minutes)s minutes: no deduction") % {"minutes": steps[0][0]})
+    for minutes, points in steps:
+        parts.append(
+            _("from %(minutes)s minutes: −%(points)s points off the final score")
+            % {"minutes": minutes, "points": points}
+        )
+    if limit is not None:
+        parts.append(
+            _("later than %(minutes)s minutes: out of the session, a substitute takes the seat")
+            % {"minutes": limit}
+        )
+    if not parts:
+        return clock
+    scale = "; ".join(str(p) for p in parts)
+    return f"{clock} {scale[:1].upper()}{scale[1:]}."
 
 
 def parse_points(text: str) -> Fraction:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any, Literal
 
-from . import numbers
+from . import common, numbers
 from .base import (
     SEATS,
     WINDS,
@@ -25,6 +25,7 @@ from .base import (
     Four,
     GameResult,
     HandStep,
+    LateArrival,
     Number,
     RuleError,
     Ruleset,
@@ -51,6 +52,8 @@ LIMITS = (
 
 
 _NON_NEGATIVE = ("start_points", "riichi_stick", "honba_ron", "honba_tsumo", "noten_total", "chombo_points")
+#: the most minutes a late-arrival step or limit may name (the penalty forms take up to 600 minutes late)
+LATE_MINUTES_MAX = 600
 
 
 # -- the preset -----------------------------------------------------------------------------------
@@ -85,6 +88,14 @@ class RiichiConfig(Config):
     # found give none; Pantheon's EMA and WRC presets use -15000 and -15000 (docs/rules-notes-riichi.md).
     replacement_points: int | None = None
     replacement_uma: int | None = None
+    # Late arrival: late by ``late_arrival_minutes[i]`` minutes or more (and less than the next step),
+    # ``late_arrival_points[i]`` points are deducted from the final score, like a chombo under the "final"
+    # policy; later than ``late_arrival_limit`` minutes the player is out of the session and a substitute
+    # takes the seat. No preset default: none of the EMA or WRC texts found gives figures
+    # (docs/rules-notes-riichi.md); until a tournament sets them a riichi late arrival is refused.
+    late_arrival_minutes: tuple[int, ...] = ()
+    late_arrival_points: tuple[int, ...] = ()
+    late_arrival_limit: int | None = None
     session_minutes: int = 90  # WRC 2015 §8.2: the recommended time limit of a hanchan
 
     def __post_init__(self) -> None:
@@ -112,6 +123,48 @@ class RiichiConfig(Config):
                     step=self.referee_step,
                 ),
                 "rules.referee_step",
+            )
+        self._check_late_arrival()
+
+    def _check_late_arrival(self) -> None:
+        steps, amounts, limit = self.late_arrival_minutes, self.late_arrival_points, self.late_arrival_limit
+        if len(steps) != len(amounts):
+            raise RuleError(
+                gettext_noop(
+                    "rules 'late_arrival_minutes' and 'late_arrival_points' must list as many values, "
+                    "not %(_steps)s and %(_amounts)s",
+                    _steps=len(steps),
+                    _amounts=len(amounts),
+                ),
+                "rules.late_arrival_points",
+            )
+        if any(not 0 <= m <= LATE_MINUTES_MAX for m in steps) or list(steps) != sorted(set(steps)):
+            raise RuleError(
+                gettext_noop(
+                    "rule 'late_arrival_minutes' must list minutes from 0 to %(_max)s, each step later "
+                    "than the one before",
+                    _max=LATE_MINUTES_MAX,
+                ),
+                "rules.late_arrival_minutes",
+            )
+        if any(not 0 <= p <= numbers.POINTS_LIMIT for p in amounts):
+            raise RuleError(
+                gettext_noop(
+                    "rule 'late_arrival_points' must list points from 0 to %(_max)s (the points deducted)",
+                    _max=numbers.POINTS_LIMIT,
+                ),
+                "rules.late_arrival_points",
+            )
+        if limit is not None and not max((0, *steps)) <= limit <= LATE_MINUTES_MAX:
+            raise RuleError(
+                gettext_noop(
+                    "rule 'late_arrival_limit' must be from the last step of 'late_arrival_minutes' "
+                    "(%(_last)s) to %(_max)s minutes, not %(_limit)s",
+                    _last=max((0, *steps)),
+                    _max=LATE_MINUTES_MAX,
+                    _limit=limit,
+                ),
+                "rules.late_arrival_limit",
             )
 
 
@@ -804,6 +857,32 @@ class RiichiRuleset(Ruleset):
 
     def referee_step(self) -> int | None:
         return self.config.referee_step
+
+    def late_arrival(self, minutes_late: int) -> LateArrival:
+        """The tournament's late-arrival scale (``late_arrival_minutes``, ``late_arrival_points``,
+        ``late_arrival_limit``); ``minutes_late`` is whole minutes on the referee's clock. Within the limit
+        the points of the last step reached are deducted (none before the first step); past the limit the
+        player is out of the session, no points deducted, and a substitute takes the seat (the replaced
+        player then carries ``replacement_points`` and ``replacement_uma`` when set). No preset sets the
+        scale: without it a late arrival is refused, naming the settings."""
+        cfg = self.config
+        if not cfg.late_arrival_minutes and cfg.late_arrival_limit is None:
+            raise RuleError(
+                gettext_noop(
+                    "late arrival has no amount under the %(_key)s rules until the tournament sets "
+                    "'late_arrival_minutes' and 'late_arrival_points' (or 'late_arrival_limit')",
+                    _key=self.key,
+                ),
+                "minutes_late",
+            )
+        minutes = common.whole(minutes_late, "minutes late", "minutes_late", minimum=0)
+        if cfg.late_arrival_limit is not None and minutes > cfg.late_arrival_limit:
+            return LateArrival(points=0, disqualified=True)
+        points = 0
+        for start, amount in zip(cfg.late_arrival_minutes, cfg.late_arrival_points, strict=True):
+            if minutes >= start:
+                points = amount
+        return LateArrival(points=-points, disqualified=False)
 
     def false_hu(self, seat: int, variant: str) -> Four:
         raise RuleError(

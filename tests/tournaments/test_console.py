@@ -163,6 +163,32 @@ def test_rules_form_stores_only_changed_values_and_checks_them(client, make_tour
     assert "whole numbers separated by commas" in client.post(url, data).content.decode()
 
 
+def test_a_riichi_late_arrival_scale_is_set_on_the_rules_form(client, make_tournament, director):
+    tournament = make_tournament(ruleset="wrc-riichi", director=director)
+    login(client, director)
+    url = reverse("console-rules", args=[tournament.slug])
+    page = client.get(url).content.decode()
+    assert "Late arrival: from minutes" in page and "Late-arrival limit (minutes)" in page
+    from tournaments.console.rules_form import RulesForm
+
+    data = {name: field.initial for name, field in RulesForm(ruleset=tournament.ruleset).fields.items()}
+    data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False and v is not None}
+    assert data["late_arrival_minutes"] == "" and data["late_arrival_points"] == ""  # no preset scale
+    data |= {"late_arrival_minutes": "0, 10", "late_arrival_points": "5000"}
+    refused = client.post(url, data)
+    assert refused.status_code == 200
+    assert "must list as many values, not 2 and 1" in refused.content.decode()
+    data |= {"late_arrival_points": "5000, 10000", "late_arrival_limit": "15"}
+    assert client.post(url, data).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rules == {
+        "late_arrival_minutes": [0, 10],
+        "late_arrival_points": [5000, 10000],
+        "late_arrival_limit": 15,
+    }
+    assert tournament.get_rules().late_arrival(12).points == -10000
+
+
 def test_salamanca_colours_are_ticked_per_tile_and_count_in_the_hands_value(
     client, make_tournament, director
 ):

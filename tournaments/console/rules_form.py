@@ -76,6 +76,30 @@ LABELS: dict[str, tuple[Any, Any]] = {
     ),
     "rounds": (_("Rounds"), _("Rounds in a game (2 = East and South).")),
     "referee_limit": (_("Largest referee deduction"), _("The most points a referee decision may deduct.")),
+    "referee_step": (
+        _("Referee deduction step"),
+        _("A referee decision is a multiple of this many points (empty: any amount)."),
+    ),
+    "replacement_points": (
+        _("Replaced player's points"),
+        _("Points against the target a replaced player carries for the session missed (empty: none)."),
+    ),
+    "replacement_uma": (
+        _("Replaced player's uma"),
+        _("Uma a replaced player carries for the session missed (empty: none)."),
+    ),
+    "late_arrival_minutes": (
+        _("Late arrival: from minutes"),
+        _("Where each step of the late-arrival scale starts, in minutes late (empty: no scale)."),
+    ),
+    "late_arrival_points": (
+        _("Late arrival: points"),
+        _("Points deducted from the final score at each step, one per starting minute."),
+    ),
+    "late_arrival_limit": (
+        _("Late-arrival limit (minutes)"),
+        _("Later than this: out of the session, a substitute plays (empty: no limit)."),
+    ),
     # Salamanca
     "fan_points": (_("Points by fan"), _("Points of 0, 1, 2, … fan; more fan score the last value.")),
     "min_fan_self_drawn": (_("Minimum fan on self-draw"), _("Fan a self-drawn win needs.")),
@@ -130,6 +154,8 @@ class RulesForm(forms.Form):
             self.defaults[f.name] = default
             label, help_text = LABELS.get(f.name, (f.name.replace("_", " ").capitalize(), ""))
             field = self._field(self.hints[f.name], default)
+            if isinstance(default, tuple) and not default:
+                field.required = False  # an empty list is the preset's value (e.g. no late-arrival scale)
             field.label = label
             field.help_text = help_text
             value = current.get(f.name, default)
@@ -177,7 +203,7 @@ class RulesForm(forms.Form):
     def _show(value: Any) -> str:
         if isinstance(value, bool):
             return str(_("on") if value else _("off"))
-        if value is None or value == "":
+        if value is None or value == "" or (isinstance(value, (list, tuple)) and not value):
             return "—"
         if isinstance(value, (list, tuple)):
             return _list_text(value)
