@@ -208,6 +208,9 @@ class PenaltyForm(forms.Form):
             bounds = _("Between %(low)s and %(high)s.") % {"low": low, "high": high}
             if step:
                 bounds += " " + _("In steps of %(step)s points.") % {"step": step}
+            minimum = rules.referee_minimum()
+            if minimum:
+                bounds += " " + _("At least %(minimum)s points, or 0 for a warning.") % {"minimum": minimum}
             f["points"] = forms.CharField(
                 label=_("Points (0 or negative)"),
                 max_length=20,

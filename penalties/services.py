@@ -184,6 +184,13 @@ def penalty_record(
         value = Fraction(read_number(points, field="points", limit=POINTS_LIMIT))
         if not low <= value <= high:
             raise RuleError(f"points {points} is outside the ruleset's bounds {low} to {high}", "points")
+        minimum = rules.referee_minimum()
+        if minimum and value and -value < minimum:
+            raise RuleError(
+                f"points {points} is less than the ruleset's smallest deduction of {minimum} points "
+                "(0 records a warning)",
+                "points",
+            )
         step = rules.referee_step()
         if step and value % step:
             raise RuleError(

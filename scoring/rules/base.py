@@ -359,3 +359,7 @@ class Ruleset:
     def referee_step(self) -> int | None:
         """The points of a referee decision are a multiple of this (None: any amount)."""
         return None
+
+    def referee_minimum(self) -> int | None:
+        """The smallest deduction of a referee decision that is not 0 (None: any amount)."""
+        return None

@@ -83,6 +83,9 @@ class RiichiConfig(Config):
     # A referee decision's points must be a multiple of this; no preset default (no published source
     # found, see docs/rules-notes-riichi.md): None accepts any amount within the limit.
     referee_step: int | None = None
+    # The smallest deduction of a referee decision other than 0 (a warning); no preset default either
+    # (Pantheon's presets take 100 to 20000 in steps of 100; docs/rules-notes-riichi.md).
+    referee_minimum: int | None = None
     # A player replaced by a substitute carries this fixed session result (points against the target,
     # plus ``replacement_uma``) for the session missed. No preset default: the EMA and WRC rules texts
     # found give none; Pantheon's EMA and WRC presets use -15000 and -15000 (docs/rules-notes-riichi.md).
@@ -123,6 +126,15 @@ class RiichiConfig(Config):
                     step=self.referee_step,
                 ),
                 "rules.referee_step",
+            )
+        if self.referee_minimum is not None and not 1 <= self.referee_minimum <= max(1, self.referee_limit):
+            raise RuleError(
+                gettext_noop(
+                    "referee_minimum must be from 1 to referee_limit (%(limit)s), not %(minimum)s",
+                    limit=self.referee_limit,
+                    minimum=self.referee_minimum,
+                ),
+                "rules.referee_minimum",
             )
         self._check_late_arrival()
 
@@ -857,6 +869,9 @@ class RiichiRuleset(Ruleset):
 
     def referee_step(self) -> int | None:
         return self.config.referee_step
+
+    def referee_minimum(self) -> int | None:
+        return self.config.referee_minimum
 
     def late_arrival(self, minutes_late: int) -> LateArrival:
         """The tournament's late-arrival scale (``late_arrival_minutes``, ``late_arrival_points``,

@@ -344,6 +344,25 @@ def test_a_riichi_referee_step_set_by_the_tournament_is_enforced(riichi):
         tournament.get_rules()
 
 
+def test_a_riichi_referee_minimum_set_by_the_tournament_is_enforced(riichi):
+    tournament, _, actor = riichi("wrc-riichi")
+    assert tournament.get_rules().referee_minimum() is None
+    assert record(tournament, actor, "p1", "referee", points=-50, reason="slow play").points == -50
+    # Pantheon's range for its EMA and WRC presets: 100 to 20000 in steps of 100
+    tournament.rules = {"referee_minimum": 100, "referee_limit": 20000, "referee_step": 100}
+    tournament.save(update_fields=["rules"])
+    with pytest.raises(RuleError) as caught:
+        record(tournament, actor, "p2", "referee", points=-50, reason="slow play")
+    assert caught.value.path == "points" and "smallest deduction of 100 points" in caught.value.message
+    assert record(tournament, actor, "p2", "referee", points=0, reason="warning").points == 0
+    assert record(tournament, actor, "p2", "referee", points=-100, reason="slow play").points == -100
+    with pytest.raises(RuleError, match="outside the ruleset's bounds -20000 to 0"):
+        record(tournament, actor, "p2", "referee", points=-20100, reason="slow play")
+    with pytest.raises(RuleError, match="referee_minimum must be from 1 to referee_limit"):
+        tournament.rules = {"referee_minimum": 30000, "referee_limit": 20000}
+        tournament.get_rules()
+
+
 def test_a_table_points_deduction_lowers_table_points_not_the_score(tournament, tables, ref):
     confirm_totals(tables[1][0], ref, [20, 15, -15, -20])
     record(tournament, ref, "p1", "table_points", table_points=-1, reason="late for the session")

@@ -80,6 +80,10 @@ LABELS: dict[str, tuple[Any, Any]] = {
         _("Referee deduction step"),
         _("A referee decision is a multiple of this many points (empty: any amount)."),
     ),
+    "referee_minimum": (
+        _("Smallest referee deduction"),
+        _("A referee decision deducts at least this many points, or 0 for a warning (empty: any amount)."),
+    ),
     "replacement_points": (
         _("Replaced player's points"),
         _("Points against the target a replaced player carries for the session missed (empty: none)."),
