@@ -94,6 +94,9 @@ def _riichi_late_help(config: Any) -> str:
     elif steps and steps[0][0] > 0:
         parts.append(_("under %(minutes)s minutes: no deduction") % {"minutes": steps[0][0]})
     for minutes, points in steps:
+        if not points:
+            parts.append(_("from %(minutes)s minutes: no deduction") % {"minutes": minutes})
+            continue
         parts.append(
             _("from %(minutes)s minutes: −%(points)s points off the final score")
             % {"minutes": minutes, "points": points}

@@ -12,20 +12,21 @@ forms, is filled in by ``static/js/csrf-fill.js`` from the CSRF cookie, which th
 missing.
 
 Tournament pages (``/t/…``) are cached without a query string only. The EMA ranking pages (``/ranking/…``)
-are cached with theirs, reduced to the parameters they read (``q``, ``country``, ``page``, bounded) in a
-fixed order, under the stamp :data:`EMA_RANKING`, which a new computation of the ranking changes.
+are cached under the stamp :data:`EMA_RANKING`, which a new computation of the ranking changes; the
+ranking lists also with a canonical query string (see :func:`cache_path`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import gzip
+import re
 import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from urllib.parse import quote
+from urllib.parse import parse_qsl, urlencode
 
 from django.conf import settings
 from django.core.cache import cache
@@ -39,6 +40,7 @@ CSRF_MARKER = "csrf-marker-public-page-9f2b"
 EMA_RANKING = "~ema-ranking"  # the stamp of the EMA ranking pages (not a tournament slug: those have no ~)
 RANKING_PREFIX = "/ranking/"
 RANKING_PARAMS = {"q": 100, "country": 3, "page": 6}  # the parameters the ranking pages read, bounded
+RANKING_LIST = re.compile(r"^/ranking/(?:[a-z]+/)?$")  # the ranking of a family; not players, not imports
 STAMP_SECONDS = 7 * 24 * 3600
 MIN_GZIP_BYTES = 512
 
@@ -136,7 +138,7 @@ def changed_by_id(tournament_id: int) -> None:
 
 def is_anonymous_visit(request) -> bool:
     """A visitor whose page is the same as everybody's: no session, no messages, no query string (but on
-    the ranking pages, whose query strings are part of the cached page's key)."""
+    the ranking lists, whose canonical query strings are part of the cached page's key)."""
     return (
         request.method in ("GET", "HEAD")
         and (not request.GET or request.path.startswith(RANKING_PREFIX))
@@ -146,16 +148,37 @@ def is_anonymous_visit(request) -> bool:
     )
 
 
-def cache_path(request) -> str:
-    """The key of the page asked for: its path, and on the ranking pages the parameters they read."""
-    if not request.path.startswith(RANKING_PREFIX) or not request.GET:
+def _canonical_value(name: str, value: str) -> bool:
+    if len(value) > RANKING_PARAMS[name]:
+        return False
+    if name == "page":
+        return value == "" or (value.isdigit() and value.isascii() and not value.startswith("0"))
+    if name == "country":
+        return value == "" or (len(value) == 3 and value.isascii() and value.isalpha() and value.isupper())
+    return value == value.strip()
+
+
+def cache_path(request) -> str | None:
+    """The key of the page asked for, or None when it must not be cached.
+
+    A page without a query string is keyed by its path. A ranking list (``/ranking/`` and
+    ``/ranking/<family>/``) is also cached with a query string already in the form its own links and search
+    form produce: only ``q``, ``country`` and ``page``, each once, each within its bounds and as the view
+    reads it, encoded as ``urlencode`` encodes it. The key is then the full path, so everything the page
+    shows of the address (the language form's ``next``) is the same for everybody who gets it. Any other
+    query string is rendered for its visitor alone."""
+    if not request.GET:
         return request.path
-    parts = []
-    for name, limit in RANKING_PARAMS.items():
-        value = request.GET.get(name, "").strip()[:limit]
-        if value:
-            parts.append(f"{name}={quote(value, safe='')}")
-    return request.path + ("?" + "&".join(parts) if parts else "")
+    if not RANKING_LIST.match(request.path):
+        return None
+    raw = request.META.get("QUERY_STRING", "")
+    pairs = parse_qsl(raw, keep_blank_values=True)
+    names = [name for name, _value in pairs]
+    if len(names) != len(set(names)) or any(name not in RANKING_PARAMS for name in names):
+        return None
+    if not all(_canonical_value(name, value) for name, value in pairs) or urlencode(pairs) != raw:
+        return None
+    return f"{request.path}?{raw}"
 
 
 def accepts_gzip(request) -> bool:
@@ -225,8 +248,10 @@ def public_page(request, *, slug: str, render: Callable[[dict], str]) -> HttpRes
     missing. None when the visitor is not anonymous (the view renders for them as usual)."""
     if not is_anonymous_visit(request):
         return None
-    page_stamp = stamp(slug)
     path = cache_path(request)
+    if path is None:
+        return None
+    page_stamp = stamp(slug)
     entry = lookup(path, get_language())
     if entry is None:
         html = render({"csrf_token": CSRF_MARKER, "public_cached": True}).replace(CSRF_MARKER, "")
@@ -243,9 +268,10 @@ class PublicPageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        if request.path.startswith(("/t/", RANKING_PREFIX)) and is_anonymous_visit(request):
+        path = cache_path(request) if request.path.startswith(("/t/", RANKING_PREFIX)) else None
+        if path is not None and is_anonymous_visit(request):
             language = get_language_from_request(request)
-            entry = lookup(cache_path(request), language)
+            entry = lookup(path, language)
             if entry is not None:
                 response = respond(request, entry)
                 response["Content-Language"] = language

@@ -12,11 +12,12 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import threading
 import time
 from collections import OrderedDict
 from fractions import Fraction
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
@@ -118,7 +119,8 @@ def _anonymous(request) -> bool:
 
 
 def _page_key(*parts: str) -> str:
-    return ":".join(quote(p, safe="")[:200] for p in parts)
+    """A cache key naming every part in full (a digest: searches may be long and in any script)."""
+    return f"{parts[0]}:{hashlib.sha256(chr(31).join(parts).encode()).hexdigest()}"
 
 
 def _current_state():

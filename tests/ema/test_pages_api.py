@@ -291,8 +291,21 @@ def test_an_anonymous_visit_is_served_from_the_page_cache_with_no_query(
     first = client.get(url, {"country": "ESP"})
     assert first["X-Page-Cache"] == "miss" and "Ana Alba" in first.content.decode()
     with django_assert_num_queries(0):
-        again = client.get(url, {"country": "ESP", "unknown": "x"})
+        again = client.get(url, {"country": "ESP"})
     assert again["X-Page-Cache"] == "hit" and again.content == first.content
+    # a query string other than the page's own form is rendered for its visitor alone, never stored:
+    # an unknown parameter, a page number padded with spaces (which the view reads as page 1), a
+    # lower-case country, a repeated parameter
+    for odd in (
+        "country=ESP&unknown=x",
+        "page=%20%20%20%20%20%202",
+        "country=esp",
+        "country=ESP&country=NLD",
+    ):
+        response = client.get(f"{url}?{odd}")
+        assert response.status_code == 200 and "X-Page-Cache" not in response, odd
+        assert client.get(f"{url}?{odd}").get("X-Page-Cache") is None
+    assert "unknown=x" not in client.get(url, {"country": "ESP"}).content.decode()
     # another filter is another page; a name search with spaces and accents has its own
     other = client.get(url, {"country": "NLD"})
     assert other["X-Page-Cache"] == "miss" and "Ana Alba" not in other.content.decode()
@@ -303,6 +316,7 @@ def test_an_anonymous_visit_is_served_from_the_page_cache_with_no_query(
     client.get(player)
     with django_assert_num_queries(0):
         assert "Ana Alba" in client.get(player).content.decode()
+    assert "X-Page-Cache" not in client.get(player, {"q": "anything"})  # a player's page reads no parameter
     # a new computation of the ranking is shown at once, never hidden by the cached page
     ema_ranking_recompute(refresh_all=True)
     assert client.get(url, {"country": "ESP"})["X-Page-Cache"] == "miss"

@@ -404,3 +404,10 @@ def test_kongs_in_a_row_must_fit_the_hand(tiles, message):
     with pytest.raises(RuleError, match=message) as exc:
         value_tiles(CLASSICAL, tiles, WinContext(self_drawn=True))
     assert exc.value.path == "kongs_in_a_row"
+
+
+def test_kongs_in_a_row_is_refused_where_it_counts_for_nothing():
+    mcr = get_ruleset("mcr")
+    with pytest.raises(RuleError, match="Salamanca and classical rules only") as exc:
+        value_tiles(mcr, {**KONGS, "kongs_in_a_row": 2}, WinContext(self_drawn=True))
+    assert exc.value.path == "kongs_in_a_row"

@@ -222,6 +222,19 @@ def test_salamanca_colours_are_ticked_per_tile_and_count_in_the_hands_value(
     rules = get_ruleset("salamanca", tournament.rules)
     v = value_tiles(rules, {"hand": "11223344556677p", "winning_tile": "7p"}, WinContext(self_drawn=True))
     assert v.claim == {"fan": 12} and any("two colours" in i.name for i in v.items)
+    # the page as rendered posts back as it is, even with every colour ticked on every tile (the longest text)
+    every = {f"colour_{t}": ["r", "g", "k"] for t in ticks}
+    assert client.post(url, {**data, **every}).status_code == 302
+    tournament.refresh_from_db()
+    assert len(tournament.rules["colours"]) > 100
+    page = client.get(url)
+    rendered = {field.name: field.value() for field in page.context["form"] if field.value() is not None}
+    rendered = {k: ("on" if v is True else v) for k, v in rendered.items() if v is not False}
+    assert rendered["colours"] == tournament.rules["colours"]  # the hidden field sends the stored text back
+    rendered["pot_points"] = "30"
+    assert client.post(url, rendered).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.rules["pot_points"] == 30 and len(tournament.rules["colours"]) > 100
     # every box cleared: played without colours again
     assert client.post(url, data).status_code == 302
     tournament.refresh_from_db()

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules.base import RuleError
 from scoring.rules.registry import get_ruleset
-from scoring.rules.salamanca import SET_TILES, format_colours, parse_colours
+from scoring.rules.salamanca import MAX_COLOURS_CHARS, SET_TILES, format_colours, parse_colours
 
 LABELS: dict[str, tuple[Any, Any]] = {
     # MCR
@@ -175,8 +175,10 @@ class RulesForm(forms.Form):
     def _add_colour_fields(self, current: str) -> None:
         """Art. 32's colours as one row of checkboxes per tile the set decides; the setting's text is
         composed from them (a hidden field keeps its place among the rules)."""
-        self.fields["colours"].widget = forms.HiddenInput()
-        self.fields["colours"].required = False
+        hidden = forms.CharField(required=False, max_length=MAX_COLOURS_CHARS, widget=forms.HiddenInput)
+        for name in ("label", "help_text", "initial", "preset_text", "changed_from_preset"):
+            setattr(hidden, name, getattr(self.fields["colours"], name))
+        self.fields["colours"] = hidden
         try:
             table = parse_colours(current)
         except RuleError:
@@ -240,7 +242,9 @@ class RulesForm(forms.Form):
         if empty:
             self.add_error(empty[0], _("Tick the colours of every tile, or of none to play without colours."))
             return
-        cleaned["colours"] = " ".join(f"{n.removeprefix('colour_')}:{''.join(v)}" for n, v in picked.items())
+        cleaned["colours"] = " ".join(
+            f"{n.removeprefix('colour_')}:{''.join(c for c in 'rgk' if c in v)}" for n, v in picked.items()
+        )
 
     def clean(self):
         cleaned = super().clean()

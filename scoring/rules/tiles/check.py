@@ -44,6 +44,11 @@ def value_tiles(ruleset: Ruleset, tiles: Any, context: WinContext) -> Valuation:
     """The value of one win's tiles under ``ruleset``; faults are RuleErrors with paths in ``tiles``."""
     parsed = parse_tiles(tiles)
     family = ruleset.family
+    if family in ("mcr", "riichi") and isinstance(tiles, Mapping) and tiles.get("kongs_in_a_row"):
+        raise RuleError(
+            gettext_noop("kongs_in_a_row counts under the Salamanca and classical rules only"),
+            "kongs_in_a_row",
+        )
     if family == "mcr":
         return mcr.value(parsed, context, min_fan=ruleset.config.min_fan)
     if family == "riichi":
