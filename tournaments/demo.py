@@ -26,6 +26,13 @@ from tournaments.models import Player, Registration, Role, Session, Tournament
 
 DEMO_SLUG = "demo-open-2026"
 RIICHI_SLUG = "demo-riichi-cup-2026"
+MAYON_SLUG = "demo-liga-mayon-2026"
+# the colours of the demo club's tile set (Salamanca art. 32): green bamboo with red on 5, 7 and 9; red and
+# green dots
+MAYON_COLOURS = " ".join(
+    [f"{n}s:{'rg' if n in (5, 7, 9) else 'g'}" for n in range(2, 10)] + [f"{n}p:rg" for n in range(2, 10)]
+)
+SHARED_WITH_MAYON = ("p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8")  # the Spanish clubs' players
 DEMO_PASSWORD = "mahjong-demo"
 
 # (country, club, [(first, last), ...]): 40 players from 8 countries.
@@ -122,7 +129,7 @@ SHARED_WITH_RIICHI = ("p1", "p7", "p12", "p23")  # Ana García, Camille Durand, 
 
 
 def demo_exists() -> bool:
-    return Tournament.objects.filter(slug__in=[DEMO_SLUG, RIICHI_SLUG]).exists()
+    return Tournament.objects.filter(slug__in=[DEMO_SLUG, RIICHI_SLUG, MAYON_SLUG]).exists()
 
 
 def _user(username: str, *, superuser: bool = False, password_hash: str | None = None):
@@ -200,6 +207,43 @@ def load_demo(*, seed: int = 2026) -> Tournament:
     _play_demo(tournament, referee=referee, director=director, seed=seed)
     _run_clock(tournament, director=director)
     _riichi_demo(tournament, admin=admin, director=director, referee=referee, scorer=scorer, seed=seed)
+    _mayon_demo(tournament, admin=admin, director=director, referee=referee, scorer=scorer)
+    return tournament
+
+
+def _mayon_demo(open_tournament: Tournament, *, admin, director, referee, scorer) -> Tournament:
+    """A Salamanca club league played with colours: its first session seated, one table's hands entered
+    with their tiles, the fan counted by the product (two colours, one colour, one suit)."""
+    from scoring import services as scoring
+    from scoring.tiles.services import tiles_mode_set
+    from tournaments.console.services import tournament_edit
+    from tournaments.permissions import Actor
+
+    staff = {admin: Role.DIRECTOR, referee: Role.REFEREE, scorer: Role.SCORER}
+    tournament = _demo_tournament(
+        name="Demo Liga Mayón 2026", slug=MAYON_SLUG, ruleset="salamanca", days=1, director=director,
+        staff=staff, first=dt.time(17, 0), offsets_hours=(0, 3),
+    )  # fmt: skip
+    tournament_edit(tournament=tournament, fields={}, rules={"colours": MAYON_COLOURS})
+    for index, shared in enumerate(SHARED_WITH_MAYON, start=1):
+        player = Registration.objects.get(tournament=open_tournament, key=shared).player
+        services.registration_create(tournament=tournament, player=player, key=f"m{index}")
+    tiles_mode_set(tournament=tournament, mode="optional")
+    _seat_demo(tournament, publish=(1,))
+    ref = Actor(user=referee, role=Role.REFEREE)
+    table = tournament.sessions.get(number=1).tables.order_by("number").first()
+    for hand in (
+        # art. 32's own example, self-drawn: chows, self-drawn, concealed, seven pairs, one suit (5 with
+        # colours) and two colours (the dots are red and green): 12 fan
+        {"result": "win", "winner": 0, "discarder": None,
+         "tiles": {"hand": "11223344556677p", "winning_tile": "7p"}},
+        # green bamboo and a pair of green dragons: one colour 3, one suit and honours 3, concealed, single
+        # wait: 8 fan
+        {"result": "win", "winner": 2, "discarder": 1,
+         "tiles": {"hand": "234s234s666s888s66z", "winning_tile": "6z"}},
+        {"result": "draw"},
+    ):  # fmt: skip
+        scoring.hand_add(table=table, hand=hand, actor=ref, expected_version=None)
     return tournament
 
 

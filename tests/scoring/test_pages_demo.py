@@ -117,7 +117,7 @@ def test_the_demo_has_a_riichi_cup_beside_the_open_seated_by_the_engine(client):
     load_demo()
     cup = Tournament.objects.get(slug=RIICHI_SLUG)
     assert cup.get_rules().family == "riichi" and cup.registrations.count() == 16
-    for tournament in (cup, Tournament.objects.exclude(pk=cup.pk).get()):
+    for tournament in (cup, Tournament.objects.get(slug="demo-open-2026")):
         report = seating_quality(tournament=tournament)
         assert report.sessions == 4 and report.repeated_meetings == 0 and report.max_wind_spread <= 1
         assert report.same_club_meetings == 0
@@ -134,3 +134,20 @@ def test_the_demo_has_a_riichi_cup_beside_the_open_seated_by_the_engine(client):
     assert valued.filter(result__table__session__tournament=cup).exists()
     assert valued.exclude(result__table__session__tournament=cup).count() >= 2
     assert NotableHand.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_demo_has_a_salamanca_league_played_with_colours(client):
+    from tournaments.demo import MAYON_SLUG
+    from tournaments.models import Tournament
+
+    load_demo()
+    league = Tournament.objects.get(slug=MAYON_SLUG)
+    assert league.get_rules().family == "salamanca" and league.get_rules().config.colour_table
+    hands = Hand.objects.filter(result__table__session__tournament=league).order_by("number")
+    # the fan came from the tiles, with the colours of the league's tile set
+    assert [h.data.get("fan") for h in hands] == [12, 8, None]
+    items = [i["name"] for i in hands[0].valuation["wins"][0]["computed"]["items"]]
+    assert any("two colours" in name for name in items)
+    page = client.get(reverse("tournament-home", args=[MAYON_SLUG]))
+    assert page.status_code == 200 and "Liga Mayón" in page.content.decode()
