@@ -6,16 +6,15 @@ test-artifacts/."""
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 import time
-from pathlib import Path
 
 import pytest
 from django.core.cache import cache
 from django.test import override_settings
 from django.utils import timezone
 
-from tests.conftest import skip_or_fail
+from tests.browser import chromium
+from tests.browser.chromium import ARTIFACTS, start
 from tournaments import pagecache
 from tournaments import services as tservices
 from tournaments.clock import servertime
@@ -23,18 +22,7 @@ from tournaments.clock import services as clock
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 WAIT_SECONDS = 30
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--autoplay-policy=no-user-gesture-required",
-)
 
 
 class ShiftedNow:
@@ -59,24 +47,9 @@ def server_time():
 
 @pytest.fixture
 def chrome(tmp_path):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not chromium or not driver_path:
-        skip_or_fail(
-            "chromium and chromedriver are needed for the browser tests (apt-get install chromium chromium-driver)"
-        )
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument("--window-size=1920,1080")
-    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    ARTIFACTS.mkdir(exist_ok=True)
+    driver = start(
+        tmp_path / "profile", 1920, 1080, mobile=False, flags=("--autoplay-policy=no-user-gesture-required",)
+    )
     yield driver
     driver.quit()
 
@@ -89,14 +62,7 @@ def screen(driver, width: int, height: int, mobile: bool = False) -> None:
 
 
 def wait_for(condition, what: str):
-    deadline = time.monotonic() + WAIT_SECONDS
-    value = None
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.2)
-    pytest.fail(f"waited {WAIT_SECONDS} s for {what} (last: {value!r})")
+    return chromium.wait_for(condition, what, seconds=WAIT_SECONDS)
 
 
 def attr(driver, selector: str, name: str) -> str | None:

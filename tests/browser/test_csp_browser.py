@@ -4,15 +4,13 @@ menu, the print button's page, the API documentation). Screenshots go to test-ar
 
 from __future__ import annotations
 
-import shutil
 import time
 
 import pytest
 
 from rankings.backups.services import backup_write
 from scoring.services import Actor, totals_set
-from tests.browser.test_standings_browser import ARTIFACTS, FLAGS, wait_for
-from tests.conftest import skip_or_fail
+from tests.browser.chromium import ARTIFACTS, start, wait_for
 from tests.rankings.test_standings_pages import seat
 from tournaments.models import Role
 
@@ -21,26 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def browser(tmp_path):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not chromium or not driver_path:
-        skip_or_fail("chromium and chromedriver are needed for the browser tests")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in FLAGS:
-        options.add_argument(flag.replace("360,740", "390,844"))
-    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
-    )
-    ARTIFACTS.mkdir(exist_ok=True)
+    driver = start(tmp_path / "profile", console_log=True)
     yield driver
     driver.quit()
 

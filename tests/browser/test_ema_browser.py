@@ -5,15 +5,13 @@ Screenshots go to test-artifacts/."""
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 
 import pytest
 from django.utils import timezone
 
 from rankings.ema.imports import TournamentFacts, results_import
 from rankings.ema.services import ema_ranking_recompute
-from tests.browser.test_standings_browser import ARTIFACTS, FLAGS, no_sideways_scroll, wait_for
-from tests.conftest import skip_or_fail
+from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
 from tests.ema.files import csv_bytes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,25 +21,7 @@ WIDTH, HEIGHT = 390, 844
 
 @pytest.fixture
 def phone(tmp_path):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not chromium or not driver_path:
-        skip_or_fail("chromium and chromedriver are needed for the browser tests")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in FLAGS:
-        options.add_argument(flag.replace("360,740", f"{WIDTH},{HEIGHT}"))
-    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": True},
-    )
-    ARTIFACTS.mkdir(exist_ok=True)
+    driver = start(tmp_path / "profile", WIDTH, HEIGHT)
     yield driver
     driver.quit()
 

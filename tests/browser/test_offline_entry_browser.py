@@ -7,61 +7,24 @@ test-artifacts/."""
 
 from __future__ import annotations
 
-import shutil
-import time
-from pathlib import Path
-
 import pytest
 
 from idempotency.models import IdempotencyRecord
 from scoring import services
 from scoring.models import Hand, TableResult
 from scoring.services import Actor
+from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
 from tests.browser.netproxy import Proxy
-from tests.conftest import skip_or_fail
 from tests.scoring.test_pages_support import link_url, seat_session
 from tournaments.models import Role
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-WAIT_SECONDS = 60
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--window-size=390,844",
-)
-
 
 @pytest.fixture
 def browser(tmp_path):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not chromium or not driver_path:
-        skip_or_fail(
-            "chromium and chromedriver are needed for the browser tests (apt-get install chromium chromium-driver)"
-        )
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
-    )
+    driver = start(tmp_path / "profile")
     driver.execute_cdp_cmd("Network.enable", {})
-    ARTIFACTS.mkdir(exist_ok=True)
     yield driver
     driver.quit()
 
@@ -72,16 +35,6 @@ def proxy(live_server):
     p = Proxy(port)
     yield p
     p.close()
-
-
-def wait_for(condition, what: str):
-    deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.25)
-    pytest.fail(f"waited {WAIT_SECONDS} s for {what}")
 
 
 def network(driver, proxy, *, online: bool) -> None:
@@ -151,10 +104,6 @@ def seat_scores(driver) -> list[str]:
     )
 
 
-def no_sideways_scroll(driver) -> bool:
-    return driver.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
-
-
 def test_three_hands_entered_offline_survive_a_reload_and_are_stored_once_in_order(
     browser, proxy, tournament
 ):
@@ -172,7 +121,7 @@ def test_three_hands_entered_offline_survive_a_reload_and_are_stored_once_in_ord
     assert len(browser.find_elements("css selector", "#offline-hands li.waiting")) == 3
     assert browser.find_element("css selector", "form.hand-form button[type=submit]").text == "Save hand 4"
     assert "do not count the 3 hands waiting to send" in browser.find_element("id", "pending-scores").text
-    assert no_sideways_scroll(browser)
+    assert no_sideways_scroll(browser, body=False)
     browser.execute_script("window.scrollTo(0, 0);")
     browser.save_screenshot(str(ARTIFACTS / "offline-banner-390.png"))
 
@@ -222,7 +171,7 @@ def test_a_change_from_another_device_is_shown_beside_the_phones_hands_and_nothi
     assert len(phone.find_elements("css selector", "li")) == 2
     assert queued(browser) == 2
     assert len(stored(table)) == 1
-    assert no_sideways_scroll(browser)
+    assert no_sideways_scroll(browser, body=False)
     browser.execute_script("document.getElementById('offline-conflict').scrollIntoView();")
     browser.save_screenshot(str(ARTIFACTS / "offline-conflict-390.png"))
 

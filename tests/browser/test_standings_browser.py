@@ -4,76 +4,21 @@ when another table is confirmed. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-import shutil
-import time
-from pathlib import Path
-
 import pytest
 from django.test import override_settings
 
 from rankings.standings import services
-from tests.conftest import skip_or_fail
+from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
 from tests.rankings.test_standings_pages import confirm, seat
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-WAIT_SECONDS = 60
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--window-size=360,740",
-)
-
 
 @pytest.fixture
 def browser(tmp_path):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not chromium or not driver_path:
-        skip_or_fail(
-            "chromium and chromedriver are needed for the browser tests (apt-get install chromium chromium-driver)"
-        )
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    # A phone's viewport, whatever the smallest window the browser allows.
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 360, "height": 740, "deviceScaleFactor": 1, "mobile": True},
-    )
-    ARTIFACTS.mkdir(exist_ok=True)
+    driver = start(tmp_path / "profile", 360, 740)  # a phone's viewport
     yield driver
     driver.quit()
-
-
-def wait_for(condition, what: str):
-    deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.25)
-    pytest.fail(f"waited {WAIT_SECONDS} s for {what}")
-
-
-def no_sideways_scroll(driver) -> bool:
-    return driver.execute_script(
-        "return document.documentElement.scrollWidth <= window.innerWidth "
-        "&& document.body.scrollWidth <= window.innerWidth;"
-    )
 
 
 def cell(driver, key: str, column: int) -> str:

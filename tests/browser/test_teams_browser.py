@@ -8,7 +8,8 @@ import pytest
 from rankings.archive import archive_export, archive_import
 from rankings.standings import services
 from tests.archive.conftest import load
-from tests.browser.test_standings_browser import ARTIFACTS, browser, no_sideways_scroll, wait_for  # noqa: F401
+from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, wait_for
+from tests.browser.test_standings_browser import browser  # noqa: F401  (the fixture)
 from tournaments.models import Role
 from tournaments.services import role_grant
 

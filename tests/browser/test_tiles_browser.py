@@ -4,59 +4,20 @@ Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
-import shutil
-import time
-from pathlib import Path
-
 import pytest
-from django.db.utils import OperationalError
 
 from scoring.models import Hand
-from tests.conftest import skip_or_fail
+from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
 from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-WAIT_SECONDS = 60
-
 
 @pytest.fixture
 def browser(tmp_path):
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not chromium or not driver_path:
-        skip_or_fail("chromium and chromedriver are needed for the browser tests")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--window-size=390,844"):
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_page_load_timeout(30)
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
-    )
-    ARTIFACTS.mkdir(exist_ok=True)
+    driver = start(tmp_path / "profile")
     yield driver
     driver.quit()
-
-
-def wait_for(condition, what: str):
-    deadline = time.monotonic() + WAIT_SECONDS
-    while time.monotonic() < deadline:
-        try:
-            value = condition()
-        except OperationalError:  # SQLite: the live server is writing that table right now; ask again
-            value = None
-        if value:
-            return value
-        time.sleep(0.2)
-    pytest.fail(f"waited {WAIT_SECONDS} s for {what}")
 
 
 def table_for(make_tournament, slug, ruleset):
@@ -87,10 +48,6 @@ def value_text(browser) -> str:
     return browser.find_element("id", "tile-value").text
 
 
-def no_sideways_scroll(driver) -> bool:
-    return driver.execute_script("return document.documentElement.scrollWidth <= 390;")
-
-
 def test_mcr_hand_with_the_tile_picker(browser, live_server, make_tournament):
     table = table_for(make_tournament, "tiles-mcr", "mcr")
     browser.get(f"{live_server.url}/table/{table.private_key}/")
@@ -113,7 +70,7 @@ def test_mcr_hand_with_the_tile_picker(browser, live_server, make_tournament):
     wait_for(lambda: "11 fan" in value_text(browser), "11 fan")
     text = value_text(browser)
     assert "Robbing The Kong" in text and "Dragon Pung" in text and "Short Straight" in text
-    assert no_sideways_scroll(browser)
+    assert no_sideways_scroll(browser, body=False)
     browser.execute_script("document.getElementById('tile-value').scrollIntoView({block: 'end'});")
     browser.save_screenshot(str(ARTIFACTS / "tiles-mcr-390.png"))
     browser.execute_script("document.querySelector('[data-tile-picker]').scrollIntoView({block: 'start'});")
@@ -147,7 +104,7 @@ def test_riichi_hand_with_the_tile_picker(browser, live_server, make_tournament)
     browser.find_element("css selector", ".tp-mode[data-mode='winning']").click()
     browser.find_element("css selector", "[data-tp-hand] .tp-in[data-tile='4p']").click()
     wait_for(lambda: "3 han 30 fu" in value_text(browser), "3 han 30 fu again")
-    assert no_sideways_scroll(browser)
+    assert no_sideways_scroll(browser, body=False)
     browser.execute_script("document.getElementById('tile-value').scrollIntoView({block: 'end'});")
     browser.save_screenshot(str(ARTIFACTS / "tiles-riichi-390.png"))
     browser.execute_script("document.querySelector('[data-tile-picker]').scrollIntoView({block: 'start'});")
@@ -184,7 +141,7 @@ def test_a_director_describes_the_colours_of_a_salamanca_tile_set(
         for colour in ("g",) if tile.endswith("s") else ("r", "g"):
             box = browser.find_element("css selector", f"input[name='colour_{tile}'][value='{colour}']")
             browser.execute_script("arguments[0].click();", box)
-    assert no_sideways_scroll(browser)
+    assert no_sideways_scroll(browser, body=False)
     browser.save_screenshot(str(ARTIFACTS / "rules-salamanca-colours-390.png"))
     submit = browser.find_element("css selector", "#rules-form button[type=submit]")
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", submit)

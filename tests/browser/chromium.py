@@ -1,0 +1,88 @@
+"""Headless Chromium for the browser tests: one way to start it, wait on a page, and check the layout.
+
+Started as the machine needs it (no sandbox, no network of its own, a fresh profile per test) and
+showing a phone's viewport unless told otherwise; skipped (or failed, where the services are required)
+when chromium or chromedriver is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from django.db.utils import OperationalError
+
+from tests.conftest import skip_or_fail
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+)
+
+
+def start(
+    profile: Path,
+    width: int = 390,
+    height: int = 844,
+    *,
+    mobile: bool = True,
+    flags: tuple[str, ...] = (),
+    console_log: bool = False,
+):
+    """A Chromium driver with its own profile, a ``width`` × ``height`` window and viewport (a phone's
+    when ``mobile``), and screenshots' folder ready."""
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        skip_or_fail(
+            "chromium and chromedriver are needed for the browser tests (apt-get install chromium chromium-driver)"
+        )
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in (*FLAGS, *flags, f"--window-size={width},{height}", f"--user-data-dir={profile}"):
+        options.add_argument(flag)
+    if console_log:
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_page_load_timeout(30)
+    if mobile:
+        driver.execute_cdp_cmd(
+            "Emulation.setDeviceMetricsOverride",
+            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True},
+        )
+    ARTIFACTS.mkdir(exist_ok=True)
+    return driver
+
+
+def wait_for(condition, what: str, seconds: float = 60, interval: float = 0.2):
+    """The first true value of ``condition()`` within ``seconds``; asks again while SQLite has a table
+    locked by the live server's write."""
+    deadline = time.monotonic() + seconds
+    value = None
+    while time.monotonic() < deadline:
+        try:
+            value = condition()
+        except OperationalError:
+            value = None
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(f"waited {seconds} s for {what} (last: {value!r})")
+
+
+def no_sideways_scroll(driver, *, body: bool = True) -> bool:
+    """Nothing wider than the viewport: the document (and its body, unless ``body`` is False)."""
+    script = "return document.documentElement.scrollWidth <= window.innerWidth"
+    if body:
+        script += " && document.body.scrollWidth <= window.innerWidth"
+    return driver.execute_script(script + ";")
