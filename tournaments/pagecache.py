@@ -53,12 +53,11 @@ def _page_key(path: str, language: str) -> str:
     return f"pub:page:{language}:{path}"
 
 
-class _Local:
-    """A few pages in this process's memory, in front of the shared cache."""
+class LocalCache:
+    """A few entries in this process's memory, in front of the shared cache (least recently used out)."""
 
-    size = 256
-
-    def __init__(self):
+    def __init__(self, size: int = 256):
+        self.size = size
         self._items: OrderedDict[str, tuple[float, object]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -82,7 +81,29 @@ class _Local:
             self._items.clear()
 
 
-local = _Local()
+local = LocalCache()
+
+
+def cached(memo: LocalCache, key: str, seconds: float):
+    """``key`` from this process's ``memo``, else from the shared cache (then kept in ``memo``); None when
+    in neither, or when the shared cache is out (which costs a render, never the page)."""
+    value = memo.get(key)
+    if value is not None:
+        return value
+    try:
+        value = cache.get(key)
+    except Exception:
+        return None
+    if value is not None:
+        memo.set(key, value, seconds)
+    return value
+
+
+def keep(memo: LocalCache, key: str, value, seconds: float) -> None:
+    """Store ``value`` in ``memo`` and in the shared cache (when it answers)."""
+    memo.set(key, value, seconds)
+    with contextlib.suppress(Exception):
+        cache.set(key, value, seconds)
 
 
 def _memo_seconds() -> float:
@@ -197,24 +218,14 @@ def store(*, path: str, slug: str, page_stamp: str, html: str) -> dict:
         "body": body,
         "gz": gzip.compress(body, 6, mtime=0) if len(body) >= MIN_GZIP_BYTES else None,
     }
-    key = _page_key(path, get_language())
-    local.set(key, entry, _seconds())
-    with contextlib.suppress(Exception):
-        cache.set(key, entry, _seconds())
+    keep(local, _page_key(path, get_language()), entry, _seconds())
     return entry
 
 
 def lookup(path: str, language: str) -> dict | None:
-    key = _page_key(path, language)
-    entry = local.get(key)
+    entry = cached(local, _page_key(path, language), _seconds())
     if entry is None:
-        try:
-            entry = cache.get(key)
-        except Exception:
-            return None
-        if entry is None:
-            return None
-        local.set(key, entry, _seconds())
+        return None
     if entry["stamp"] != stamp(entry["slug"]):
         return None
     return entry

@@ -11,18 +11,13 @@
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import threading
-import time
-from collections import OrderedDict
 from fractions import Fraction
 from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
@@ -66,51 +61,17 @@ MAX_QUERY_CHARS = 100
 CACHE_SECONDS = 300
 
 
-class _LocalPages:
-    """A few rendered pages kept in this process in front of the shared cache. Keys name the stored
-    computation (its time), so every process serves the same page for the same computation."""
-
-    size = 64
-
-    def __init__(self):
-        self._pages: OrderedDict[str, tuple[float, str]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> str | None:
-        with self._lock:
-            entry = self._pages.get(key)
-            if entry is None or entry[0] < time.monotonic():
-                return None
-            self._pages.move_to_end(key)
-            return entry[1]
-
-    def set(self, key: str, value: str) -> None:
-        with self._lock:
-            self._pages[key] = (time.monotonic() + CACHE_SECONDS, value)
-            self._pages.move_to_end(key)
-            while len(self._pages) > self.size:
-                self._pages.popitem(last=False)
-
-
-local_pages = _LocalPages()
+# A few rendered rows kept in this process in front of the shared cache. Keys name the stored computation
+# (its time), so every process serves the same rows for the same computation.
+local_pages = pagecache.LocalCache(64)
 
 
 def _cached(key: str) -> str | None:
-    html = local_pages.get(key)
-    if html is None:
-        try:
-            html = cache.get(key)
-        except Exception:  # a cache outage costs a render, never the page
-            return None
-        if html is not None:
-            local_pages.set(key, html)
-    return html
+    return pagecache.cached(local_pages, key, CACHE_SECONDS)
 
 
 def _keep(key: str, html: str) -> None:
-    local_pages.set(key, html)
-    with contextlib.suppress(Exception):
-        cache.set(key, html, CACHE_SECONDS)
+    pagecache.keep(local_pages, key, html, CACHE_SECONDS)
 
 
 def _anonymous(request) -> bool:

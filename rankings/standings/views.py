@@ -12,16 +12,10 @@ session (staff) get the page rendered around the cached rows.
 
 from __future__ import annotations
 
-import contextlib
-import threading
-import time
-from collections import OrderedDict
-
 from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -67,56 +61,17 @@ def _by_table_points(tournament: Tournament) -> bool:
         return False
 
 
-class _LocalPages:
-    """A few rendered pages kept in this process too, in front of the shared cache: the keys name the
-    snapshot, so a page is the same in every process, and a hit costs no round trip to Redis."""
-
-    size = 32
-
-    def __init__(self):
-        self._pages: OrderedDict[str, tuple[float, str]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> str | None:
-        with self._lock:
-            entry = self._pages.get(key)
-            if entry is None or entry[0] < time.monotonic():
-                return None
-            self._pages.move_to_end(key)
-            return entry[1]
-
-    def set(self, key: str, value: str, seconds: float) -> None:
-        with self._lock:
-            self._pages[key] = (time.monotonic() + seconds, value)
-            self._pages.move_to_end(key)
-            while len(self._pages) > self.size:
-                self._pages.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._pages.clear()
-
-
-local_pages = _LocalPages()
+# A few rendered pages kept in this process too, in front of the shared cache: the keys name the
+# snapshot, so a page is the same in every process, and a hit costs no round trip to Redis.
+local_pages = pagecache.LocalCache(32)
 
 
 def _cache_get(key: str):
-    value = local_pages.get(key)
-    if value is not None:
-        return value
-    try:
-        value = cache.get(key)
-    except Exception:  # a cache outage costs a render, never the page
-        return None
-    if value is not None:
-        local_pages.set(key, value, settings.PUBLIC_PAGE_CACHE_SECONDS)
-    return value
+    return pagecache.cached(local_pages, key, settings.PUBLIC_PAGE_CACHE_SECONDS)
 
 
 def _cache_set(key: str, value: str) -> None:
-    local_pages.set(key, value, settings.PUBLIC_PAGE_CACHE_SECONDS)
-    with contextlib.suppress(Exception):
-        cache.set(key, value, settings.PUBLIC_PAGE_CACHE_SECONDS)
+    pagecache.keep(local_pages, key, value, settings.PUBLIC_PAGE_CACHE_SECONDS)
 
 
 def standings_rows_html(*, tournament: Tournament, freshness: selectors.Freshness) -> str:
