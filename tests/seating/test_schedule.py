@@ -59,7 +59,9 @@ def test_more_sessions_than_a_repeat_free_plan_spreads_the_repeats():
 
 @pytest.mark.parametrize(
     ("n", "sessions"),
-    [(20, 5), (24, 7), (28, 9), (32, 8), (64, 21), (100, 10), (400, 10)],
+    # 128 x 42: the transversal design over GF(32) gives 32 sessions and each row of 32 players
+    # then sits the 10 sessions of the 32-player schedule below: the most any schedule can have.
+    [(20, 5), (24, 7), (28, 9), (32, 8), (32, 10), (64, 21), (100, 10), (400, 10), (128, 42)],
 )
 def test_published_optimal_sizes_have_repeat_free_designs(n, sessions):
     template = zero_repeat_template(n, sessions)
@@ -67,6 +69,24 @@ def test_published_optimal_sizes_have_repeat_free_designs(n, sessions):
     assert len(template) == sessions
     assert repeat_count(template) == 0
     assert_every_player_once(template, range(n))
+
+
+def test_thirty_two_players_ten_sessions_meet_thirty_new_opponents_each_with_even_winds():
+    """The 8-4-10 social golfer schedule: 10 sessions is the most 32 players can play without a
+    repeat (3 new opponents a session, 31 others), so each player misses exactly one other and
+    the pairs that never meet pair off all 32 players."""
+    plan = plan_schedule(Tournament(players(32)), 10)
+    assert_every_player_once(plan.sessions, range(1, 33))
+    q = plan.quality
+    assert q.repeated_meetings == 0
+    assert q.max_pair_meetings == 1
+    met = meetings(plan.sessions)
+    assert len(met) == 480
+    unmet = [(a, b) for a in range(1, 33) for b in range(a + 1, 33) if frozenset((a, b)) not in met]
+    assert sorted(p for pair in unmet for p in pair) == list(range(1, 33))
+    # Ten sessions over four winds: every player sits two winds three times and two twice.
+    assert q.max_wind_spread == 1
+    assert all(sorted(w) == [2, 2, 3, 3] for w in q.winds.values())
 
 
 def test_same_seed_same_plan_other_seed_other_plan():
