@@ -53,10 +53,10 @@ CASES = [
     Case(200, 10, "required"),
     Case(400, 10, "required"),
     Case(40, 8, "required", countries=8),
+    Case(32, 10, "required"),
     Case(20, 5, "stretch"),
     Case(24, 7, "stretch"),
     Case(28, 9, "stretch"),
-    Case(32, 10, "stretch"),
     Case(40, 8, "required", countries=8, team_size=4),
     Case(64, 10, "required", countries=8, team_size=4, spread_countries=True),
 ]
