@@ -21,6 +21,7 @@ from tournaments.seating.engine import (
     seated_players,
 )
 from tournaments.seating.engine.designs import repeat_count, zero_repeat_template
+from tournaments.seating.engine.strategies import _Problem
 
 
 def test_sixteen_players_five_sessions_never_meet_twice_and_winds_are_even():
@@ -87,6 +88,25 @@ def test_thirty_two_players_ten_sessions_meet_thirty_new_opponents_each_with_eve
     # Ten sessions over four winds: every player sits two winds three times and two twice.
     assert q.max_wind_spread == 1
     assert all(sorted(w) == [2, 2, 3, 3] for w in q.winds.values())
+
+
+def test_thirty_two_players_of_four_countries_meet_no_more_compatriots_than_they_must():
+    # Each player meets 30 of the 31 others, so at least 6 of their 7 compatriots: 32 * 6 / 2 = 96
+    # meetings of compatriots at the least, and the ten sessions still have no repeat. (No time
+    # limit, so that a slow machine plans the same.)
+    roster = [Player(id=i, country=["ESP", "FRA", "NLD", "DEU"][i % 4]) for i in range(1, 33)]
+    tournament = Tournament(roster, settings=SeatingSettings(time_limit=600.0))
+    plan = plan_schedule(tournament, 10)
+    assert plan.quality.repeated_meetings == 0
+    assert plan.quality.same_country_meetings == 96
+    assert plan.quality.max_wind_spread == 1
+    # The search knows that bound, so it stops there: counting a compatriot like a repeat, no
+    # schedule costs less than 96, and none of these 32 players can be kept from meeting 6.
+    problem = _Problem(tournament, 10)
+    assert problem.target(flat=True) == 96
+    assert problem.target() == 96 * problem.w_country
+    # Without countries to keep apart, only the plan's own repeats bound it: none.
+    assert _Problem(Tournament(players(32)), 10).target(flat=True) == 0
 
 
 def test_same_seed_same_plan_other_seed_other_plan():

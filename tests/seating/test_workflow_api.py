@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import TableResult
-from tournaments.models import Table
+from tournaments.models import Player, Table
 
 from .test_workflow_support import seating, session
 
@@ -125,3 +125,18 @@ def test_quality_report_for_directors(api_as, tournament, director):
     assert report["repeated_meetings"] == 4 and report["max_pair_meetings"] == 2
     assert len(report["repeated_pairs"]) == 4
     assert {w["player"] for w in report["winds"]} == {f"p{i}" for i in range(1, 9)}
+
+
+def test_thirty_two_players_over_ten_sessions_are_seated_without_a_repeat(api_as, make_tournament, director):
+    # The most sessions 32 players can play without two of them meeting twice: a club league, no
+    # countries to keep apart.
+    tournament = make_tournament("golf-32", director=director, sessions=10, players=32)
+    Player.objects.filter(registrations__tournament=tournament).update(country="")
+    client = api_as(director)
+    response = client.post(f"{base(tournament)}generate/", {"sessions": list(range(1, 11))}, format="json")
+    assert response.status_code == 200, response.content
+    report = client.get(f"{base(tournament)}quality/").json()
+    assert report["sessions"] == 10 and report["players"] == 32
+    assert report["repeated_meetings"] == 0 and report["max_pair_meetings"] == 1
+    assert report["repeated_pairs"] == []
+    assert report["max_wind_spread"] <= 1

@@ -244,28 +244,61 @@ class _Problem:
 
     def target(self, flat: bool = False) -> int:
         """A cost no schedule can beat: the repeats of the history plus those the plan cannot
-        avoid (each of a player's meetings beyond their number of unmet opponents is a repeat)."""
+        avoid (each of a player's meetings beyond their number of unmet opponents is a repeat).
+
+        Rules that apply in every session (teams and groups kept apart, and clubs or countries
+        when the director keeps them apart throughout) leave a player fewer opponents to meet
+        freely: each meeting beyond those is a repeat or a meeting the rules forbid, and costs at
+        least the smallest of their weights. With 32 players of four countries over 10 sessions
+        that is 6 compatriots a player, and the search stops there instead of looking for less.
+        """
         n, H, S = self.n, self.history, self.S
         wr, wx = (1, 0) if flat else (self.w_repeat, self.w_spread)
+        club_all = all(club for club, _ in self.class_keys)
+        country_all = all(country for _, country in self.class_keys)
+        roster, groups_of = self.roster, self.groups_of
+        rule_weights = [wr + wx]
+        if any(groups_of):
+            rule_weights.append(1 if flat else self.w_group)
+        if club_all:
+            rule_weights.append(1 if flat else self.w_club)
+        if country_all:
+            rule_weights.append(1 if flat else self.w_country)
         constant = 0
         excess = 0
+        ruled_excess = 0
         for i in range(n):
             row = i * n
             met = 0
+            ruled = 0
+            pi = roster[i]
             for j in range(n):
                 h = H[row + j]
                 if h:
                     met += 1
                     if j > i and h > 1:
                         constant += (h - 1) * wr + (h - 1) * (h - 1) * wx
+                elif j != i:
+                    pj = roster[j]
+                    if (
+                        (groups_of[i] and groups_of[i] & groups_of[j])
+                        or (club_all and pi.club and pi.club == pj.club)
+                        or (country_all and pi.country and pi.country == pj.country)
+                    ):
+                        ruled += 1
             excess += max(0, 3 * S - (n - 1 - met))
+            ruled_excess += max(0, 3 * S - (n - 1 - met - ruled))
         unavoidable = (excess + 1) // 2
         per_table: dict[int, int] = {}
         for f in self.fixed:
             if f is not None:
                 per_table[f] = per_table.get(f, 0) + 1
         together = sum(k * (k - 1) // 2 * max(0, S - 1) for k in per_table.values())
-        return constant + max(unavoidable, together) * (wr + wx)
+        repeats = max(unavoidable, together)
+        # Meetings that are repeats or forbidden: those beyond the repeats cost at least the
+        # smallest weight of a repeat or of a rule.
+        beyond = max(0, (ruled_excess + 1) // 2 - repeats)
+        return constant + repeats * (wr + wx) + beyond * min(rule_weights)
 
     def _budget(self, sample: int, evaluations: float = 3_000_000) -> int:
         """Iterations worth ``evaluations`` priced swaps (scaled by the effort setting)."""
