@@ -102,3 +102,24 @@ def test_report_is_json_ready_and_printable():
     text = format_schedule(SESSIONS, q)
     assert "Session 3" in text
     assert "repeated meetings:        12" in text
+
+
+def test_the_report_says_how_many_compatriot_meetings_no_seating_avoids():
+    # 8 players over 3 sessions, countries A = 1-4, B = 5-6, C = 7-8. Each player meets 9 times
+    # with only 7 others: a player of A has 4 from elsewhere, so 5 of their meetings are repeats or
+    # compatriots; B and C have 6, so 3. (4 * 5 + 4 * 3) / 2 = 16 in all, and this seating has the
+    # fewest repeats possible, 8: at least 8 compatriot meetings, which it has.
+    roster = [Player(id=i, country="A" if i <= 4 else "B" if i <= 6 else "C") for i in range(1, 9)]
+    sessions = [
+        [[8, 2, 7, 1], [3, 4, 5, 6]],  # compatriots 1-2, 7-8, 3-4, 5-6
+        [[5, 3, 2, 7], [4, 6, 1, 8]],  # 2-3, 1-4
+        [[1, 8, 3, 5], [6, 7, 4, 2]],  # 1-3, 2-4
+    ]
+    q = quality_report(roster, sessions)
+    assert q.repeated_meetings == 8
+    assert q.same_country_meetings == 8
+    assert q.same_country_least == 8
+    assert q.same_club_least == 0
+    assert q.to_dict()["same_country_least"] == 8
+    # One session: 3 meetings each, fewer than the players from elsewhere: nothing is unavoidable.
+    assert quality_report(roster, sessions[:1]).same_country_least == 0

@@ -55,6 +55,13 @@ def test_generate_preview_swap_and_publish(as_director, make_tournament, directo
         m for (a, b), m in meetings(tournament, range(1, 6)).items() if country[a] == country[b]
     )
     assert metric(html, "same_country_meetings") == compatriots
+    # 16 players over 5 sessions meet all 15 others, so each meets their 3 compatriots: 24 meetings
+    # no seating avoids, and the page says the count is the least possible.
+    assert compatriots == 24
+    assert re.search(r'data-metric="same_country_least" data-least="24">the least possible<', html)
+    assert 'data-metric="same_club_least"' not in html  # no clubs: nothing to say
+    spanish = as_director.get(f"/t/{tournament.slug}/seating/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert 'data-least="24">el mínimo posible<' in htmllib.unescape(spanish)
     winds = {}
     for n in range(1, 6):
         for table in seating(tournament, n):
@@ -308,3 +315,20 @@ def test_swiss_seats_the_leaders_together(as_director, make_tournament, director
     assert response.status_code == 302
     winners = {table[0] for table in seating(tournament, 1)}
     assert set(seating(tournament, 2)[0]) == winners
+
+
+def test_more_compatriot_meetings_than_unavoidable_say_how_many_cannot_be():
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    def least(count, least):
+        return render_to_string(
+            "tournaments/seating/_least.html",
+            {"count": count, "least": least, "metric": "same_country_least"},
+        )
+
+    assert "24 cannot be avoided" in least(30, 24) and "least possible" not in least(30, 24)
+    assert "the least possible" in least(24, 24)
+    assert least(3, 0).strip() == ""  # nothing forced: nothing said
+    with translation.override("es"):
+        assert "1 es inevitable" in least(2, 1) and "24 son inevitables" in least(30, 24)

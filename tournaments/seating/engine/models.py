@@ -110,6 +110,10 @@ class QualityReport:
       ``teammate_meetings``: those of them between members of the same team.
     * ``winds``: per player, how often they sat East, South, West, North; ``wind_spread`` is the
       max minus the min of those four; ``max_wind_spread`` the largest spread.
+    * ``same_country_least`` / ``same_club_least``: meetings of compatriots / club mates that no
+      seating of these sessions with no more repeats than this one can avoid. A player meets three
+      others a session; those beyond the number of other players from elsewhere are repeats or
+      meetings of compatriots (32 players of four countries over 10 sessions: 96).
     * ``repeated_table_visits``: visits to a table number a player had already sat at (players
       with a fixed table are left out: they stay on purpose); ``fixed_table_violations``: seats
       of such players away from their table.
@@ -131,6 +135,8 @@ class QualityReport:
     repeated_table_visits: int
     fixed_table_violations: int
     teammate_meetings: int = 0
+    same_country_least: int = 0
+    same_club_least: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -141,6 +147,8 @@ class QualityReport:
             "repeated_pairs": [{"players": [a, b], "meetings": m} for a, b, m in self.repeated_pairs],
             "same_country_meetings": self.same_country_meetings,
             "same_club_meetings": self.same_club_meetings,
+            "same_country_least": self.same_country_least,
+            "same_club_least": self.same_club_least,
             "same_country_by_session": list(self.same_country_by_session),
             "same_club_by_session": list(self.same_club_by_session),
             "separated_meetings": self.separated_meetings,

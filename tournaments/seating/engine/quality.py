@@ -77,13 +77,14 @@ def quality_report(
         ((a, b, m) for (a, b), m in meetings.items() if m > 1),
         key=lambda x: (-x[2], order[x[0]], order[x[1]]),
     )
+    repeats = sum(m - 1 for m in meetings.values() if m > 1)
     ordered_players = sorted(winds, key=lambda p: order[p])
     wind_counts = {p: tuple(winds[p]) for p in ordered_players}
     spread = {p: max(c) - min(c) for p, c in wind_counts.items()}
     return QualityReport(
         sessions=len(sessions),
         players=len(winds),
-        repeated_meetings=sum(m - 1 for m in meetings.values() if m > 1),
+        repeated_meetings=repeats,
         max_pair_meetings=max(meetings.values(), default=0),
         repeated_pairs=repeated,
         same_country_meetings=sum(country_by_session),
@@ -97,7 +98,28 @@ def quality_report(
         repeated_table_visits=sum(v - 1 for v in visits.values() if v > 1),
         fixed_table_violations=fixed_violations,
         teammate_meetings=teammates,
+        same_country_least=_least(winds, info, "country", repeats),
+        same_club_least=_least(winds, info, "club", repeats),
     )
+
+
+def _least(
+    winds: dict[PlayerId, list[int]], info: dict[PlayerId, Player], attribute: str, repeats: int
+) -> int:
+    """Meetings of players sharing ``attribute`` that no seating with ``repeats`` repeats avoids.
+
+    A player who sat ``s`` sessions met ``3s`` times; at most ``others - alike`` of those can be
+    first meetings with someone from elsewhere, so the rest are repeats or meetings of alike
+    players. Summed over players each meeting counts twice.
+    """
+    values = Counter(getattr(info[p], attribute) for p in winds if p in info)
+    others = len(winds) - 1
+    excess = 0
+    for p, counts in winds.items():
+        value = getattr(info[p], attribute) if p in info else ""
+        alike = values[value] - 1 if value else 0
+        excess += max(0, 3 * sum(counts) - (others - alike))
+    return max(0, (excess + 1) // 2 - repeats)
 
 
 def format_schedule(sessions: Sequence[Session], quality: QualityReport, first_session: int = 1) -> str:
