@@ -10,7 +10,7 @@ import pytest
 
 from tests.seating.helpers import assert_every_player_once, meetings
 from tournaments.seating.engine.groups import AbelianGroup
-from tournaments.seating.engine.invariant import _Budget, _Cover, _Shape, invariant_design
+from tournaments.seating.engine.invariant import _Budget, _Cover, _Shape, _usable, invariant_design
 
 
 @pytest.mark.parametrize("orders", [(2, 2, 2), (4, 2), (8,), (3, 3)])
@@ -70,3 +70,14 @@ def test_a_shape_without_a_solution_is_given_up_at_once_and_a_long_search_is_cut
     items = [o for o in range(len(shape.orbit_id)) if o not in leave]
     with pytest.raises(_Budget):
         _Cover(items, [mask for mask, _ in pool]).run(random.Random(0), nodes=5)
+
+
+@pytest.mark.parametrize(("orders", "d"), [((8,), 1), ((3, 3), 1), ((2, 3), 2), ((4, 4), 1)])
+def test_differences_of_order_other_than_two_or_four_inside_a_type_are_never_met(orders, d):
+    # Why the search skips such groups before listing anything: players x and x + d of one type
+    # never share a table in any invariant session (for Z4 x Z4, d = 1 has order 4 and is met).
+    shape = _Shape(AbelianGroup(orders))
+    orbit = shape.orbit(0, d)
+    met = any(mask >> orbit & 1 for mask, _ in shape.candidates(frozenset()))
+    assert met == (orders == (4, 4))
+    assert _usable(orders) == (orders == (4, 4))

@@ -652,8 +652,9 @@ def max_zero_repeat_sessions(n: int) -> int:
 def zero_repeat_template(n: int, sessions: int, search: bool = True, effort: int = 1200) -> Template | None:
     """A schedule of ``sessions`` sessions for ``n`` points with no repeated meeting, or None.
 
-    Constructions are tried first; with ``search`` a bounded search for developed base sessions
-    follows (up to 64 players). Deterministic: the same arguments give the same template.
+    Constructions are tried first; with ``search`` the bounded search for sessions fixed by
+    translations follows (:mod:`.invariant`), then one for developed base sessions (up to 64
+    players). Deterministic: the same arguments give the same template.
     """
     if n % 4 or n < 4 or sessions < 1 or sessions > max_zero_repeat_sessions(n):
         return None

@@ -18,15 +18,23 @@ their pair (their two types and the difference of their group elements) is one o
 session covers, and it covers every pair of such an orbit. A schedule in which no two players meet
 twice is therefore a set of invariant sessions covering disjoint pair orbits. With the most
 sessions possible, ``(n-1)//3``, every pair orbit is covered except a *leave*: nothing when
-``n-1`` is a multiple of 3, else a perfect matching of pairs that never meet (each player misses
-exactly one opponent), itself a union of pair orbits: the pairs ``{(a, x), (a, x+s)}`` for an
-element ``s`` of order 2, or types matched two by two.
+``n-1`` is a multiple of 3; a perfect matching of pairs that never meet when ``n-1`` leaves 1
+(each player misses exactly one opponent), itself a union of pair orbits: the pairs
+``{(a, x), (a, x+s)}`` for one element ``s`` of order 2 in every type, or types 0-1 and 2-3
+matched (other matchings are not tried); and when ``n-1`` leaves 2 (``n`` a multiple of 12)
+nothing is searched: ``G`` then has an element of order 3 or 6, which no shape can use (below).
+
+Two players of one type meet only at a table holding two or four of that type, so the orbit of
+a difference ``d`` inside a type is covered only when ``d`` has order 2 or 4: a group with an
+element of any other order cannot work, and is skipped before its sessions are listed. That
+leaves the groups of order a power of two with no element of order 8 (16 and 32 players, and
+larger sizes whose shapes are too big to search).
 
 That is an exact cover problem, solved with Knuth's Algorithm X on bit sets: the orbit with the
 fewest remaining candidate sessions is covered first. A run explores the candidates in a
 random order (fixed seeds, so the result is reproducible) and restarts with the next seed
-when it passes its node budget; a run that ends under its budget has exhausted the shape, which
-then has no solution. For 32 players over 10 sessions (``G`` = Z2 x Z2 x Z2, a matching as
+when it passes its node budget; a run that ends under its budget has exhausted the shape with
+that leave, which then has no solution. For 32 players over 10 sessions (``G`` = Z2 x Z2 x Z2, a matching as
 leave) there are 4,800 candidate sessions for 72 pair orbits, and solutions are common enough
 that a few runs of a few thousand nodes find one: a resolvable 4-GDD of type 2^16, the
 8-4-10 social golfer schedule.
@@ -36,6 +44,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from functools import lru_cache
 
 from .groups import AbelianGroup, group_types
 
@@ -45,7 +54,7 @@ Template = list[list[list[int]]]
 TYPES = 4
 # Shapes with more candidate sessions than this, once those meeting the leave are dropped, are not
 # searched: each search node costs a pass over bit sets of that length (64 players over Z2^4 would
-# have close to a million; transversal designs seat them anyway).
+# have 2.4 million; transversal designs seat them anyway).
 MAX_CANDIDATES = 8_000
 # ... and shapes with more than this before the leave is taken out are not even listed.
 MAX_LISTED = 40_000
@@ -256,20 +265,29 @@ def _group_order(orders: tuple[int, ...]) -> tuple[int, ...]:
 def invariant_design(n: int, sessions: int, runs: int = RUNS, run_nodes: int = RUN_NODES) -> Template | None:
     """``sessions`` repeat-free sessions for ``n`` points, every session invariant, or None.
 
-    The most sessions possible are searched and the first ``sessions`` returned.
+    The most sessions possible are searched (once per ``n``) and the first ``sessions`` returned.
     """
-    if n % TYPES or n < 16:
+    if n % TYPES or n < 16 or not 1 <= sessions <= (n - 1) // 3:
         return None
+    found = _most_sessions(n, runs, run_nodes)
+    return None if found is None else [[list(t) for t in s] for s in found[:sessions]]
+
+
+def _usable(orders: tuple[int, ...]) -> bool:
+    """Every element of order 2 or 4 (see the module's note): cyclic factors of order 2 or 4."""
+    return all(o in (2, 4) for o in orders)
+
+
+@lru_cache(maxsize=16)
+def _most_sessions(n: int, runs: int, run_nodes: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
     most = (n - 1) // 3
-    if not 1 <= sessions <= most:
-        return None
     runs_left = [runs]
-    for orders in sorted(group_types(n // TYPES), key=_group_order):
+    for orders in sorted(filter(_usable, group_types(n // TYPES)), key=_group_order):
         shape = _Shape(AbelianGroup(orders))
         for leave in shape.leaves(n - 1 - 3 * most):
             found = _search(shape, leave, runs_left, run_nodes, seed=n * 1000 + len(orders))
             if found is not None:
-                return found[:sessions]
+                return tuple(tuple(tuple(t) for t in session) for session in found)
     return None
 
 

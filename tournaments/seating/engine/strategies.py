@@ -533,7 +533,7 @@ def _rows_template(n: int, sessions: int, rng: random.Random) -> list[list[list[
     """For more sessions than a transversal design has: the design's ``g`` sessions, in which
     players of the same row (``g`` of them) never meet, then sessions that seat each row on its
     own with as few repeats as a quick search finds. It serves the sizes with no repeat-free
-    design for the whole plan (80 players over 21 to 26 sessions, for one)."""
+    design for the whole plan (80 players over 26 sessions, for one)."""
     g = n // 4
     if sessions <= g or g % 4 or g < 4 or sessions - g > max(1, (g - 1) // 3):
         return None
