@@ -7,16 +7,22 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, wait_for
-from tests.browser.test_standings_browser import browser  # noqa: F401  (the fixture)
+from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
 from tournaments.seating.selectors import SCHEDULE
 from tournaments.seating.services import seating_generate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.fixture
+def browser(tmp_path):
+    driver = start(tmp_path / "profile")  # a 390 x 844 phone
+    yield driver
+    driver.quit()
+
+
 def test_quality_report_of_a_repeat_free_ten_session_plan_on_a_phone(
-    browser,  # noqa: F811
+    browser,
     live_server,
     client,
     make_tournament,
@@ -27,10 +33,6 @@ def test_quality_report_of_a_repeat_free_ten_session_plan_on_a_phone(
         tournament=tournament, sessions=list(tournament.sessions.order_by("number")), strategy=SCHEDULE
     )
     client.force_login(director)
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
-    )
     browser.get(f"{live_server.url}/")
     browser.add_cookie({"name": "sessionid", "value": client.cookies["sessionid"].value, "path": "/"})
     browser.get(f"{live_server.url}/t/{tournament.slug}/seating/")

@@ -8,12 +8,18 @@ import pytest
 from rankings.archive import archive_export, archive_import
 from rankings.standings import services
 from tests.archive.conftest import load
-from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, wait_for
-from tests.browser.test_standings_browser import browser  # noqa: F401  (the fixture)
+from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
 from tournaments.models import Role
 from tournaments.services import role_grant
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = start(tmp_path / "profile")  # a 390 x 844 phone
+    yield driver
+    driver.quit()
 
 
 def _team_tournament():
@@ -34,12 +40,8 @@ def _team_tournament():
     return tournament
 
 
-def test_team_standings_and_team_page_on_a_phone(browser, live_server, client, make_user):  # noqa: F811
+def test_team_standings_and_team_page_on_a_phone(browser, live_server, client, make_user):
     tournament = _team_tournament()
-    browser.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": 390, "height": 844, "deviceScaleFactor": 1, "mobile": True},
-    )
     browser.get(f"{live_server.url}/t/{tournament.slug}/standings/")
     table = wait_for(lambda: browser.find_elements("id", "team-standings"), "the team standings")[0]
     rows = table.find_elements("css selector", "tbody tr")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 
 import pytest
 
@@ -19,15 +20,13 @@ def test_every_candidate_session_seats_each_player_once_and_meets_the_pairs_it_c
     n = 4 * shape.m
     pool = shape.candidates(frozenset())
     assert len(pool) == shape.candidate_count()
+    sizes = Counter(shape.orbit(p, q) for p, q in itertools.combinations(range(n), 2))
     for mask, tables in pool[::7]:
         session = shape.session(tables)
         assert_every_player_once([session], range(n))
         met = {shape.orbit(p, q) for table in session for p, q in itertools.combinations(table, 2)}
         assert met == {o for o in range(len(shape.orbit_id)) if mask >> o & 1}
         # A session meets every pair of each orbit it touches: 6 pairs a table.
-        sizes = {}
-        for p, q in itertools.combinations(range(n), 2):
-            sizes[shape.orbit(p, q)] = sizes.get(shape.orbit(p, q), 0) + 1
         assert sum(sizes[o] for o in met) == 6 * len(session)
 
 

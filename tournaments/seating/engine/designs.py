@@ -660,16 +660,12 @@ def zero_repeat_template(n: int, sessions: int, search: bool = True, effort: int
         return None
     if sessions == 1:
         return [[[t * 4 + i for i in range(4)] for t in range(n // 4)]]
-    for build in (_ring_design, _cyclic_design, _known_design):
+    builds = (_ring_design, _cyclic_design, _known_design) + ((invariant_design,) if search else ())
+    for build in builds:
         template = build(n, sessions)
         if template is not None and is_valid(template, n) and repeat_count(template) == 0:
             return template
-    if not search:
-        return None
-    template = invariant_design(n, sessions)
-    if template is not None and is_valid(template, n) and repeat_count(template) == 0:
-        return template
-    if n <= 64:
+    if search and n <= 64:
         return _developed_design(n, sessions, effort)
     return None
 

@@ -256,20 +256,14 @@ def _bits(mask: int):
         mask ^= low
 
 
-def _group_order(orders: tuple[int, ...]) -> tuple[int, ...]:
-    """Groups with more elements of order 2 first: they have more short orbits of tables."""
-    group = AbelianGroup(orders)
-    return (-sum(1 for h in range(1, group.m) if group.add[h][h] == 0), len(orders))
-
-
-def invariant_design(n: int, sessions: int, runs: int = RUNS, run_nodes: int = RUN_NODES) -> Template | None:
+def invariant_design(n: int, sessions: int) -> Template | None:
     """``sessions`` repeat-free sessions for ``n`` points, every session invariant, or None.
 
     The most sessions possible are searched (once per ``n``) and the first ``sessions`` returned.
     """
     if n % TYPES or n < 16 or not 1 <= sessions <= (n - 1) // 3:
         return None
-    found = _most_sessions(n, runs, run_nodes)
+    found = _most_sessions(n)
     return None if found is None else [[list(t) for t in s] for s in found[:sessions]]
 
 
@@ -279,23 +273,22 @@ def _usable(orders: tuple[int, ...]) -> bool:
 
 
 @lru_cache(maxsize=16)
-def _most_sessions(n: int, runs: int, run_nodes: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
+def _most_sessions(n: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
     most = (n - 1) // 3
-    runs_left = [runs]
-    for orders in sorted(filter(_usable, group_types(n // TYPES)), key=_group_order):
+    runs_left = [RUNS]
+    # More cyclic factors first: each brings elements of order 2, hence more short orbits of tables.
+    for orders in sorted(filter(_usable, group_types(n // TYPES)), key=len, reverse=True):
         shape = _Shape(AbelianGroup(orders))
+        if shape.candidate_count() > MAX_LISTED:
+            continue
         for leave in shape.leaves(n - 1 - 3 * most):
-            found = _search(shape, leave, runs_left, run_nodes, seed=n * 1000 + len(orders))
+            found = _search(shape, leave, runs_left, seed=n * 1000 + len(orders))
             if found is not None:
                 return tuple(tuple(tuple(t) for t in session) for session in found)
     return None
 
 
-def _search(
-    shape: _Shape, leave: frozenset[int], runs_left: list[int], run_nodes: int, seed: int
-) -> Template | None:
-    if shape.candidate_count() > MAX_LISTED:
-        return None
+def _search(shape: _Shape, leave: frozenset[int], runs_left: list[int], seed: int) -> Template | None:
     pool = shape.candidates(leave)
     if len(pool) > MAX_CANDIDATES:
         return None
@@ -305,7 +298,7 @@ def _search(
     while runs_left[0] > 0:
         runs_left[0] -= 1
         try:
-            chosen = cover.run(random.Random(seed + run), run_nodes)
+            chosen = cover.run(random.Random(seed + run), RUN_NODES)
         except _Budget:
             run += 1
             continue

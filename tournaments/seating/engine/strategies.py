@@ -256,9 +256,10 @@ class _Problem:
         wr, wx = (1, 0) if flat else (self.w_repeat, self.w_spread)
         club_all = all(club for club, _ in self.class_keys)
         country_all = all(country for _, country in self.class_keys)
-        roster, groups_of = self.roster, self.groups_of
+        # Pairs some rule keeps apart in every session: the flat weights of such a session.
+        ruled_pairs = self._matrix(club_all, country_all, self.groups_of, False, flat=True)
         rule_weights = [wr + wx]
-        if any(groups_of):
+        if any(self.groups_of):
             rule_weights.append(1 if flat else self.w_group)
         if club_all:
             rule_weights.append(1 if flat else self.w_club)
@@ -271,21 +272,14 @@ class _Problem:
             row = i * n
             met = 0
             ruled = 0
-            pi = roster[i]
             for j in range(n):
                 h = H[row + j]
                 if h:
                     met += 1
                     if j > i and h > 1:
                         constant += (h - 1) * wr + (h - 1) * (h - 1) * wx
-                elif j != i:
-                    pj = roster[j]
-                    if (
-                        (groups_of[i] and groups_of[i] & groups_of[j])
-                        or (club_all and pi.club and pi.club == pj.club)
-                        or (country_all and pi.country and pi.country == pj.country)
-                    ):
-                        ruled += 1
+                elif ruled_pairs is not None and ruled_pairs[row + j]:
+                    ruled += 1
             excess += max(0, 3 * S - (n - 1 - met))
             ruled_excess += max(0, 3 * S - (n - 1 - met - ruled))
         unavoidable = (excess + 1) // 2
