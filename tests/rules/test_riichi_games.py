@@ -95,15 +95,20 @@ def test_kiriage_mangan_only_in_the_2025_preset(han, fu):
     assert EMA2025.hand_value(3, 50, dealer=False).ron == 6400  # 1600 base: below kiriage
 
 
-def test_double_yakuman():
-    assert EMA.hand_value(13, None, dealer=False, yakuman=2).ron == 64000
+def test_double_yakuman_only_where_the_text_has_one():
+    """002 §4.2.5, Cuatro Grandes Vientos: "Esta jugada vale dos yakuman": a claimed double yakuman pays
+    64000 on a non-dealer tsumo under ema-riichi-2008. 2025 §4.2.6 lists Big Four Winds as a single
+    yakuman and §4.2 says "Yakuman are not cumulative": the 2016, 2025 and WRC presets refuse
+    ``yakuman: 2``."""
+    assert EMA2008.hand_value(13, None, dealer=False, yakuman=2).ron == 64000
     hand = tsumo(1, 13)
     hand["yakuman"] = 2
-    assert EMA.play_game([hand]).steps[0].deltas == (-32000, 64000, -16000, -16000)
-    with pytest.raises(RuleError) as exc:
-        WRC.play_game([hand])
-    assert exc.value.path == "hands[0].yakuman"
-    assert "double_yakuman" in exc.value.message
+    assert EMA2008.play_game([hand]).steps[0].deltas == (-32000, 64000, -16000, -16000)
+    for ruleset in (EMA, EMA2025, WRC):
+        with pytest.raises(RuleError) as exc:
+            ruleset.play_game([hand])
+        assert exc.value.path == "hands[0].yakuman"
+        assert "double_yakuman" in exc.value.message
 
 
 def test_valid_fu_follows_the_tables():
