@@ -89,6 +89,10 @@ class RiichiConfig(Config):
     riichi_stick: int = 1000  # the riichi bet (002 §3.3.12)
     noten_total: int = 3000  # noten penalty shared by the tenpai players (002 §3.4.2)
     leftover_sticks_to_first: bool = True  # sticks left at the end go to first place (002 §3.6)
+    # Sticks shared by tied first places: "exact" keeps a fraction of a point (RULES.md), "round_down"
+    # gives each whole points (2025 §3.7: "the points are split in case of a tie (any decimals are
+    # rounded down)")
+    sticks_split: Literal["exact", "round_down"] = "exact"
     ties: Literal["share", "seat"] = "share"  # tied players share places, or the earlier seat ranks first
     two_yaku_counters: int | None = None  # from this many counters a win needs 2 yaku (002 §3.4.11)
     rounds: int = 2  # rounds in a game: 2 = hanchan, East and South (002 §3.1)
@@ -210,7 +214,9 @@ EMA_2016 = RiichiConfig()
 PRESET_CONFIGS: dict[str, RiichiConfig] = {
     "ema-riichi-2016": EMA_2016,
     # 2025 revision notes: kiriage mangan; a double wind pair is 2 minipoints instead of 4
-    "ema-riichi-2025": replace(EMA_2016, kiriage_mangan=True, double_wind_pair_fu=2),
+    "ema-riichi-2025": replace(
+        EMA_2016, kiriage_mangan=True, double_wind_pair_fu=2, sticks_split="round_down"
+    ),
     "wrc-riichi": replace(EMA_2016, multiple_ron=False),
     # rulebook 002: uma 9/3, chombo paid at the table (§3.4.6), two yaku from five counters (§3.4.11),
     # three red fives (§1.1), All Simples concealed only (preface), 13+ han and renhō are yakuman, and
@@ -653,10 +659,13 @@ def _first_place(scores: Sequence[Number], ties: str) -> list[int]:
     return tied if ties == "share" else tied[:1]
 
 
-def _give_sticks(scores: Sequence[Number], points: int, ties: str) -> tuple[Number, ...]:
-    """Leftover sticks to first place, split between tied players (002 §3.6; RULES.md)."""
+def _give_sticks(
+    scores: Sequence[Number], points: int, ties: str, split: str = "exact"
+) -> tuple[Number, ...]:
+    """Leftover sticks to first place, split between tied players (002 §3.6; RULES.md); with
+    ``split`` "round_down" each tied player gets whole points (2025 §3.7)."""
     firsts = _first_place(scores, ties)
-    each = share(points, len(firsts))
+    each = points // len(firsts) if split == "round_down" else share(points, len(firsts))
     return tuple(exact(s + each) if seat in firsts else s for seat, s in enumerate(scores))
 
 
@@ -727,7 +736,7 @@ def replay(hands: Sequence[Mapping[str, Any]], config: RiichiConfig = EMA_2016) 
         table = after
     scores = table.scores
     if table.sticks and config.leftover_sticks_to_first:
-        scores = _give_sticks(scores, table.sticks * config.riichi_stick, config.ties)
+        scores = _give_sticks(scores, table.sticks * config.riichi_stick, config.ties, config.sticks_split)
     return GameResult(
         scores=scores,  # type: ignore[arg-type]
         steps=tuple(steps),
@@ -779,7 +788,7 @@ def from_totals(
     sticks = short // stick
     result = tuple(scores)
     if config.leftover_sticks_to_first:
-        result = _give_sticks(scores, short, config.ties)
+        result = _give_sticks(scores, short, config.ties, config.sticks_split)
     return GameResult(scores=result, leftover_sticks=sticks)  # type: ignore[arg-type]
 
 

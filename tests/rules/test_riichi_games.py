@@ -341,6 +341,16 @@ def test_leftover_sticks_go_to_first_place_and_are_split_when_tied():
     assert sum(three_way.scores) == 120000
 
 
+def test_tied_firsts_split_sticks_in_whole_points_under_ema_2025():
+    """2025 §3.7: "Any riichi bets remaining on the table are collected by the winner; the points are
+    split in case of a tie (any decimals are rounded down)." Three players tied at 31000 share the
+    1000 left: 333 each, from a hand record and from the totals of a score sheet alike."""
+    game = EMA2025.play_game([draw([0, 1, 2], riichi=[3])])
+    assert game.scores == (31333, 31333, 31333, 26000)
+    totals = EMA2025.game_from_totals([31000, 31000, 31000, 26000])
+    assert totals.scores == (31333, 31333, 31333, 26000) and totals.leftover_sticks == 1
+
+
 def test_two_yaku_from_five_counters_under_ema_2008():
     hands = [draw([0])] * 5 + [ron(2, (1, 1, 30))]
     with pytest.raises(RuleError) as exc:

@@ -37,7 +37,9 @@ def test_preset_values_follow_their_texts():
     yakuman". 2025 §1.3: "Red fives are not used in EMA riichi mahjong rules"; §4.1.2: "11 or more
     Sanbaiman"; §4.2: "Yakuman are not cumulative"; §4.2.4: Renhō five han; revision notes: "Mangan
     rounding up (kiriage mangan)" and "A pair of both the seat and round wind is treated as 2 minipoints
-    instead of 4"."""
+    instead of 4"; §3.7: tied winners split the sticks, "any decimals are rounded down"; §3.7.1 uma
+    15000/5000/−5000/−15000 (002 §3.6.1: 9000/3000/−3000/−9000); §3.4.6 a chombo costs 20000 after the
+    uma in a tournament (002 §3.4.6: a mangan paid at the table)."""
     c = {key: PRESETS[key].config for key in RIICHI}
     assert [c[k].counted_yakuman for k in RIICHI] == [False, False, False, True]
     assert [c[k].double_yakuman for k in RIICHI] == [False, False, False, True]
@@ -48,6 +50,9 @@ def test_preset_values_follow_their_texts():
     assert [c[k].kiriage_mangan for k in RIICHI] == [False, True, False, False]
     assert [c[k].two_yaku_counters for k in RIICHI] == [None, None, None, 5]
     assert [c[k].multiple_ron for k in RIICHI] == [True, True, False, True]
+    assert [c[k].sticks_split for k in RIICHI] == ["exact", "round_down", "exact", "exact"]
+    assert [c[k].uma for k in RIICHI] == [(15000, 5000, -5000, -15000)] * 3 + [(9000, 3000, -3000, -9000)]
+    assert [c[k].chombo_policy for k in RIICHI] == ["final", "final", "final", "table"]
 
 
 @pytest.mark.parametrize("preset", RIICHI)

@@ -85,6 +85,10 @@ LABELS: dict[str, tuple[Any, Any]] = {
         _("Leftover sticks to first"),
         _("Riichi sticks left at the end go to first place."),
     ),
+    "sticks_split": (
+        _("Sticks split between tied firsts"),
+        _("Exactly (fractions of a point kept), or whole points rounded down."),
+    ),
     "ties": (_("Ties"), _("Tied players share the places, or the earlier seat ranks first.")),
     "two_yaku_counters": (
         _("Two yaku from counters"),
@@ -143,6 +147,8 @@ LABELS: dict[str, tuple[Any, Any]] = {
     "dealer_keeps_on_draw": (_("Dealer keeps East on a draw"), _("East stays after an exhaustive draw.")),
 }
 CHOICE_LABELS = {
+    "exact": _("exactly"),
+    "round_down": _("rounded down"),
     "none": _("not a yaku"),
     "mangan": _("mangan, not combined"),
     "yakuman": _("yakuman"),
