@@ -313,3 +313,42 @@ def test_the_riichi_picker_offers_renhou_and_values_it(
     client.cookies["django_language"] = "es"
     page_es = client.get(f"/t/{tournament.slug}/s/1/table/{table.number}/", HTTP_ACCEPT_LANGUAGE="es")
     assert "Ganada con un descarte antes del primer robo (renhō)" in page_es.content.decode()
+
+
+def test_two_yaku_from_five_counters_are_checked_on_the_tiles(api_as, make_tournament, make_user):
+    """002 §3.4.11: "En caso de haber cinco o más contadores sobre la mesa, un mínimo de dos yakus son
+    necesarios para declarar una victoria." After five draws (five counters) under ema-riichi-2008, a
+    win whose tiles give riichi and one dora (2 han, one yaku) is refused, naming the rule; a win with
+    riichi and pinfu is taken."""
+    tournament = make_tournament("two-yaku-2008", ruleset="ema-riichi-2008")
+    user = make_user("two-yaku-scorer")
+    tournament_services.role_grant(tournament=tournament, user=user, role="scorer")
+    table = seat(tournament, KEYS)[0]
+    client = api_as(user)
+    for number in range(1, 6):
+        drawn = add(client, table, number, result="draw", tenpai=["p1"], riichi=[])
+        assert drawn.status_code == 201, drawn.content
+    one_yaku = {"hand": "123m456p789s24s99m3s", "winning_tile": "3s", "dora_indicators": ["1m"]}
+    refused = add(
+        client,
+        table,
+        6,
+        result="ron",
+        loser="p3",
+        winners=[{"player": "p2", "tiles": one_yaku}],
+        riichi=["p2"],
+    )
+    assert refused.status_code == 400, refused.content
+    assert "§3.4.11" in str(refused.json()) and "5 counters" in str(refused.json())
+    two_yaku = {"hand": "234m567m234p678s55p", "winning_tile": "4p"}  # riichi, pinfu, tanyao
+    taken = add(
+        client,
+        table,
+        6,
+        result="ron",
+        loser="p3",
+        winners=[{"player": "p2", "tiles": two_yaku}],
+        riichi=["p2"],
+    )
+    assert taken.status_code == 201, taken.content
+    assert taken.json()["hands"][5]["hand"]["winners"][0]["han"] == 3
