@@ -130,6 +130,19 @@ def test_big_four_winds(preset):
         assert v.claim["yakuman"] == 1 and v.payment["ron"] == 32000
 
 
+def test_no_wait_double_on_a_heavenly_hand():
+    """002 §4.2.5, Bendición del Cielo TENHO: "No se añade ningún yakuman por esperas de trece fichas,
+    nueve fichas o espera simple." Thirteen orphans on a thirteen-sided wait pays two yakuman (96000 to
+    the dealer by self-draw), but as the dealer's starting hand it pays one (48000)."""
+    orphans = {"hand": "19m19p19s12345677z", "winning_tile": "7z"}
+    dealer = {"self_drawn": True, "seat_wind": 0}
+    assert paid("ema-riichi-2008", orphans, dealer).claim["yakuman"] == 2
+    heavenly = paid("ema-riichi-2008", {**orphans, "first_turn": True}, dealer)
+    assert {i.name for i in heavenly.items} == {"Tenhou", "Kokushi Musou Juusanmen Matchi"}
+    assert heavenly.claim == {"han": 13, "fu": None, "yakuman": 1}
+    assert heavenly.payment["tsumo_dealer"] == 16000
+
+
 @pytest.mark.parametrize("preset", RIICHI)
 def test_all_simples_in_an_open_hand(preset):
     """002 preface and yaku list: "Todo Simple sólo tiene valor con una mano oculta" ("Todo Simple

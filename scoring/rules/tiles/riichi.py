@@ -17,6 +17,12 @@ from mahjong.constants import FIVE_RED_MAN, FIVE_RED_PIN, FIVE_RED_SOU
 from mahjong.hand_calculating.fu import FuCalculator
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
+from mahjong.hand_calculating.yaku_list.yakuman import (
+    DaburuChuurenPoutou,
+    DaburuKokushiMusou,
+    SuuankouTanki,
+    Tenhou,
+)
 from mahjong.meld import Meld as LibMeld
 
 from ..base import RuleError
@@ -50,6 +56,10 @@ _ERRORS = {
 }
 #: the package's names of the dora kinds (they count as han, not as yaku)
 DORA_NAMES = ("Dora", "Aka Dora", "Ura Dora")
+#: yakuman counted twice for their wait (002 §4.2.5: thirteen-wait orphans, nine-wait gates, pair-wait four
+#: concealed pungs), which 002 does not add to a heavenly hand ("No se añade ningún yakuman por esperas de
+#: trece fichas, nueve fichas o espera simple")
+WAIT_DOUBLES = (DaburuKokushiMusou.name, DaburuChuurenPoutou.name, SuuankouTanki.name)
 MANGAN_HAN = 5
 
 
@@ -175,10 +185,11 @@ def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
     fu = _fu(result, config)
     items = []
     yakuman_worth = []
+    heavenly = any(y.name == Tenhou.name for y in result.yaku)
     for y in result.yaku:
         if y.is_yakuman:
             worth = y.han_open if open_hand and y.han_open else y.han_closed
-            yakuman_worth.append(int(worth))
+            yakuman_worth.append(13 if heavenly and y.name in WAIT_DOUBLES else int(worth))
             items.append(Item(y.name, int(worth), "yakuman" if worth >= 13 else "han"))
             continue
         worth = y.han_open if open_hand else y.han_closed
