@@ -310,3 +310,19 @@ def test_003_one_han_110_fu(preset):
         assert v.claim == {"han": 1, "fu": 100, "yakuman": 1} and v.payment["ron"] == 4800
     else:
         assert v.claim == {"han": 1, "fu": 110, "yakuman": 1} and v.payment["ron"] == 5300
+
+
+def test_a_tournament_overrides_the_new_values_one_by_one():
+    """A tournament playing another edition changes a value by name; a value no text has is refused,
+    naming the rule."""
+    ruleset = get_ruleset("wrc-riichi", {"double_wind_pair_fu": 2, "renhou": "none", "open_tanyao": False})
+    assert (ruleset.config.double_wind_pair_fu, ruleset.config.renhou) == (2, "none")
+    assert ruleset.config.open_tanyao is False
+    for overrides, path in (
+        ({"double_wind_pair_fu": 3}, "rules.double_wind_pair_fu"),
+        ({"renhou": "sometimes"}, "rules.renhou"),
+        ({"sticks_split": "up"}, "rules.sticks_split"),
+    ):
+        with pytest.raises(RuleError) as exc:
+            get_ruleset("ema-riichi-2025", overrides)
+        assert exc.value.path == path
