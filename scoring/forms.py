@@ -283,6 +283,18 @@ HAN_CHOICES = [
     ("13", _("13+ · yakuman")),
 ]
 FU_CHOICES = [("", "—"), *[(str(f), str(f)) for f in FU_VALUES]]
+
+
+def han_choices(rules: Any) -> list[tuple[str, Any]]:
+    """The han a winner may be given. 13 records a yakuman under every preset; where 13 han or more of
+    yaku and dora are not a yakuman (no counted yakuman: EMA 2016, 2025, WRC) such a hand is 12, a
+    sanbaiman, and the choices say so."""
+    config = getattr(rules, "config", None)
+    if getattr(config, "counted_yakuman", True):
+        return HAN_CHOICES
+    return [*HAN_CHOICES[:-2], ("12", _("12 or more · sanbaiman")), ("13", _("yakuman"))]
+
+
 WINNER_BLOCKS = ("", "2", "3")
 
 
@@ -331,7 +343,9 @@ class RiichiHandForm(HandForm):
                 choices=self.seat_choices(seats, "—"),
                 required=False,
             )
-            f[f"han{block}"] = forms.ChoiceField(label=_("Han"), choices=HAN_CHOICES, required=False)
+            f[f"han{block}"] = forms.ChoiceField(
+                label=_("Han"), choices=han_choices(self.rules), required=False
+            )
             f[f"fu{block}"] = forms.ChoiceField(label=_("Fu"), choices=FU_CHOICES, required=False)
         f["tenpai"] = forms.MultipleChoiceField(
             label=_("Tenpai at the draw"),

@@ -69,13 +69,30 @@ class RiichiConfig(Config):
     chombo_points: int = 20000  # deducted from the final score per chombo ("final" policy)
     multiple_ron: bool = True  # False: head bump, only the first claimant after the discarder wins
     kiriage_mangan: bool = False  # 4 han 30 fu and 3 han 60 fu count as mangan
-    double_yakuman: bool = True  # ``yakuman: 2`` is accepted
+    # A hand the text makes worth two yakuman (002: big four winds; the thirteen-wait orphans, nine-wait
+    # gates and single-wait four concealed pungs add one): ``yakuman: 2`` is accepted. Two different
+    # yakuman in one hand never add up under any preset ("yakuman are not cumulative", 002 and 2025 §4.2).
+    double_yakuman: bool = False
+    # 13 han or more from yaku and dora count as a yakuman (002 "Manos límite": Yakuman 13+); off, such a
+    # hand is a sanbaiman (2025 §4.1.2: "11 or more Sanbaiman") and only a yakuman yaku pays a yakuman.
+    counted_yakuman: bool = False
+    open_tanyao: bool = True  # All Simples counts in an open hand (off: concealed only, 002 preface)
+    # Renhō, a win on a discard before one's first draw in an uninterrupted first go-around: "mangan"
+    # (2025 §4.2.4: five han, not combined with other yaku or dora), "yakuman" (002 §4.2.5), or "none".
+    renhou: Literal["none", "mangan", "yakuman"] = "mangan"
+    # Minipoints of a pair of a wind that is both the seat and the round wind: 4 (two value pairs, 002
+    # §4.1.1 and EMA 2016) or 2 (2025 §4.1.1, "treated as 2 minipoints instead of 4").
+    double_wind_pair_fu: int = 4
     red_fives: int = 0  # red fives in the set, one per suit (0: none, as in the EMA and WRC rules)
     honba_ron: int = 300  # per counter, paid by the discarder (002 §3.4.10)
     honba_tsumo: int = 100  # per counter, paid by each payer on a self-draw
     riichi_stick: int = 1000  # the riichi bet (002 §3.3.12)
     noten_total: int = 3000  # noten penalty shared by the tenpai players (002 §3.4.2)
     leftover_sticks_to_first: bool = True  # sticks left at the end go to first place (002 §3.6)
+    # Sticks shared by tied first places: "exact" keeps a fraction of a point (RULES.md), "round_down"
+    # gives each whole points (2025 §3.7: "the points are split in case of a tie (any decimals are
+    # rounded down)")
+    sticks_split: Literal["exact", "round_down"] = "exact"
     ties: Literal["share", "seat"] = "share"  # tied players share places, or the earlier seat ranks first
     two_yaku_counters: int | None = None  # from this many counters a win needs 2 yaku (002 §3.4.11)
     rounds: int = 2  # rounds in a game: 2 = hanchan, East and South (002 §3.1)
@@ -109,6 +126,18 @@ class RiichiConfig(Config):
         if not 1 <= self.rounds <= 4:
             raise RuleError(
                 gettext_noop("rounds must be 1 to 4, not %(_rounds)s", _rounds=self.rounds), "rules.rounds"
+            )
+        if self.double_wind_pair_fu not in (2, 4):
+            raise RuleError(
+                gettext_noop(
+                    "double_wind_pair_fu must be 2 or 4, not %(_value)s", _value=self.double_wind_pair_fu
+                ),
+                "rules.double_wind_pair_fu",
+            )
+        if self.renhou not in ("none", "mangan", "yakuman"):
+            raise RuleError(
+                gettext_noop("renhou must be none, mangan or yakuman, not %(_value)s", _value=self.renhou),
+                "rules.renhou",
             )
         if not 0 <= self.red_fives <= 3:
             raise RuleError(
@@ -180,13 +209,28 @@ class RiichiConfig(Config):
             )
 
 
+#: The presets; docs/rules-notes-riichi.md gives each value with the article it comes from.
 EMA_2016 = RiichiConfig()
 PRESET_CONFIGS: dict[str, RiichiConfig] = {
     "ema-riichi-2016": EMA_2016,
-    "ema-riichi-2025": replace(EMA_2016, kiriage_mangan=True),
-    "wrc-riichi": replace(EMA_2016, multiple_ron=False, double_yakuman=False),
+    # 2025 revision notes: kiriage mangan; a double wind pair is 2 minipoints instead of 4
+    "ema-riichi-2025": replace(
+        EMA_2016, kiriage_mangan=True, double_wind_pair_fu=2, sticks_split="round_down"
+    ),
+    "wrc-riichi": replace(EMA_2016, multiple_ron=False),
+    # rulebook 002: uma 9/3, chombo paid at the table (§3.4.6), two yaku from five counters (§3.4.11),
+    # three red fives (§1.1), All Simples concealed only (preface), 13+ han and renhō are yakuman, and
+    # big four winds (or the thirteen-, nine- and pair-wait yakuman) count twice (§4.2.5)
     "ema-riichi-2008": replace(
-        EMA_2016, uma=(9000, 3000, -3000, -9000), chombo_policy="table", two_yaku_counters=5
+        EMA_2016,
+        uma=(9000, 3000, -3000, -9000),
+        chombo_policy="table",
+        two_yaku_counters=5,
+        red_fives=3,
+        open_tanyao=False,
+        counted_yakuman=True,
+        double_yakuman=True,
+        renhou="yakuman",
     ),
 }
 
@@ -615,10 +659,13 @@ def _first_place(scores: Sequence[Number], ties: str) -> list[int]:
     return tied if ties == "share" else tied[:1]
 
 
-def _give_sticks(scores: Sequence[Number], points: int, ties: str) -> tuple[Number, ...]:
-    """Leftover sticks to first place, split between tied players (002 §3.6; RULES.md)."""
+def _give_sticks(
+    scores: Sequence[Number], points: int, ties: str, split: str = "exact"
+) -> tuple[Number, ...]:
+    """Leftover sticks to first place, split between tied players (002 §3.6; RULES.md); with
+    ``split`` "round_down" each tied player gets whole points (2025 §3.7)."""
     firsts = _first_place(scores, ties)
-    each = share(points, len(firsts))
+    each = points // len(firsts) if split == "round_down" else share(points, len(firsts))
     return tuple(exact(s + each) if seat in firsts else s for seat, s in enumerate(scores))
 
 
@@ -689,7 +736,7 @@ def replay(hands: Sequence[Mapping[str, Any]], config: RiichiConfig = EMA_2016) 
         table = after
     scores = table.scores
     if table.sticks and config.leftover_sticks_to_first:
-        scores = _give_sticks(scores, table.sticks * config.riichi_stick, config.ties)
+        scores = _give_sticks(scores, table.sticks * config.riichi_stick, config.ties, config.sticks_split)
     return GameResult(
         scores=scores,  # type: ignore[arg-type]
         steps=tuple(steps),
@@ -741,7 +788,7 @@ def from_totals(
     sticks = short // stick
     result = tuple(scores)
     if config.leftover_sticks_to_first:
-        result = _give_sticks(scores, short, config.ties)
+        result = _give_sticks(scores, short, config.ties, config.sticks_split)
     return GameResult(scores=result, leftover_sticks=sticks)  # type: ignore[arg-type]
 
 

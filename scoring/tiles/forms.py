@@ -21,10 +21,19 @@ FLAG_LABELS = {
     "ippatsu": _("Ippatsu"),
     "first_turn": _("Won on the first draw"),
     "dealer_first_discard": _("Won on the dealer's first discard"),
+    "first_turn_discard": _("Won on a discard before the first draw (renhō)"),
 }
 FAMILY_FLAGS = {
     "mcr": ("last_tile", "replacement_tile", "robbing_kong", "fourth_tile"),
-    "riichi": ("last_tile", "replacement_tile", "robbing_kong", "double_riichi", "ippatsu", "first_turn"),
+    "riichi": (
+        "last_tile",
+        "replacement_tile",
+        "robbing_kong",
+        "double_riichi",
+        "ippatsu",
+        "first_turn",
+        "first_turn_discard",
+    ),
     "salamanca": ("last_tile", "replacement_tile", "robbing_kong", "first_turn", "dealer_first_discard"),
     "classical": ("last_tile", "replacement_tile", "robbing_kong", "first_turn", "dealer_first_discard"),
 }

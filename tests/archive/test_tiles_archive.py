@@ -99,3 +99,39 @@ def test_the_tiles_setting_is_checked_and_followed():
     first_hand(document)["tiles"] = MCR_TILES
     with pytest.raises(RuleError, match="setting 'tiles' is off"):
         archive_import(document=document)
+
+
+# no yaku without renhō: terminals, a closed wait on 3s
+RENHOU_TILES = {"hand": "123m456p789s24s99m3s", "winning_tile": "3s", "first_turn_discard": True}
+
+
+@pytest.mark.parametrize(("ruleset", "han"), [("ema-riichi-2016", 5), ("ema-riichi-2008", 13)])
+def test_renhou_in_the_archive(ruleset, han):
+    """The archive line ``"first_turn_discard": true`` on a riichi winner's tiles: renhō, a mangan under
+    2016 (2025 §4.2.4, five han, not combined) and a yakuman under 2008 (002 §4.2.5). An unclaimed
+    value is filled from it, and the round trip keeps the flag."""
+    document = load("ema-riichi-2016")
+    document["tournament"]["ruleset"] = ruleset
+    document["sessions"][0]["tables"][0]["hands"][0] = {
+        "result": "ron",
+        "loser": "p3",
+        "winners": [{"player": "p2", "tiles": copy.deepcopy(RENHOU_TILES)}],
+        "riichi": [],
+    }
+    exported = archive_export(tournament=archive_import(document=copy.deepcopy(document)))
+    winner = first_hand(exported)["winners"][0]
+    assert winner == {"player": "p2", "han": han, "tiles": RENHOU_TILES}
+    stored = Hand.objects.get(result__table__session__number=1, result__table__number=1, number=1)
+    assert stored.valuation["status"] == "filled"
+    again = archive_export(tournament=archive_import(document=exported, replace=True))
+    assert again == exported
+    # the flag where the win was self-drawn is refused with its path
+    document["sessions"][0]["tables"][0]["hands"][0] = {
+        "result": "tsumo",
+        "winner": "p2",
+        "riichi": [],
+        "tiles": copy.deepcopy(RENHOU_TILES),
+    }
+    with pytest.raises(RuleError) as refused:
+        archive_import(document=document, replace=True)
+    assert refused.value.path == "sessions[0].tables[0].hands[0].tiles.first_turn_discard"

@@ -95,15 +95,20 @@ def test_kiriage_mangan_only_in_the_2025_preset(han, fu):
     assert EMA2025.hand_value(3, 50, dealer=False).ron == 6400  # 1600 base: below kiriage
 
 
-def test_double_yakuman():
-    assert EMA.hand_value(13, None, dealer=False, yakuman=2).ron == 64000
+def test_double_yakuman_only_where_the_text_has_one():
+    """002 §4.2.5, Cuatro Grandes Vientos: "Esta jugada vale dos yakuman": a claimed double yakuman pays
+    64000 on a non-dealer tsumo under ema-riichi-2008. 2025 §4.2.6 lists Big Four Winds as a single
+    yakuman and §4.2 says "Yakuman are not cumulative": the 2016, 2025 and WRC presets refuse
+    ``yakuman: 2``."""
+    assert EMA2008.hand_value(13, None, dealer=False, yakuman=2).ron == 64000
     hand = tsumo(1, 13)
     hand["yakuman"] = 2
-    assert EMA.play_game([hand]).steps[0].deltas == (-32000, 64000, -16000, -16000)
-    with pytest.raises(RuleError) as exc:
-        WRC.play_game([hand])
-    assert exc.value.path == "hands[0].yakuman"
-    assert "double_yakuman" in exc.value.message
+    assert EMA2008.play_game([hand]).steps[0].deltas == (-32000, 64000, -16000, -16000)
+    for ruleset in (EMA, EMA2025, WRC):
+        with pytest.raises(RuleError) as exc:
+            ruleset.play_game([hand])
+        assert exc.value.path == "hands[0].yakuman"
+        assert "double_yakuman" in exc.value.message
 
 
 def test_valid_fu_follows_the_tables():
@@ -334,6 +339,16 @@ def test_leftover_sticks_go_to_first_place_and_are_split_when_tied():
     three_way = EMA.play_game([draw([0, 1, 2], riichi=[3])])  # 31000 each, 1000 split in three
     assert three_way.scores[:3] == (31000 + Fraction(1000, 3),) * 3
     assert sum(three_way.scores) == 120000
+
+
+def test_tied_firsts_split_sticks_in_whole_points_under_ema_2025():
+    """2025 §3.7: "Any riichi bets remaining on the table are collected by the winner; the points are
+    split in case of a tie (any decimals are rounded down)." Three players tied at 31000 share the
+    1000 left: 333 each, from a hand record and from the totals of a score sheet alike."""
+    game = EMA2025.play_game([draw([0, 1, 2], riichi=[3])])
+    assert game.scores == (31333, 31333, 31333, 26000)
+    totals = EMA2025.game_from_totals([31000, 31000, 31000, 26000])
+    assert totals.scores == (31333, 31333, 31333, 26000) and totals.leftover_sticks == 1
 
 
 def test_two_yaku_from_five_counters_under_ema_2008():

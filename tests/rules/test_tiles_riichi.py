@@ -46,9 +46,10 @@ HANDS = [
         (1600, 800, 400),
         {"Chiitoitsu": 2},
     ),
-    # thirteen orphans on a thirteen-sided wait, dealer: double yakuman where allowed (EMA): 32000 each
+    # thirteen orphans on a thirteen-sided wait, dealer: double yakuman under 002 ("se concede un yakuman
+    # adicional"): 32000 each
     (
-        "ema-riichi-2016",
+        "ema-riichi-2008",
         {"hand": "19m19p19s12345677z", "winning_tile": "7z"},
         {"self_drawn": True, "seat_wind": 0},
         13,
@@ -57,7 +58,7 @@ HANDS = [
         (96000, 32000, 32000),
         {"Kokushi Musou Juusanmen Matchi": 26},
     ),
-    # the same under WRC (no double yakuman): one yakuman, 16000 each
+    # the same under WRC (no double yakuman; EMA 2016 and 2025 alike): one yakuman, 16000 each
     (
         "wrc-riichi",
         {"hand": "19m19p19s12345677z", "winning_tile": "7z"},

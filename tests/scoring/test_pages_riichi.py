@@ -144,3 +144,24 @@ def test_a_chombo_hand_is_replayed_and_costs_twenty_thousand_after_uma(
     # East (dealer) tsumo 1 han 30 fu: 500 from each; 31500, 29500 × 3; ties share the uma of 2nd–4th
     assert [r.game_score for r in rows] == [31500, 29500, 29500, 29500]
     assert rows[2].final == -500 + -5000 + -20000
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("ruleset", "twelve", "thirteen"),
+    [
+        ("ema-riichi-2008", "12 · sanbaiman", "13+ · yakuman"),
+        ("ema-riichi-2025", "12 or more · sanbaiman", "yakuman"),
+    ],
+)
+def test_the_han_choices_follow_the_preset_limits(
+    client, make_tournament, director, ruleset, twelve, thirteen
+):
+    """002 "Manos límite": "Yakuman 13+" (13 han of yaku and dora are a yakuman); 2025 §4.1.2: "11 or
+    more Sanbaiman" (only a yakuman yaku is a yakuman): the han select of the hand form says which."""
+    tournament = make_tournament(slug=f"han-{ruleset}", ruleset=ruleset, director=director, players=4)
+    table = seat_session(tournament)[0]
+    client.force_login(director)
+    page = client.get(table_url(table)).content.decode()
+    assert f'value="12">{twelve}</option>' in page
+    assert f'value="13">{thirteen}</option>' in page

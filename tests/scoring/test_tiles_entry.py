@@ -259,3 +259,96 @@ def test_the_picker_preview_scores_kong_upon_kong_from_the_kongs_in_a_row_field(
     # the hand form of the page offers the field
     page = client.get(f"/t/{tournament.slug}/s/1/table/{table.number}/")
     assert page.status_code == 200 and 'name="tiles_kongs_in_a_row"' in page.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "shown"),
+    [("ema-riichi-2008", ("Renhou (yakuman)", "32000")), ("ema-riichi-2025", ("Renhou", "8000"))],
+)
+def test_the_riichi_picker_offers_renhou_and_values_it(
+    client, api_as, make_tournament, referee, ruleset, shown
+):
+    """Renhō, a win on a discard before one's first draw: the tile picker's "How the hand was won" has
+    it; a yakuman under 2008 (002 §4.2.5), a mangan of five han under 2025 (§4.2.4). Saving the hand
+    records the flag with the tiles and the value it gives."""
+    tournament = make_tournament(f"renhou-{ruleset}", ruleset=ruleset)
+    tournament_services.role_grant(tournament=tournament, user=referee, role="referee")
+    table = seat(tournament, KEYS)[0]
+    client.force_login(referee)
+    page = client.get(f"/t/{tournament.slug}/s/1/table/{table.number}/").content.decode()
+    assert 'value="first_turn_discard"' in page and "Won on a discard before the first draw (renhō)" in page
+    fields = {
+        "result": "ron",
+        "loser": "2",
+        "winner": "1",
+        "tiles_hand": "123m456p789s24s99m3s",
+        "tiles_winning": "3s",
+        "tiles_flags": ["first_turn_discard"],
+        "version": "1",
+    }
+    preview = client.post(f"/t/{tournament.slug}/s/1/table/{table.number}/tiles/value/", fields)
+    text = preview.content.decode()
+    assert all(part in text for part in shown), text
+    assert not Hand.objects.exists()
+    # without the flag the same tiles have no yaku
+    bare = client.post(
+        f"/t/{tournament.slug}/s/1/table/{table.number}/tiles/value/", {**fields, "tiles_flags": []}
+    )
+    assert "no yaku" in bare.content.decode()
+    # saved, the hand keeps the flag with its tiles and the value they give
+    tiles = {"hand": "123m456p789s24s99m3s", "winning_tile": "3s", "first_turn_discard": True}
+    saved = add(
+        api_as(referee),
+        table,
+        1,
+        result="ron",
+        loser="p3",
+        winners=[{"player": "p2", "tiles": tiles}],
+        riichi=[],
+    )
+    assert saved.status_code == 201, saved.content
+    winner = saved.json()["hands"][0]["hand"]["winners"][0]
+    assert winner == {"player": "p2", "han": 13 if ruleset == "ema-riichi-2008" else 5, "tiles": tiles}
+    # in Spanish the flag keeps its name
+    client.cookies["django_language"] = "es"
+    page_es = client.get(f"/t/{tournament.slug}/s/1/table/{table.number}/", HTTP_ACCEPT_LANGUAGE="es")
+    assert "Ganada con un descarte antes del primer robo (renhō)" in page_es.content.decode()
+
+
+def test_two_yaku_from_five_counters_are_checked_on_the_tiles(api_as, make_tournament, make_user):
+    """002 §3.4.11: "En caso de haber cinco o más contadores sobre la mesa, un mínimo de dos yakus son
+    necesarios para declarar una victoria." After five draws (five counters) under ema-riichi-2008, a
+    win whose tiles give riichi and one dora (2 han, one yaku) is refused, naming the rule; a win with
+    riichi and pinfu is taken."""
+    tournament = make_tournament("two-yaku-2008", ruleset="ema-riichi-2008")
+    user = make_user("two-yaku-scorer")
+    tournament_services.role_grant(tournament=tournament, user=user, role="scorer")
+    table = seat(tournament, KEYS)[0]
+    client = api_as(user)
+    for number in range(1, 6):
+        drawn = add(client, table, number, result="draw", tenpai=["p1"], riichi=[])
+        assert drawn.status_code == 201, drawn.content
+    one_yaku = {"hand": "123m456p789s24s99m3s", "winning_tile": "3s", "dora_indicators": ["1m"]}
+    refused = add(
+        client,
+        table,
+        6,
+        result="ron",
+        loser="p3",
+        winners=[{"player": "p2", "tiles": one_yaku}],
+        riichi=["p2"],
+    )
+    assert refused.status_code == 400, refused.content
+    assert "§3.4.11" in str(refused.json()) and "5 counters" in str(refused.json())
+    two_yaku = {"hand": "234m567m234p678s55p", "winning_tile": "4p"}  # riichi, pinfu, tanyao
+    taken = add(
+        client,
+        table,
+        6,
+        result="ron",
+        loser="p3",
+        winners=[{"player": "p2", "tiles": two_yaku}],
+        riichi=["p2"],
+    )
+    assert taken.status_code == 201, taken.content
+    assert taken.json()["hands"][5]["hand"]["winners"][0]["han"] == 3

@@ -60,7 +60,23 @@ LABELS: dict[str, tuple[Any, Any]] = {
         _("Off: head bump, only the first claimant after the discarder wins."),
     ),
     "kiriage_mangan": (_("Kiriage mangan"), _("4 han 30 fu and 3 han 60 fu count as mangan.")),
-    "double_yakuman": (_("Double yakuman"), _("A hand may count as two yakuman.")),
+    "double_yakuman": (
+        _("Double yakuman"),
+        _("A hand the rules make worth two yakuman (big four winds) pays two; two yakuman never add up."),
+    ),
+    "counted_yakuman": (
+        _("Counted yakuman"),
+        _("13 han or more from yaku and dora pay a yakuman (off: a sanbaiman)."),
+    ),
+    "open_tanyao": (_("Open All Simples"), _("All Simples counts in an open hand (off: concealed only).")),
+    "renhou": (
+        _("Renhō"),
+        _("A win on a discard before one's first draw, the first go-around uninterrupted."),
+    ),
+    "double_wind_pair_fu": (
+        _("Double wind pair"),
+        _("Minipoints of a pair that is both the seat and the round wind (2 or 4)."),
+    ),
     "honba_ron": (_("Counter on ron"), _("Per counter, paid by the discarder.")),
     "honba_tsumo": (_("Counter on tsumo"), _("Per counter, paid by each payer on a self-draw.")),
     "riichi_stick": (_("Riichi bet"), _("Points put down to declare riichi.")),
@@ -68,6 +84,10 @@ LABELS: dict[str, tuple[Any, Any]] = {
     "leftover_sticks_to_first": (
         _("Leftover sticks to first"),
         _("Riichi sticks left at the end go to first place."),
+    ),
+    "sticks_split": (
+        _("Sticks split between tied firsts"),
+        _("Exactly (fractions of a point kept), or whole points rounded down."),
     ),
     "ties": (_("Ties"), _("Tied players share the places, or the earlier seat ranks first.")),
     "two_yaku_counters": (
@@ -127,6 +147,11 @@ LABELS: dict[str, tuple[Any, Any]] = {
     "dealer_keeps_on_draw": (_("Dealer keeps East on a draw"), _("East stays after an exhaustive draw.")),
 }
 CHOICE_LABELS = {
+    "exact": _("exactly"),
+    "round_down": _("rounded down"),
+    "none": _("not a yaku"),
+    "mangan": _("mangan, not combined"),
+    "yakuman": _("yakuman"),
     "final": _("from the final score"),
     "table": _("mangan paid at the table"),
     "share": _("share the place"),

@@ -49,6 +49,11 @@ def value_tiles(ruleset: Ruleset, tiles: Any, context: WinContext) -> Valuation:
             gettext_noop("kongs_in_a_row counts under the Salamanca and classical rules only"),
             "kongs_in_a_row",
         )
+    if family != "riichi" and isinstance(tiles, Mapping) and tiles.get("first_turn_discard"):
+        raise RuleError(
+            gettext_noop("first_turn_discard (renhō) counts under the riichi rules only"),
+            "first_turn_discard",
+        )
     if family == "mcr":
         return mcr.value(parsed, context, min_fan=ruleset.config.min_fan)
     if family == "riichi":

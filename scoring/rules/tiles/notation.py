@@ -44,6 +44,8 @@ BOOL_FLAGS = (
     "ippatsu",  # riichi: won within one go-around of the riichi declaration
     "first_turn",  # won on the dealer's first draw (heavenly) or a non-dealer's first draw
     "dealer_first_discard",  # won on the dealer's very first discard
+    # riichi (renhō): won on a discard before one's first draw, the first go-around uninterrupted
+    "first_turn_discard",
 )
 INT_FLAGS = {  # name: (least, most)
     "flowers": (0, MAX_FLOWERS),

@@ -2,17 +2,27 @@
 (pinned 2.1.0).
 
 The package takes 136-format tile ids (four ids per kind; 16, 52 and 88 are the red fives) and a
-``HandConfig``; it reports faults as ``error`` codes, turned into RuleErrors here. The preset decides
-kiriage, double yakuman and red fives (``RiichiConfig``); the payment is computed by the product's
-own riichi engine from the han and fu, so that a computed value and a claimed one are paid alike.
-Open tanyao (kuitan) is allowed, as in the EMA and WRC rules; 13 han or more count as one yakuman.
+``HandConfig``; it reports faults as ``error`` codes, turned into RuleErrors here. Every option of the
+package is set from the preset (``RiichiConfig``), never left to the package's defaults: open tanyao,
+red fives, counted yakuman, double yakuman, kiriage, renhō. What the package cannot express is done
+here: yakuman are not cumulative (two yakuman pay as one; a hand the text makes worth two pays two),
+renhō as a mangan not combined with other yaku or dora, a double wind pair worth 2 minipoints, and the
+two yaku needed from five counters (002 §3.4.11). The payment is computed by the product's own riichi
+engine from the han and fu, so that a computed value and a claimed one are paid alike.
 """
 
 from __future__ import annotations
 
 from mahjong.constants import FIVE_RED_MAN, FIVE_RED_PIN, FIVE_RED_SOU
+from mahjong.hand_calculating.fu import FuCalculator
 from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_config import HandConfig, HandConstants, OptionalRules
+from mahjong.hand_calculating.yaku_list.yakuman import (
+    DaburuChuurenPoutou,
+    DaburuKokushiMusou,
+    SuuankouTanki,
+    Tenhou,
+)
 from mahjong.meld import Meld as LibMeld
 
 from ..base import RuleError
@@ -40,7 +50,17 @@ _ERRORS = {
     "tenhou_with_meld_not_allowed": "a win on the first draw has no melds",
     "chiihou_without_tsumo_not_allowed": "a win on the first draw is self-drawn",
     "chiihou_with_meld_not_allowed": "a win on the first draw has no melds",
+    "renhou_as_dealer_not_allowed": "renhō is a win before one's first draw: the dealer cannot score it",
+    "renhou_with_tsumo_not_allowed": "renhō is a win on a discard, not self-drawn",
+    "renhou_with_meld_not_allowed": "renhō needs an uninterrupted first go-around: no melds",
 }
+#: the package's names of the dora kinds (they count as han, not as yaku)
+DORA_NAMES = ("Dora", "Aka Dora", "Ura Dora")
+#: yakuman counted twice for their wait (002 §4.2.5: thirteen-wait orphans, nine-wait gates, pair-wait four
+#: concealed pungs), which 002 does not add to a heavenly hand ("No se añade ningún yakuman por esperas de
+#: trece fichas, nueve fichas o espera simple")
+WAIT_DOUBLES = (DaburuKokushiMusou.name, DaburuChuurenPoutou.name, SuuankouTanki.name)
+MANGAN_HAN = 5
 
 
 class _Ids:
@@ -61,6 +81,27 @@ class _Ids:
                 ids = [red + 1, red + 2, red + 3, red]
             return ids[n]
         return base + n
+
+
+def options(config: RiichiConfig) -> OptionalRules:
+    """The package's options, every one from the preset or fixed by the rules texts."""
+    return OptionalRules(
+        has_open_tanyao=config.open_tanyao,
+        has_aka_dora=config.red_fives > 0,
+        has_double_yakuman=config.double_yakuman,
+        kazoe_limit=HandConstants.KAZOE_LIMITED if config.counted_yakuman else HandConstants.KAZOE_SANBAIMAN,
+        kiriage=config.kiriage_mangan,
+        fu_for_open_pinfu=True,  # 002 §4.1.1 "pinfu abierto", 2025 §4.1.1: an open 20 fu hand is 30
+        fu_for_pinfu_tsumo=False,  # 002 §4.1.1, 2025 §4.1.1: no self-draw minipoints with pinfu
+        renhou_as_yakuman=config.renhou == "yakuman",
+        has_daisharin=False,  # not a yaku in any EMA or WRC text
+        has_daisharin_other_suits=False,
+        has_sashikomi_yakuman=False,
+        limit_to_sextuple_yakuman=True,  # no effect: yakuman are not cumulative here
+        paarenchan_needs_yaku=True,  # no paarenchan in the texts
+        has_daichisei=False,
+        is_three_player=False,
+    )
 
 
 def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
@@ -88,40 +129,50 @@ def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
     riichi = context.riichi or hand.has("double_riichi")
     first = hand.has("first_turn")
     dealer = context.dealer if context.dealer is not None else seat == 0
-    options = OptionalRules(
-        has_open_tanyao=True,
-        has_aka_dora=config.red_fives > 0,
-        has_double_yakuman=config.double_yakuman,
-        kazoe_limit=HandConstants.KAZOE_LIMITED,
-        kiriage=config.kiriage_mangan,
-    )
+    renhou = hand.has("first_turn_discard")
     if hand.has("ippatsu") and not riichi:
         raise RuleError(
             gettext_noop("ippatsu needs riichi: the winner is not among the riichi players"), "ippatsu"
         )
     if hand.ura_dora_indicators and not riichi:
         raise RuleError(gettext_noop("ura dora count only for a riichi winner"), "ura_dora_indicators")
-    hand_config = HandConfig(
-        is_tsumo=context.self_drawn,
-        is_riichi=riichi and not hand.has("double_riichi"),
-        is_daburu_riichi=hand.has("double_riichi"),
-        is_ippatsu=hand.has("ippatsu"),
-        is_rinshan=hand.has("replacement_tile"),
-        is_chankan=hand.has("robbing_kong"),
-        is_haitei=hand.has("last_tile") and context.self_drawn,
-        is_houtei=hand.has("last_tile") and not context.self_drawn,
-        is_tenhou=first and dealer,
-        is_chiihou=first and not dealer,
-        player_wind=27 + seat,
-        round_wind=27 + round_wind,
-        options=options,
+    if renhou:
+        _check_renhou(hand, context, config, dealer)
+
+    def estimate(is_renhou: bool):
+        hand_config = HandConfig(
+            is_tsumo=context.self_drawn,
+            is_riichi=riichi and not hand.has("double_riichi"),
+            is_daburu_riichi=hand.has("double_riichi"),
+            is_ippatsu=hand.has("ippatsu"),
+            is_rinshan=hand.has("replacement_tile"),
+            is_chankan=hand.has("robbing_kong"),
+            is_haitei=hand.has("last_tile") and context.self_drawn,
+            is_houtei=hand.has("last_tile") and not context.self_drawn,
+            is_tenhou=first and dealer,
+            is_chiihou=first and not dealer,
+            is_renhou=is_renhou,
+            player_wind=27 + seat,
+            round_wind=27 + round_wind,
+            options=options(config),
+        )
+        indicator_ids = _Ids(set())
+        dora = [indicator_ids.take(t) for t in hand.dora_indicators]
+        ura = [indicator_ids.take(t) for t in hand.ura_dora_indicators]
+        return HandCalculator.estimate_hand_value(
+            all_ids, win_id, melds=melds, dora_indicators=dora, ura_dora_indicators=ura, config=hand_config
+        )
+
+    result = estimate(renhou and config.renhou == "yakuman")
+    open_hand = not hand.is_concealed
+    # 2025 §4.2.4: renhō is five han and "cannot be combined with other yaku or with dora"; the hand
+    # takes the higher of renhō alone and its other yaku (2025 §3.4.3, the highest-scoring possibility):
+    # those count only as a yakuman or from six han
+    renhou_alone = result.error == HandCalculator.ERR_NO_YAKU or (
+        not result.error and not _has_yakuman(result) and int(result.han) <= MANGAN_HAN
     )
-    indicator_ids = _Ids(set())
-    dora = [indicator_ids.take(t) for t in hand.dora_indicators]
-    ura = [indicator_ids.take(t) for t in hand.ura_dora_indicators]
-    result = HandCalculator.estimate_hand_value(
-        all_ids, win_id, melds=melds, dora_indicators=dora, ura_dora_indicators=ura, config=hand_config
-    )
+    if renhou and config.renhou == "mangan" and renhou_alone:
+        return _valuation(MANGAN_HAN, None, 1, (Item("Renhou", MANGAN_HAN, "han"),), dealer, config)
     if result.error:
         message = _ERRORS.get(result.error, f"the riichi calculator refused the hand ({result.error})")
         raise RuleError(
@@ -131,26 +182,40 @@ def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
             "hand",
         )
     han = int(result.han)
-    fu = int(result.fu)
-    open_hand = not hand.is_concealed
+    fu = _fu(result, config)
     items = []
+    yakuman_worth = []
+    heavenly = any(y.name == Tenhou.name for y in result.yaku)
     for y in result.yaku:
         if y.is_yakuman:
             worth = y.han_open if open_hand and y.han_open else y.han_closed
+            yakuman_worth.append(13 if heavenly and y.name in WAIT_DOUBLES else int(worth))
             items.append(Item(y.name, int(worth), "yakuman" if worth >= 13 else "han"))
             continue
         worth = y.han_open if open_hand else y.han_closed
-        if y.name in ("Dora", "Aka Dora", "Ura Dora"):
+        if y.name in DORA_NAMES:
             worth = _count_dora(y.name, hand, result)
         items.append(Item(y.name, int(worth or 0), "han"))
+    _check_two_yaku(items, context, config, bool(yakuman_worth))
     yakuman = 1
-    if any(i.unit == "yakuman" for i in items):
-        yakuman = 2 if han >= 26 and config.double_yakuman else 1
-        han = 13
-        fu_value: int | None = None
+    if yakuman_worth:
+        # "Los yakuman no son acumulativos" (002), "Yakuman are not cumulative" (2025 §4.2): two yakuman
+        # pay as one; only a hand the text makes worth two (002: big four winds, the thirteen-, nine-
+        # and pair-wait yakuman) pays two, where the preset has double yakuman
+        yakuman = 2 if config.double_yakuman and max(yakuman_worth) >= 26 else 1
+        han, fu_value = 13, None
+    elif han >= 13 and config.counted_yakuman:
+        han, fu_value = 13, None  # 002 "Manos límite": Yakuman 13+
+    elif han >= 13:
+        han, fu_value = 12, None  # 2025 §4.1.2: "11 or more: Sanbaiman"; 13 would record a yakuman
     else:
-        han = min(han, 13)
         fu_value = fu if han < 5 else None
+    return _valuation(han, fu_value, yakuman, tuple(items), dealer, config)
+
+
+def _valuation(
+    han: int, fu_value: int | None, yakuman: int, items: tuple[Item, ...], dealer: bool, config: RiichiConfig
+) -> Valuation:
     paid = hand_value(han, fu_value, dealer=dealer, kiriage=config.kiriage_mangan, yakuman=yakuman)
     claim = {"han": han, "fu": fu_value, "yakuman": yakuman}
     if fu_value is None:
@@ -158,7 +223,60 @@ def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
     else:
         summary = f"{han} han {fu_value} fu" + (f" ({paid.limit})" if paid.limit else "")
     payment = {"ron": paid.ron, "tsumo_dealer": paid.tsumo_dealer, "tsumo_other": paid.tsumo_other}
-    return Valuation("riichi", claim, tuple(items), summary, payment)
+    return Valuation("riichi", claim, items, summary, payment)
+
+
+def _has_yakuman(result) -> bool:
+    return any(y.is_yakuman for y in result.yaku or ())
+
+
+def _check_renhou(hand: Tiles, context: WinContext, config: RiichiConfig, dealer: bool) -> None:
+    if config.renhou == "none":
+        raise RuleError(
+            gettext_noop("renhō is not a yaku under these rules (rule 'renhou')"), "first_turn_discard"
+        )
+    if context.self_drawn:
+        raise RuleError(_ERRORS["renhou_with_tsumo_not_allowed"], "first_turn_discard")
+    if dealer:
+        raise RuleError(_ERRORS["renhou_as_dealer_not_allowed"], "first_turn_discard")
+    if hand.melds:
+        # any call, a concealed kong included, interrupts the first go-around (002 §4.2.5: "Se considera
+        # que un kong oculto interrumpe el turno"; 2025 §4.2.4)
+        raise RuleError(_ERRORS["renhou_with_meld_not_allowed"], "first_turn_discard")
+
+
+def _check_two_yaku(items: list[Item], context: WinContext, config: RiichiConfig, yakuman: bool) -> None:
+    """002 §3.4.11: "En caso de haber cinco o más contadores sobre la mesa, un mínimo de dos yakus son
+    necesarios para declarar una victoria." 002 counts yaku as han ("una mano oculta con Todo Simple y
+    Triple Chow Mezclado vale 4 yaku", §4.2) and adds red fives and dora to them only afterwards (§4.1:
+    "al número de yaku (al menos uno) se añade el número de cincos rojos, el número de fichas dora"), so
+    the win needs 2 han from yaku, dora and red fives not counted. A yakuman has them."""
+    limit = config.two_yaku_counters
+    if limit is None or context.honba < limit or yakuman:
+        return
+    yaku = [i for i in items if i.name not in DORA_NAMES]
+    if sum(i.value for i in yaku) < 2:
+        raise RuleError(
+            gettext_noop(
+                "with %(_honba)s counters on the table a win needs 2 yaku (2 han without dora), and these tiles have %(_names)s (rulebook 002 §3.4.11)",
+                _honba=context.honba,
+                _names=", ".join(f"{i.name} {i.value}" for i in yaku) or "none",
+            ),
+            "hand",
+        )
+
+
+def _fu(result, config: RiichiConfig) -> int:
+    """The package's fu, with a double wind pair worth 2 minipoints where the preset says so (2025
+    §4.1.1: "A pair of both seat and round winds is worth only 2 minipoints")."""
+    fu = int(result.fu)
+    details = result.fu_details or []
+    if config.double_wind_pair_fu == 2 and any(
+        d.get("reason") == FuCalculator.DOUBLE_VALUED_PAIR for d in details
+    ):
+        raw = sum(int(d["fu"]) for d in details) - 2
+        fu = -(-raw // 10) * 10
+    return fu
 
 
 def _count_dora(name: str, hand: Tiles, result) -> int:
