@@ -151,11 +151,11 @@ def test_art32_worked_example_twelve_fan():
     assert fan == 12
 
 
-# --- art. 36 (lines 767-779): the second example, the only one whose hand the text fixes ---
+# --- art. 36 (lines 769-781): the second example, the only one whose hand the text fixes ---
 
 
 def test_art36_second_example_eleven_fan():
-    """Art. 36, lines 767-779: A shows pungs of the 1 of dots and the 1 of characters, takes B's 1 of
+    """Art. 36, lines 769-781: A shows pungs of the 1 of dots and the 1 of characters, takes B's 1 of
     bamboo and C's red dragon as pungs, and wins on D's North wind: "A declara 11 fanes (768 puntos)"
     (line 775). All pungs 3 + three pungs of one number 3 + only honours and terminals 3 + dragon 1 +
     only one tile 1 = 11 fan, and 2 x 384 = 768 points (art. 27, line 245; art. 28)."""
