@@ -1,5 +1,5 @@
 """Who the EMA ranking lists: "The Mahjong Europe Ranking System" (EMA), §3 "Requirements for players",
-its last paragraph: "To be listed in a ranking of a specific rule set, a player must have participated in
+its last paragraph (line 56 of ema-mers-ranking-system.txt): "To be listed in a ranking of a specific rule set, a player must have participated in
 at least two certified competitions of this ranking." Read as two results that still count on the
 ranking date. The ranking page, the API, the downloads (stored and computed on a date) and the player's
 page agree; a player with one result keeps a page saying what is missing."""
