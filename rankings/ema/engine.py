@@ -40,12 +40,11 @@ from scoring.rules.text import gettext_noop
 RULESETS: tuple[str, ...] = ("mcr", "riichi")
 PART_B_RESULTS = 4
 MINIMUM_RESULTS = 5  # fewer results are padded with dummy results (base rank 0, weight 1)
-#: Who is listed. "The Mahjong Europe Ranking System" (EMA), §3 "Requirements for players" (its last
-#: paragraph): "To be
-#: listed in a ranking of a specific rule set, a player must have participated in at least two certified
-#: competitions of this ranking." Read, as the EMA's published rankings are, as two results of the rule
-#: set that still count on the ranking date (ageing above 0). A player with fewer still has a ranking
-#: (and a page saying what is missing) but no position.
+#: Who is listed. "The Mahjong Europe Ranking System" (EMA), §3 "Requirements for players", its last
+#: paragraph: "To be listed in a ranking of a specific rule set, a player must have participated in at
+#: least two certified competitions of this ranking." Read, as the EMA's published rankings are, as two
+#: results of the rule set that still count on the ranking date (ageing above 0). A player with fewer
+#: still has a ranking (and a page saying what is missing) but no position.
 LISTING_RESULTS = 2
 
 RESULTS_HEADER: tuple[str, ...] = (
