@@ -24,7 +24,7 @@ from rest_framework.decorators import action
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
-from rankings.ema.engine import shown
+from rankings.ema.engine import LISTING_RESULTS, shown
 from rankings.ema.forms import FactsForm, ImportForm
 from rankings.ema.history import ranking_history
 from rankings.ema.imports import (
@@ -40,10 +40,10 @@ from rankings.ema.imports import (
     results_import_check,
     results_import_replace,
 )
-from rankings.ema.ranking import RANKED_FAMILIES, player_details, player_history_facts
+from rankings.ema.ranking import RANKED_FAMILIES, player_details
 from rankings.ema.results_file import MAX_FILE_BYTES, Fault
-from rankings.ema.selectors import ema_ranking_entries, ema_ranking_entry, ema_ranking_state
-from rankings.ema.views import body_too_large, change_of
+from rankings.ema.selectors import ema_ranking_entries, ema_ranking_state
+from rankings.ema.views import body_too_large, change_of, player_ranking_facts
 from rankings.models import ImportedResult, ImportedTournament
 
 
@@ -413,7 +413,14 @@ class EmaRankingViewSet(viewsets.ViewSet):
         responses=inline_serializer(
             "EmaRankingPlayer",
             {
-                "ranking": RANKING_ROW,
+                "ranking": RANKING_ROW.__class__(allow_null=True),
+                "listed": serializers.BooleanField(),
+                "counted": serializers.IntegerField(
+                    help_text="Results that still count on the ranking date."
+                ),
+                "missing": serializers.IntegerField(
+                    help_text=f"Counting results still needed to be listed ({LISTING_RESULTS} are needed)."
+                ),
                 "on": serializers.DateField(),
                 "results": serializers.ListField(child=serializers.DictField()),
                 "history": serializers.ListField(child=serializers.DictField()),
@@ -423,16 +430,16 @@ class EmaRankingViewSet(viewsets.ViewSet):
     )
     def retrieve(self, request, family=None, ema_id=None):
         family = self._family()
-        entry = ema_ranking_entry(family=family, ema_id=ema_id or "")
-        if entry is None:
-            raise Http404("No ranked player has this EMA number.")
-        facts = player_history_facts(player_id=entry.player_id, family=family, until=entry.on)
-        _ranking, details = player_details(player_id=entry.player_id, family=family, on=entry.on, facts=facts)
-        history = ranking_history([f.as_result() for f in facts], ruleset=family, until=entry.on)
+        entry, player, on, facts = player_ranking_facts(family, ema_id or "")
+        ranking, details = player_details(player_id=player.pk, family=family, on=on, facts=facts)
+        history = ranking_history([f.as_result() for f in facts], ruleset=family, until=on)
         return Response(
             {
-                "ranking": _row(entry),
-                "on": entry.on,
+                "ranking": _row(entry) if entry is not None else None,
+                "listed": entry is not None,
+                "counted": ranking.counted,
+                "missing": ranking.missing,
+                "on": on,
                 "results": details,
                 "history": [
                     {

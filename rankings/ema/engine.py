@@ -17,6 +17,8 @@ Decisions where the rules leave a choice:
 - Among results with the same base rank, the one with the larger aged weight is the better one,
   then the more recent one.
 - Tournament weight: a tournament of more than three days counts three days.
+- Listing: a player is listed with at least ``LISTING_RESULTS`` (2) results that still count (the
+  ranking system's §3); the ranking of a player with fewer is computed the same way but not listed.
 - Results file, rulesets without table points (riichi): the "Table points" cell is left empty; the
   EMA publishes riichi results with a score only. "Score" is the standings' score in points (not
   thousands), a whole number when it is one.
@@ -38,6 +40,12 @@ from scoring.rules.text import gettext_noop
 RULESETS: tuple[str, ...] = ("mcr", "riichi")
 PART_B_RESULTS = 4
 MINIMUM_RESULTS = 5  # fewer results are padded with dummy results (base rank 0, weight 1)
+#: Who is listed. "The Mahjong Europe Ranking System" (EMA), §3 "Requirements for players", its last
+#: paragraph: "To be listed in a ranking of a specific rule set, a player must have participated in at
+#: least two certified competitions of this ranking." Read, as the EMA's published rankings are, as two
+#: results of the rule set that still count on the ranking date (ageing above 0). A player with fewer
+#: still has a ranking (and a page saying what is missing) but no position.
+LISTING_RESULTS = 2
 
 RESULTS_HEADER: tuple[str, ...] = (
     "Place",
@@ -195,6 +203,16 @@ class EmaRanking:
     counted: int  # real results that still count (ageing above 0)
     part_a_results: tuple[CountedResult, ...]
     part_b_results: tuple[CountedResult, ...]
+
+    @property
+    def listed(self) -> bool:
+        """Whether the player is listed in the ranking (MERS ranking system §3: two counting results)."""
+        return self.counted >= LISTING_RESULTS
+
+    @property
+    def missing(self) -> int:
+        """How many more counting results the player needs to be listed (0 when listed)."""
+        return max(LISTING_RESULTS - self.counted, 0)
 
 
 def part_a_size(results: int) -> int:

@@ -4,7 +4,8 @@ Pure Python (no Django import). The ranking of a player only changes on three ki
 day of a tournament (a result starts to count), the day after its first anniversary (it counts half) and
 the day after its second (it no longer counts). :func:`ranking_history` computes the ranking on each of
 those days with the same arithmetic as the stored ranking (:func:`rankings.ema.engine.ema_ranking`), so
-the chart's last point is the ranking the page shows.
+the chart's last point is the ranking the page shows. A day on which the player has fewer than two
+results that count (not listed, the ranking system's §3) has no ranking.
 
 :func:`ranking_chart_svg` draws the history as a step line, sized by its ``viewBox`` so that it scales to
 the width of a phone and its labels stay readable; every text is escaped.
@@ -28,7 +29,7 @@ MAX_POINTS = 400
 @dataclass(frozen=True)
 class HistoryPoint:
     on: date
-    ranking: Fraction | None  # None while no result counts (the player is not ranked)
+    ranking: Fraction | None  # None while the player is not listed (fewer than two counting results)
     counted: int
 
 
@@ -51,7 +52,7 @@ def ranking_history(results: Sequence[EmaResult], *, ruleset: str, until: date) 
     points = []
     for day in days:
         ranking = ema_ranking(own, ruleset=ruleset, on=day)
-        points.append(HistoryPoint(day, ranking.ranking if ranking.counted else None, ranking.counted))
+        points.append(HistoryPoint(day, ranking.ranking if ranking.listed else None, ranking.counted))
     return points
 
 

@@ -289,7 +289,8 @@ def quick_ranking(facts: list[ResultFact], *, family: str, on: date) -> EmaRanki
 def ranking_compute(*, on: date) -> dict[str, list[RankingLine]]:
     """The EMA ranking on ``on`` of every player with an EMA number, per ranked family (two queries).
 
-    Players with no result that still counts on ``on`` are left out. Equal rankings share the best
+    Players with fewer than ``LISTING_RESULTS`` (2) results that still count on ``on`` are left out (the
+    ranking system's §3). Equal rankings share the best
     position; among them players are listed by name. The lines carry no per-result details: a player's
     page computes them (:func:`player_details`).
     """
@@ -302,7 +303,7 @@ def ranking_compute(*, on: date) -> dict[str, list[RankingLine]]:
         ranking = quick_ranking(own, family=family, on=on)
         if ranking is None:
             ranking = ema_ranking([f.as_result() for f in own], ruleset=family, on=on)
-        if ranking.counted == 0:
+        if not ranking.listed:  # MERS ranking system §3: two results that still count
             continue
         lines[family].append(RankingLine(family, players[player_id], ranking))
     for family_lines in lines.values():

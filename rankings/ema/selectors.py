@@ -16,7 +16,7 @@ from rankings.ema.engine import (
 )
 from rankings.ema.ranking import RankingLine, ranking_compute
 from rankings.models import EmaRankingEntry, EmaRankingState
-from tournaments.models import Registration, Tournament
+from tournaments.models import Player, Registration, Tournament
 from tournaments.search import fold
 
 RANKED_FAMILIES: tuple[str, ...] = RULESETS  # MCR and riichi; Salamanca and classical are not EMA-ranked
@@ -132,3 +132,8 @@ def ema_ranking_entries(*, family: str, query: str = "", country: str = "") -> Q
 
 def ema_ranking_entry(*, family: str, ema_id: str) -> EmaRankingEntry | None:
     return EmaRankingEntry.objects.filter(family=family, ema_id=ema_id).select_related("player").first()
+
+
+def ema_player_by_number(*, ema_id: str) -> Player | None:
+    """The player holding an EMA number, listed in the ranking or not."""
+    return Player.objects.filter(ema_id=ema_id).first()

@@ -8,7 +8,7 @@ How it flows:
   for the changes it can see; other code may call it too.
 - The task (:func:`ema_ranking_recompute`) first stores again the results of every changed tournament
   (:func:`tournament_results_store`: each ranked player's place and base rank, and the MERS weight),
-  then computes the ranking of every player with an EMA number from all counted tournaments and
+  then computes the ranking of every player with an EMA number and two counting results (the listing rule) and
   replaces the stored ranking. A run holds the row lock of the ranking state, so two runs never
   interleave; a run that finds nothing changed since the last one does nothing.
 - Ageing depends on the date: the stored ranking is as of the day it was computed. The ranking page

@@ -31,7 +31,7 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from rankings.ema.engine import shown
+from rankings.ema.engine import LISTING_RESULTS, shown
 from rankings.ema.forms import CorrectForm, ImportForm
 from rankings.ema.history import ranking_chart_svg, ranking_history
 from rankings.ema.imports import (
@@ -48,7 +48,12 @@ from rankings.ema.imports import (
 )
 from rankings.ema.ranking import RANKED_FAMILIES, player_details, player_history_facts
 from rankings.ema.results_file import MAX_FILE_BYTES
-from rankings.ema.selectors import ema_ranking_entries, ema_ranking_entry, ema_ranking_state
+from rankings.ema.selectors import (
+    ema_player_by_number,
+    ema_ranking_entries,
+    ema_ranking_entry,
+    ema_ranking_state,
+)
 from rankings.ema.services import ema_ranking_refresh_if_stale
 from rankings.exports import CSV, RANKING, XLSX, exporter_get
 from rankings.models import EmaRankingEntry, ImportedTournament
@@ -221,12 +226,30 @@ def ranking_player(request, family: str, ema_id: str):
     return _served(request, lambda extra: _player_page(request, family, ema_id, extra))
 
 
-def _player_page(request, family: str, ema_id: str, extra: dict) -> str:
+def player_ranking_facts(family: str, ema_id: str):
+    """The player's stored entry (None when not listed), the player, the ranking date and their results.
+
+    A player with an EMA number and results of ``family`` but fewer than ``LISTING_RESULTS`` that still
+    count is not listed (the ranking system's §3) and keeps a page saying what is missing; a number with
+    no result of ``family`` is a 404.
+    """
     entry = ema_ranking_entry(family=family, ema_id=ema_id)
-    if entry is None:
-        raise Http404("No ranked player has this EMA number.")
-    facts = player_history_facts(player_id=entry.player_id, family=family, until=entry.on)
-    _ranking, details = player_details(player_id=entry.player_id, family=family, on=entry.on, facts=facts)
+    if entry is not None:
+        player, on = entry.player, entry.on
+    else:
+        player = ema_player_by_number(ema_id=ema_id)
+        if player is None:
+            raise Http404("No player has this EMA number.")
+        on = ema_ranking_state().computed_on or timezone.localdate()
+    facts = player_history_facts(player_id=player.pk, family=family, until=on)
+    if entry is None and not facts:
+        raise Http404("This player has no result in this ranking.")
+    return entry, player, on, facts
+
+
+def _player_page(request, family: str, ema_id: str, extra: dict) -> str:
+    entry, player, on, facts = player_ranking_facts(family, ema_id)
+    ranking, details = player_details(player_id=player.pk, family=family, on=on, facts=facts)
     results, padding = [], [d for d in details if d.get("padding")]
     for d in details:
         if d.get("padding"):
@@ -239,21 +262,27 @@ def _player_page(request, family: str, ema_id: str, extra: dict) -> str:
                 "aged_weight": _figure(Fraction(d["aged_weight"])),
             }
         )
-    history = ranking_history([f.as_result() for f in facts], ruleset=family, until=entry.on)
+    history = ranking_history([f.as_result() for f in facts], ruleset=family, until=on)
     chart = ranking_chart_svg(
         history,
-        title=_("Ranking of %(name)s over time") % {"name": entry.player.full_name},
-        empty_text=_("No history yet"),
+        title=_("Ranking of %(name)s over time") % {"name": player.full_name},
+        empty_text=_("Not listed yet"),
         number_format=lambda v: number_format(round(v, 2), 2),
     )
     context = {
         "family": family,
         "family_label": FAMILY_LABELS[family],
         "entry": entry,
-        "ranking": _figure(entry.ranking),
-        "part_a": _figure(entry.part_a),
-        "part_b": _figure(entry.part_b),
-        "change": change_of(entry),
+        "player": player,
+        "ema_id": ema_id,
+        "on": on,
+        "counted": ranking.counted,
+        "missing": ranking.missing,
+        "listing_results": LISTING_RESULTS,
+        "ranking": _figure(entry.ranking) if entry else None,
+        "part_a": _figure(entry.part_a) if entry else None,
+        "part_b": _figure(entry.part_b) if entry else None,
+        "change": change_of(entry) if entry else None,
         "results": results,
         "padding": len(padding),
         "padding_in_b": sum(1 for d in padding if d["part_b"]),

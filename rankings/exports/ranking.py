@@ -19,8 +19,9 @@ class EmaRankingExporter(Exporter):
     identifier = "ema-ranking"
     name = gettext_lazy("EMA ranking")
     description = gettext_lazy(
-        "The EMA ranking of every player with an EMA number, MCR or riichi: position, change since the "
-        "previous computation, name, EMA number, country, ranking, Part A, Part B and the number of results."
+        "The EMA ranking of every player with an EMA number and at least two results that still count, MCR "
+        "or riichi: position, change since the previous computation, name, EMA number, country, ranking, "
+        "Part A, Part B and the number of results."
     )
     scope = RANKING
     text_columns = frozenset({1, 4})  # change, EMA number

@@ -110,7 +110,7 @@ class LateArrival:
     disqualified: bool  # past the limit: out of the session, a substitute takes the seat
 
 
-END_OF_TIME_RULES = ("last_hand", "one_more_hand")
+END_OF_TIME_RULES = ("last_hand", "one_more_hand", "at_once")
 
 
 @dataclass(frozen=True)
@@ -118,12 +118,15 @@ class Config:
     """Base of every preset: plain data, overridable key by key per tournament.
 
     The session clock's settings are shared by every family (presets change the defaults): the length
-    of a session, what happens when time is up (finish the hand in play, or that hand and one more), and
+    of a session, what happens when time is up (finish the hand in play, that hand and one more, or stop at
+    once), and
     how long before the end the warning signal and the red zone come.
     """
 
     session_minutes: int = 120
-    end_of_time: Literal["last_hand", "one_more_hand"] = "last_hand"
+    # "last_hand": the hand in play is finished; "one_more_hand": it and one more; "at_once": play stops and
+    # the hand in play scores nothing (the Green Book's rule for MCR, §3.5.6)
+    end_of_time: Literal["last_hand", "one_more_hand", "at_once"] = "last_hand"
     signal_minutes: int = 15
     red_zone_minutes: int = 5
 

@@ -183,7 +183,8 @@ def test_clock_venue_screen_and_table_page_with_an_injected_server_time(
     wait_for(lambda: attr(chrome, "#clock", "data-phase") == "over", "the end")
     assert digits(chrome) == "0:00"
     assert attr(chrome, "#clock", "data-state") == "ended"
-    assert "Time is up. Last hand: finish the hand in play." in visible_message(chrome)
+    # MCR: the Green Book §3.5.6, play stops at once and the hand in play scores nothing
+    assert "Time is up. Stop playing: the hand in play ends and scores nothing." in visible_message(chrome)
     chrome.save_screenshot(str(ARTIFACTS / "clock-end-1920x1080.png"))
 
     # -- a table page (the table's private link, as its scorer opens it) --------------------------
@@ -193,7 +194,7 @@ def test_clock_venue_screen_and_table_page_with_an_injected_server_time(
     assert attr(chrome, "#table-clock", "data-phase") == "red"
     chrome.get(f"{live_server.url}/table/{table1.private_key}/")
     wait_for(lambda: attr(chrome, "#table-clock", "data-phase") == "over", "table 1 over")
-    assert "Last hand" in visible_message(chrome, "#table-clock")
+    assert "Stop playing" in visible_message(chrome, "#table-clock")
     server_time.advance(305)  # table 2's extra time runs out too
     chrome.get(f"{live_server.url}/table/{table2.private_key}/")
     wait_for(lambda: attr(chrome, "#table-clock", "data-phase") == "over", "table 2 over")

@@ -41,13 +41,13 @@ def history():
                 rows.append(
                     [
                         place,
-                        f"04{n + 2:02d}{k:04d}",
+                        f"0420{k:04d}",  # the same players in every tournament: listed
                         f"Player{k}",
                         "Other",
                         ["FRA", "NLD", "DEU"][k % 3],
                         "Yes",
                         20 - place,
-                        100 - place,
+                        100 - place + n,  # no two files alike
                     ]
                 )
         results_import(
@@ -57,6 +57,11 @@ def history():
                 city="Salamanca", country="ESP",
             ),
         )  # fmt: skip
+    # Bo Solo plays one tournament: not listed (two results that still count are needed)
+    results_import(
+        data=csv_bytes([[1, "04990001", "Solo", "Bo", "ESP", "Yes", 8, 60], [2, "", "Uno", "Ugo", "ESP", "No", 0, -60]]),
+        facts=TournamentFacts(name="Torneo de Otoño", family="mcr", starts_on=today - dt.timedelta(5), city="León"),
+    )  # fmt: skip
     ema_ranking_recompute()
 
 
@@ -89,6 +94,16 @@ def test_a_players_ranking_page_on_a_phone(phone, live_server):
     phone.get(f"{live_server.url}/ranking/mcr/?q=alba")
     assert [e.text for e in phone.find_elements("css selector", "#ranking-results td.name a")] == ["Ana Alba"]
     phone.save_screenshot(str(ARTIFACTS / "ema-ranking-390.png"))
+
+    # a player with one result: no line in the ranking, a page that says what is missing
+    phone.get(f"{live_server.url}/ranking/mcr/?q=solo")
+    assert phone.find_elements("css selector", "#ranking-results td.name a") == []
+    phone.get(f"{live_server.url}/ranking/mcr/04990001/")
+    assert no_sideways_scroll(phone)
+    notice = phone.find_element("css selector", "#not-listed").text
+    assert "Not listed in this ranking" in notice and "Missing: 1 more result" in notice
+    assert len(phone.find_elements("css selector", "table.results-table tr.result")) == 1
+    phone.save_screenshot(str(ARTIFACTS / "ema-player-not-listed-390.png"))
 
 
 def test_checking_a_faulty_file_on_a_phone_lists_every_fault(phone, live_server, django_user_model, tmp_path):

@@ -41,7 +41,9 @@ def test_get_before_any_start(api, seated, fake_now):
     assert body["server_time"] == T0.isoformat()
     assert [t["table"] for t in body["tables"]] == [1, 2]
     assert body["signal_at"] is None
-    assert body["end_of_time"] == "last_hand"
+    # MCR: the Green Book §3.5.6, "all players cease playing immediately" (mcr-competition-rules-en.txt,
+    # lines 233-234): the hand in play ends and scores nothing
+    assert body["end_of_time"] == "at_once"
 
 
 def test_start_pause_resume_extend_end_as_a_director(api_as, director, seated, fake_now):

@@ -140,6 +140,8 @@ def test_hands_left_after_the_end():
     assert engine.hands_left_after_end(EndRule(end_of_time=engine.LAST_HAND), 1) == 0
     assert engine.hands_left_after_end(EndRule(end_of_time=engine.ONE_MORE_HAND), 1) == 1
     assert engine.hands_left_after_end(EndRule(end_of_time=engine.ONE_MORE_HAND), 3) == 0
+    # MCR's Green Book §3.5.6: play stops at once, no hand is entered after time
+    assert engine.hands_left_after_end(EndRule(end_of_time=engine.AT_ONCE), 0) == 0
 
 
 def test_end_rule_is_checked():

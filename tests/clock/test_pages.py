@@ -41,7 +41,7 @@ def test_clock_page_is_public_and_served_from_the_cache_without_a_query(client, 
     assert first.status_code == 200
     html = first.content.decode()
     assert 'data-clock-api="/api/tournaments/open-2026/clock/"' in html
-    assert "Time is up. Last hand: finish the hand in play." in html
+    assert "Time is up. Stop playing: the hand in play ends and scores nothing." in html  # MCR (GB §3.5.6)
     assert "Clock controls" not in html  # no buttons for the public
     with CaptureQueriesContext(connection) as queries:
         again = client.get("/t/open-2026/clock/", HTTP_ACCEPT_ENCODING="gzip")
@@ -61,12 +61,16 @@ def test_a_clock_change_gives_a_new_page(client, director, seated, fake_now):
 def test_spanish_clock_page(client, seated):
     html = client.get("/t/open-2026/clock/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Se acabó el tiempo" in html
+    assert "Dejen de jugar: la mano en juego termina y no puntúa." in html  # MCR: Green Book §3.5.6
 
 
 def test_staff_see_the_controls_and_use_them(director, seated, fake_now):
     client = logged_in(director)
     html = client.get("/t/open-2026/clock/").content.decode()
     assert "Clock controls" in html and "End the session" in html
+    # MCR's end of time (Green Book §3.5.6, mcr-competition-rules-en.txt lines 233-234: "all players
+    # cease playing immediately. Any hand in play at that moment ends immediately")
+    assert "when time is up: play stops, the hand in play scores nothing" in html
     r = client.post("/t/open-2026/clock/control/", {"action": "start", "session": "1", "minutes": "90"})
     assert r.status_code == 302
     clock = seated.sessions.get(number=1).clock

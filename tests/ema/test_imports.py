@@ -15,9 +15,8 @@ Part B the best four:
 
 - Ana: (1000 + 667 + 0 + 0 + 0) / 5 = 333.4; (1000 + 667 + 0 + 0) / 4 = 416.75; ranking 375.075 → 375.08
 - Bea: (800 + 1000) / 5 = 360; 1800 / 4 = 450; ranking 405
-- Cid and Ivo: 800 / 5 = 160; 800 / 4 = 200; ranking 180, tied: both 3rd
-- Dan: 200 / 5 = 40; 200 / 4 = 50; ranking 45, 5th
-- Ana in riichi: 1000 / 5 = 200; 1000 / 4 = 250; ranking 225
+- Cid and Ivo (800), Dan (200) and Ana in riichi (1000) have one result that counts: not listed ("The
+  Mahjong Europe Ranking System" §3: at least two certified competitions of the ranking).
 """
 
 from __future__ import annotations
@@ -121,11 +120,8 @@ def test_imported_results_give_the_hand_worked_ranking():
     assert figures() == {
         "Bea": (1, Fraction("405"), Fraction("360"), Fraction("450"), 2),
         "Ana": (2, Fraction("375.08"), Fraction("333.4"), Fraction("416.75"), 2),  # C is too old
-        "Cid": (3, Fraction("180"), Fraction("160"), Fraction("200"), 1),
-        "Ivo": (3, Fraction("180"), Fraction("160"), Fraction("200"), 1),  # tied with Cid
-        "Dan": (5, Fraction("45"), Fraction("40"), Fraction("50"), 1),
-    }
-    assert figures("riichi") == {"Ana": (1, Fraction("225"), Fraction("200"), Fraction("250"), 1)}
+    }  # Cid, Ivo and Dan have one result each: not listed
+    assert figures("riichi") == {}  # Ana's one riichi result does not list her
     assert not Player.objects.filter(first_name="Eve").exists()  # no EMA number: a line, not a player
     ana = EmaRankingEntry.objects.get(family="mcr", player__ema_id="04010001")
     counted = [d for d in details_of(ana) if not d.get("padding")]
@@ -191,20 +187,26 @@ def test_corrections_and_removal_move_the_ranking():
     # Ana, Part A: (1000×2 + 667×1 + 0×3) / (2 + 1 + 3) = 444.5; Part B, the best four:
     # (1000×2 + 667×1 + 0 + 0) / (2 + 1 + 1 + 1) = 533.4; ranking 488.95
     assert figures()["Ana"][1:4] == (Fraction("488.95"), Fraction("444.5"), Fraction("533.4"))
-    # a corrected file: Dan and Ana swapped
+    # Bea, weight 2: (800×2 + 1000) / 6 = 433.33 and (800×2 + 1000) / 5 = 520: 476.67, second
+    assert [name for name, _ in sorted(figures().items(), key=lambda kv: kv[1][0])] == ["Ana", "Bea"]
+    # a corrected file, one day again: Bea and Ana swapped (Bea 1st 1000, Ana 2nd 800)
     swapped = [row[:] for row in A]
-    swapped[0][1:4], swapped[4][1:4] = A[4][1:4], A[0][1:4]
+    swapped[0][1:4], swapped[1][1:4] = A[1][1:4], A[0][1:4]
     results_import_replace(
         tournament=a, data=csv_bytes(swapped), facts=facts("Open A", ON - dt.timedelta(30))
     )
     ema_ranking_recompute(on=ON)
-    assert figures()["Dan"][1] == Fraction(225)  # 1000 / 5 and 1000 / 4
-    assert figures()["Dan"][0] < figures()["Cid"][0]
-    entry = EmaRankingEntry.objects.get(family="mcr", player__first_name="Dan")
-    assert (entry.previous_position, entry.position) == (5, 2)  # change since the previous computation
+    # Bea: (1000 + 1000) / 5 = 400 and 2000 / 4 = 500: 450; Ana: (800 + 667) / 5 = 293.4 and 1467 / 4
+    # = 366.75: 330.08
+    assert figures() == {
+        "Bea": (1, Fraction("450"), Fraction("400"), Fraction("500"), 2),
+        "Ana": (2, Fraction("330.08"), Fraction("293.4"), Fraction("366.75"), 2),
+    }
+    entry = EmaRankingEntry.objects.get(family="mcr", player__first_name="Bea")
+    assert (entry.previous_position, entry.position) == (2, 1)  # change since the previous computation
     imported_tournament_delete(tournament=ImportedTournament.objects.get(name="Open B"))
     ema_ranking_recompute(on=ON)
-    assert figures()["Bea"][1] == Fraction(180)  # only A is left: 800 / 5 and 800 / 4
+    assert figures() == {}  # only A is left: one result each, nobody listed
     assert ImportedResult.objects.filter(tournament__name="Open B").count() == 0
 
 

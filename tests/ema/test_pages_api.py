@@ -42,9 +42,29 @@ def office(make_user):
     return user
 
 
+# E: a second result for Cid, Ivo and Dan, who have one in A (two are needed to be listed): 5 players,
+# Ivo 2nd (750), Cid 3rd (500), Dan 4th (250). Rankings: Bea 405, Ana 375.08, Ivo (800 + 750) / 5 and
+# / 4 = 348.75, Cid (800 + 500) = 292.5, Dan (200 + 250) = 101.25.
+E = [
+    [1, "", "Zeta", "Zoe", "ESP", "No", 12, 80],
+    [2, "04010009", "Íñiguez", "Ivo", "ESP", "Yes", 8, 20],
+    [3, "04010003", "Conde", "Cid", "ESP", "Yes", 6, 0],
+    [4, "04010004", "Díaz", "Dan", "ESP", "Yes", 4, -40],
+    [5, "", "Yáñez", "Yan", "ESP", "No", 2, -60],
+]
+# F: Cid wins (1000): (800 + 500 + 1000) / 5 = 460 and / 4 = 575, ranking 517.5, first
+F = [
+    [1, "04010003", "Conde", "Cid", "ESP", "Yes", 8, 50],
+    [2, "", "Zeta", "Zoe", "ESP", "No", 4, 10],
+    [3, "", "Yáñez", "Yan", "ESP", "No", 2, -20],
+    [4, "", "Uno", "Ugo", "ESP", "No", 0, -40],
+]
+
+
 @pytest.fixture
 def ranked():
-    """A imported 30 days ago and B 500 days ago, the ranking as of today; Bea plays for France."""
+    """A imported 30 days ago, B 500 days ago, E 60 days ago, the ranking as of today; Bea plays for
+    France."""
     a = [row[:] for row in A]
     a[1][4] = "FRA"
     results_import(
@@ -54,6 +74,10 @@ def ranked():
     results_import(
         data=csv_bytes(B),
         facts=TournamentFacts(name="Open B", family="mcr", starts_on=TODAY - dt.timedelta(501), days=2),
+    )
+    results_import(
+        data=csv_bytes(E),
+        facts=TournamentFacts(name="Open E", family="mcr", starts_on=TODAY - dt.timedelta(60)),
     )
     ema_ranking_recompute()
 
@@ -140,8 +164,11 @@ def test_the_ranking_filters_by_country_searches_without_accents_and_shows_the_c
     france = client.get(url, {"country": "FRA"}).content.decode()
     assert "Bea Bravo" in france and "Ana Alba" not in france
     assert "change change-new" in html and "change change-up" not in html  # first computation: all new
-    # Bea drops when B no longer counts: a later computation shows the move
-    ImportedTournament.objects.filter(name="Open B").delete()
+    # Cid wins F: a later computation shows the moves (Cid up from 4th to 1st, the others down)
+    results_import(
+        data=csv_bytes(F),
+        facts=TournamentFacts(name="Open F", family="mcr", starts_on=TODAY - dt.timedelta(10)),
+    )
     ema_ranking_recompute()
     html = client.get(url).content.decode()
     assert "change change-down" in html and "change change-up" in html
@@ -166,7 +193,7 @@ def test_the_ranking_filters_by_country_searches_without_accents_and_shows_the_c
         "Part B",
         "Results",
     ]
-    assert {r[5] for r in rows[1:]} == {"ESP"} and rows[1][1] == "▲1"
+    assert {r[5] for r in rows[1:]} == {"ESP"} and rows[1][2:4] == ["Cid", "Conde"] and rows[1][1] == "▲3"
 
 
 def test_a_players_page_lists_every_counted_result_and_draws_the_chart(client, ranked):

@@ -125,6 +125,7 @@ def test_the_quick_full_recompute_ranks_exactly_like_the_engine():
     assert all(_part_a_size(n) == part_a_size(n) for n in range(300))
     rng = random.Random(17)
     on = dt.date(2026, 6, 1)
+    listed_seen: set[tuple[int, bool]] = set()
     for _ in range(300):
         facts = [
             ResultFact(
@@ -143,9 +144,13 @@ def test_the_quick_full_recompute_ranks_exactly_like_the_engine():
         for family in ("mcr", "riichi"):
             quick = quick_ranking(facts, family=family, on=on)
             exact = ema_ranking([f.as_result() for f in facts if f.family == family], ruleset=family, on=on)
-            assert (quick.ranking, quick.part_a, quick.part_b, quick.counted) == (
+            assert (quick.ranking, quick.part_a, quick.part_b, quick.counted, quick.listed) == (
                 exact.ranking,
                 exact.part_a,
                 exact.part_b,
                 exact.counted,
+                exact.listed,
             )
+            listed_seen.add((exact.counted, exact.listed))
+    # the listing rule (two counting results, the ranking system's §3) was met and missed alike
+    assert {(0, False), (1, False), (2, True)} <= listed_seen

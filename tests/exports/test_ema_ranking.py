@@ -131,11 +131,12 @@ def test_fewer_than_five_results_are_padded_with_results_of_zero(make_tournament
 def test_a_result_counts_fully_for_a_year_half_in_the_second_and_then_not_at_all(make_tournament):
     cai = ema_player("Cai", "12345678")
     place_player(make_tournament, "old-win", cai, place=1, players=4, ends_on=dt.date(2025, 3, 1))
+    place_player(make_tournament, "old-last", cai, place=4, players=4, ends_on=dt.date(2025, 3, 1))
     ema_ranking_recompute(on=dt.date(2026, 2, 1), refresh_all=True)
     assert (entry(cai).part_a, entry(cai).part_b) == (200, 250)  # 1000 / 5 and 1000 / 4
     ema_ranking_recompute(on=ON)
-    # weight 1 × 50%: A = 500 / 4.5, B = 500 / 3.5
-    assert (shown(entry(cai).part_a), shown(entry(cai).part_b)) == (Fraction("111.11"), Fraction("142.86"))
+    # weight 1 × 50%: A = 500 / (0.5 + 0.5 + 3 made-up results of weight 1); B = 500 / (0.5 + 0.5 + 2)
+    assert (shown(entry(cai).part_a), shown(entry(cai).part_b)) == (Fraction("125"), Fraction("166.67"))
     ema_ranking_recompute(on=dt.date(2027, 3, 2))
     assert not EmaRankingEntry.objects.filter(player=cai).exists()  # nothing counts any more
 
@@ -143,6 +144,16 @@ def test_a_result_counts_fully_for_a_year_half_in_the_second_and_then_not_at_all
 def test_mcr_and_riichi_are_ranked_apart_and_salamanca_is_not_ranked(make_tournament):
     dee = ema_player("Dee", "22222222")
     place_player(make_tournament, "mcr-win", dee, place=1, players=4, ends_on=dt.date(2026, 5, 1))
+    place_player(make_tournament, "mcr-last", dee, place=4, players=4, ends_on=dt.date(2026, 5, 1))
+    place_player(
+        make_tournament,
+        "riichi-last-too",
+        dee,
+        place=4,
+        players=4,
+        ends_on=dt.date(2026, 5, 1),
+        ruleset="wrc-riichi",
+    )
     place_player(
         make_tournament,
         "riichi-last",
@@ -162,8 +173,8 @@ def test_mcr_and_riichi_are_ranked_apart_and_salamanca_is_not_ranked(make_tourna
         ruleset="salamanca",
     )
     ema_ranking_recompute(on=ON, refresh_all=True)
-    assert entry(dee, "mcr").part_b == 250 and entry(dee, "mcr").results == 1
-    assert entry(dee, "riichi").ranking == 0 and entry(dee, "riichi").results == 1
+    assert entry(dee, "mcr").part_b == 250 and entry(dee, "mcr").results == 2
+    assert entry(dee, "riichi").ranking == 0 and entry(dee, "riichi").results == 2
     assert set(EmaRankingEntry.objects.filter(player=dee).values_list("family", flat=True)) == {
         "mcr",
         "riichi",
@@ -179,10 +190,11 @@ def test_positions_are_shared_by_equal_rankings(make_tournament):
         ema_player("Two", "00000002"),
         ema_player("Three", "00000003"),
     )
-    tournament = make_tournament("shared", "mcr", sessions=0, players=0, starts_on=dt.date(2026, 5, 1))
-    for key, player in (("a", one), ("b", two), ("c", three)):
-        registration_create(tournament=tournament, player=player, key=key)
-    finish_in_order(tournament, [("a", "b"), "c"])
+    for slug in ("shared", "shared-again"):  # two results each, to be listed
+        tournament = make_tournament(slug, "mcr", sessions=0, players=0, starts_on=dt.date(2026, 5, 1))
+        for key, player in (("a", one), ("b", two), ("c", three)):
+            registration_create(tournament=tournament, player=player, key=key)
+        finish_in_order(tournament, [("a", "b"), "c"])
     ema_ranking_recompute(on=ON, refresh_all=True)
     assert [(e.player.first_name, e.position) for e in EmaRankingEntry.objects.filter(family="mcr")] == [
         ("One", 1),
@@ -196,6 +208,10 @@ def test_finishing_or_correcting_a_tournament_recomputes_the_ranking(
 ):
     eve = ema_player("Eve", "33333333")
     yesterday = timezone.localdate() - dt.timedelta(days=1)
+    # an earlier result (last of 4, base rank 0): alone it does not list Eve
+    place_player(
+        make_tournament, "earlier", eve, place=4, players=4, ends_on=yesterday - dt.timedelta(days=9)
+    )
     with django_capture_on_commit_callbacks(execute=True):
         tournament = place_player(
             make_tournament,
@@ -207,11 +223,12 @@ def test_finishing_or_correcting_a_tournament_recomputes_the_ranking(
             director=director,
             finish=False,
         )
-    assert not EmaRankingEntry.objects.exists()  # running: nothing counts yet
+    ema_ranking_recompute(refresh_all=True)
+    assert not EmaRankingEntry.objects.exists()  # running: one counting result, not listed
     with django_capture_on_commit_callbacks(execute=True):
         tournament.status = Tournament.Status.FINISHED
         tournament.save()
-    assert TournamentResult.objects.get(player=eve).base_rank == 1000
+    assert TournamentResult.objects.get(tournament=tournament, player=eve).base_rank == 1000
     assert entry(eve).part_b == 250 and entry(eve).on == timezone.localdate()
 
     # a referee's table points deduction after the end drops Eve to last place
@@ -225,15 +242,15 @@ def test_finishing_or_correcting_a_tournament_recomputes_the_ranking(
             session=tournament.sessions.get(number=1),
             actor=Actor(user=director, role="director"),
         )
-    assert TournamentResult.objects.get(player=eve).base_rank == 0
+    assert TournamentResult.objects.get(tournament=tournament, player=eve).base_rank == 0
     assert entry(eve).ranking == 0
 
     # taken back to running: the tournament no longer counts
     with django_capture_on_commit_callbacks(execute=True):
         tournament.status = Tournament.Status.RUNNING
         tournament.save()
-    assert not TournamentResult.objects.filter(player=eve).exists()
-    assert not EmaRankingEntry.objects.filter(player=eve).exists()
+    assert not TournamentResult.objects.filter(tournament=tournament, player=eve).exists()
+    assert not EmaRankingEntry.objects.filter(player=eve).exists()  # one result again: not listed
 
 
 def test_a_new_ema_number_brings_the_player_into_the_ranking(
@@ -241,6 +258,7 @@ def test_a_new_ema_number_brings_the_player_into_the_ranking(
 ):
     fay = ema_player("Fay", "")  # no EMA number yet
     place_player(make_tournament, "no-number", fay, place=1, players=4, ends_on=timezone.localdate())
+    place_player(make_tournament, "no-number-2", fay, place=2, players=4, ends_on=timezone.localdate())
     ema_ranking_recompute(refresh_all=True)
     assert not EmaRankingEntry.objects.filter(player=fay).exists()
     with django_capture_on_commit_callbacks(execute=True):

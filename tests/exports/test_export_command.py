@@ -82,6 +82,7 @@ def test_the_archive_writes_json_only(played, tmp_path):
 def test_the_ema_ranking_is_exported_without_a_tournament(make_tournament, tmp_path):
     gil = ema_player("Gil", "00777777")
     place_player(make_tournament, "win", gil, place=1, players=4, ends_on=dt.date(2026, 5, 1))
+    place_player(make_tournament, "last", gil, place=4, players=4, ends_on=dt.date(2026, 5, 1))
     ema_ranking_recompute(on=dt.date(2026, 6, 1), refresh_all=True)
     out, _ = run("--ranking", "mcr", "ema-ranking", "--format", "csv")
     rows = list(csv.reader(io.StringIO(out.lstrip("\ufeff"))))
@@ -97,14 +98,14 @@ def test_the_ema_ranking_is_exported_without_a_tournament(make_tournament, tmp_p
         "Part B",
         "Results",
     ]
-    assert rows[1] == ["1", "new", "Gil", "Ranked", "00777777", "ESP", "225", "200", "250", "1"]
+    assert rows[1] == ["1", "new", "Gil", "Ranked", "00777777", "ESP", "225", "200", "250", "2"]
     assert len(rows) == 2
     # as of a later date, computed on the spot: 16 months later the win counts half
     target = tmp_path / "ranking.xlsx"
     run("--ranking", "mcr", "ema-ranking", "--on", "2027-09-01", "--format", "xlsx", "-o", str(target))
     sheet = load_workbook(target).active
     assert sheet["E2"].value == "00777777" and sheet["E2"].data_type == "s"
-    assert sheet["G2"].value == pytest.approx(126.98)  # (500 / 4.5 + 500 / 3.5) / 2
+    assert sheet["G2"].value == pytest.approx(145.83)  # (500 / 4 + 500 / 3) / 2
     riichi, _ = run("--ranking", "riichi", "ema-ranking")
     assert len(list(csv.reader(io.StringIO(riichi.lstrip("\ufeff"))))) == 1  # the header only
     with pytest.raises(CommandError, match="--ranking"):

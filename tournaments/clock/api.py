@@ -57,7 +57,8 @@ class ClockSerializer(serializers.Serializer):
     extra_seconds = serializers.IntegerField()
     end_of_time = serializers.ChoiceField(
         choices=list(engine.END_RULES),
-        help_text="When time is up: finish the hand in play, or it and one more.",
+        help_text="When time is up: finish the hand in play, it and one more, or stop at once (the hand in "
+        "play scores nothing).",
     )
     signal_seconds = serializers.IntegerField()
     red_zone_seconds = serializers.IntegerField()

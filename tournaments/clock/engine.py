@@ -20,8 +20,9 @@ STOPPED, RUNNING, PAUSED, ENDED = "stopped", "running", "paused", "ended"
 STATES = (STOPPED, RUNNING, PAUSED, ENDED)
 ACTIONS = ("start", "pause", "resume", "extend", "end")
 
-LAST_HAND, ONE_MORE_HAND = "last_hand", "one_more_hand"
-END_RULES = (LAST_HAND, ONE_MORE_HAND)
+LAST_HAND, ONE_MORE_HAND, AT_ONCE = "last_hand", "one_more_hand", "at_once"
+END_RULES = (LAST_HAND, ONE_MORE_HAND, AT_ONCE)
+_HANDS_AFTER_END = {AT_ONCE: 0, LAST_HAND: 1, ONE_MORE_HAND: 2}
 
 # Phases of a table's (or the session's) time, for colours and messages.
 WAITING, NORMAL, SIGNAL, RED, OVER = "waiting", "normal", "signal", "red", "over"
@@ -45,7 +46,7 @@ class ClockError(ValueError):
 class EndRule:
     """What happens when time is up, and when the room is warned. From the ruleset's settings."""
 
-    end_of_time: str = LAST_HAND  # finish the hand in play; or the hand in play and one more
+    end_of_time: str = LAST_HAND  # finish the hand in play; it and one more; or stop at once (AT_ONCE)
     signal_seconds: int = 15 * 60  # the warning signal this long before the end
     red_zone_seconds: int = 5 * 60  # the last minutes shown in red
 
@@ -67,8 +68,9 @@ class EndRule:
 
     @property
     def hands_after_end(self) -> int:
-        """How many hands may still be entered once time is up: the hand in play, and perhaps one more."""
-        return 1 if self.end_of_time == LAST_HAND else 2
+        """How many hands may still be entered once time is up: none (play stops at once), the hand in
+        play, or it and one more."""
+        return _HANDS_AFTER_END[self.end_of_time]
 
 
 @dataclass(frozen=True)

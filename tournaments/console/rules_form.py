@@ -158,6 +158,9 @@ CHOICE_LABELS = {
     "seat": _("earlier seat first"),
     "payment": _("each payment"),
     "hand": _("the whole hand"),
+    "last_hand": _("finish the hand in play"),
+    "one_more_hand": _("the hand in play and one more"),
+    "at_once": _("stop at once: the hand in play scores nothing"),
 }
 MAX_ABS = 10_000_000
 COLOUR_CHOICES = (("r", _("red")), ("g", _("green")), ("k", _("black or blue")))

@@ -4,6 +4,15 @@ PyMahjongGB is the C++ fan calculator of the Chinese Official rules. Its tile co
 characters, B1–B9 dots, T1–T9 bamboo, F1–F4 winds E S W N, J1–J3 dragons red, green, white; a
 declared set is ``(kind, middle-or-only tile, offer)`` with kind CHI, PENG or GANG and offer 0 for a
 concealed kong. It raises TypeError with an ERROR_… code; those become RuleErrors here.
+
+Configuration: every argument of the calculator is given (nothing is left to the library's defaults):
+the winds from the hand or the game state, the flags from the tiles, and the minimum from the preset
+(``MCRConfig.min_fan``). The library follows the Chinese rules of 2006, whose points differ from the EMA's
+Green Book (the MCR text of the product's MCR preset) in two places, corrected here (``GREEN_BOOK``):
+Two Concealed Kongs is 8 points (Green Book fan 48; the library gives 6), and a melded kong with a
+concealed kong is Two Melded Kongs 4 + Concealed Kong 2 = 6 points (fan 57: "One Melded Kong and one
+Concealed Kong are 6 points"; the library gives one fan "Concealed Kong and Melded Kong" of 5). Every other
+fan of Appendix 1 scores as the Green Book says (tests/rules/test_tiles_mcr_green_book.py).
 """
 
 from __future__ import annotations
@@ -19,6 +28,11 @@ LIBRARY = "PyMahjongGB"
 LIBRARY_VERSION = "1.4.0"
 _SUIT_CODES = ("W", "B", "T")
 _HONOUR_CODES = ("F1", "F2", "F3", "F4", "J3", "J2", "J1")  # 1z..7z: E S W N, white, green, red
+# fan name as the library writes it: the Green Book's items instead (name, points per count)
+GREEN_BOOK: dict[str, tuple[tuple[str, int], ...]] = {
+    "Two Concealed Kongs": (("Two Concealed Kongs", 8),),  # fan 48, 8 points
+    "Concealed Kong and Melded Kong": (("Two Melded Kongs", 4), ("Concealed Kong", 2)),  # fan 57, 6 points
+}
 _ERRORS = {
     "ERROR_NOT_WIN": "the tiles do not make a winning hand",
     "ERROR_WRONG_TILES_COUNT": "the number of tiles does not make a winning hand",
@@ -66,8 +80,9 @@ def value(hand: Tiles, context: WinContext, *, min_fan: int = 8) -> Valuation:
             gettext_noop("%(_message)s: %(_value)s", _message=message, _value=hand_text(hand)), "hand"
         ) from None
     items = tuple(
-        Item(name=str(en), value=int(points) * int(cnt), unit="fan", count=int(cnt))
+        Item(name=name, value=value * int(cnt), unit="fan", count=int(cnt))
         for points, cnt, _zh, en in fans
+        for name, value in GREEN_BOOK.get(str(en), ((str(en), int(points)),))
     )
     total = sum(i.value for i in items)
     flowers = sum(i.value for i in items if i.name == "Flower Tiles")

@@ -14,6 +14,12 @@ Without colours neither is counted.
 The flags of the ``tiles`` object give what the tiles cannot show: ``last_tile``, ``replacement_tile``
 (with ``kongs_in_a_row``: 1 fan per kong made one after another before the winning tile, up to 4),
 ``robbing_kong``, ``first_turn`` (the dealer wins on his first draw) and ``dealer_first_discard``.
+
+Kongs (art. 18, 21, 22): a kong claimed from a discard, added to an exposed pung or declared from four
+concealed tiles "se considera oculto": it keeps "mano secreta" and counts as a concealed pung of "todo
+tríos con mano secreta y cerrar robando". Seven pairs (art. 32): four identical tiles held, or an exposed
+pung plus its fourth tile, count as two pairs (the exposed pung still destroys "mano secreta"); a
+declared kong rules seven pairs out.
 """
 
 from __future__ import annotations
@@ -101,7 +107,9 @@ def _standard_features(shape: sh.Shape, context_seat: int, context_round: int) -
         found["all_chows"] = 1
     if len(pungs) == 4:
         found["all_pungs"] = 1
-        if all(s.concealed for s in pungs):
+        # art. 18, 21, 22: every declared kong is considered concealed; art. 32 ("todo tríos con mano
+        # secreta y cerrar robando"): "Los cuartetos, al ser ocultos, cuentan como tríos válidos"
+        if all(s.concealed or s.kind == "kong" for s in pungs):
             found["_concealed_pungs"] = 1
     dragons = [s for s in pungs if is_dragon(s.first)]
     winds = [s for s in pungs if is_wind(s.first)]
@@ -142,6 +150,23 @@ def _standard_features(shape: sh.Shape, context_seat: int, context_round: int) -
     return found
 
 
+def _seven_pairs_features(shape: sh.Shape, context_seat: int, context_round: int) -> Counter:
+    """Art. 32, "todo parejas": "si se posee cuatro dragones rojos, por ejemplo, es un fan más". A tile
+    held four times (two of the pairs) scores the fan of one pung of it: a dragon, the round wind, the
+    own wind. Patterns of several pungs (all pungs, three dragon pungs, pungs of one number) are not
+    read into a seven pairs hand."""
+    found: Counter = Counter({"seven_pairs": 1})
+    fours = [t for t, n in Counter(shape.pairs).items() if n == 2]
+    dragons = sum(1 for t in fours if is_dragon(t))
+    if dragons:
+        found["dragon_pung"] = dragons
+    if 27 + context_round in fours:
+        found["round_wind_pung"] = 1
+    if 27 + context_seat in fours:
+        found["seat_wind_pung"] = 1
+    return found
+
+
 def _colour_features(tiles: list[int], table: dict[int, frozenset[str]]) -> set[str]:
     colours: set[str] = set()
     for t in tiles:
@@ -156,7 +181,8 @@ def _colour_features(tiles: list[int], table: dict[int, frozenset[str]]) -> set[
 def value(hand: Tiles, context: WinContext, config: SalamancaConfig | None = None) -> Valuation:
     seat = hand.seat_wind if hand.seat_wind is not None else context.seat_wind
     round_wind = hand.round_wind if hand.round_wind is not None else context.round_wind
-    readings = sh.shapes(hand, self_drawn=context.self_drawn)
+    # art. 32: an exposed pung plus its fourth tile counts as two pairs of "todo parejas"
+    readings = sh.shapes(hand, self_drawn=context.self_drawn, pung_pairs=True)
     if not readings:
         raise RuleError(
             gettext_noop(
@@ -169,7 +195,7 @@ def value(hand: Tiles, context: WinContext, config: SalamancaConfig | None = Non
         if shape.form == "standard":
             features = _standard_features(shape, seat, round_wind)
         elif shape.form == "seven_pairs":
-            features = Counter({"seven_pairs": 1})
+            features = _seven_pairs_features(shape, seat, round_wind)
         else:
             features = Counter({"thirteen_orphans": 1})
         for key, n in features.items():
@@ -184,12 +210,14 @@ def value(hand: Tiles, context: WinContext, config: SalamancaConfig | None = Non
             found["one_suit_with_colours"] = 1
     if context.self_drawn:
         found["self_drawn"] = 1
-    concealed = all(m.is_kong for m in hand.melds)  # art. 32: only kongs exposed still counts as secret
+    # art. 18, 21, 22, 32: only kongs exposed still counts as secret; an exposed pung (also one whose
+    # fourth tile makes two pairs of "todo parejas") destroys it
+    concealed = all(m.is_kong for m in hand.melds)
     if concealed:
         found["concealed"] = 1
     if found.pop("_concealed_pungs", 0) and concealed and context.self_drawn:
         found["concealed_pungs_self_drawn"] = 1
-    if len(sh.waits(hand)) == 1:
+    if len(sh.waits(hand, pung_pairs=True)) == 1:
         found["single_wait"] = 1
     if hand.has("replacement_tile"):
         found["replacement_tile"] = hand.kongs_in_a_row  # art. 32: 1 fan per kong in a row, up to 4

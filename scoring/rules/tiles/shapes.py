@@ -95,9 +95,19 @@ def is_winning(tiles: list[int] | tuple[int, ...]) -> bool:
     return bool(concealed_shapes(tiles)) or is_seven_pairs(tiles) or is_thirteen_orphans(tiles)
 
 
-def shapes(hand: Tiles, *, self_drawn: bool) -> list[Shape]:
+def _pung_pairs_allowed(hand: Tiles, pung_pairs: bool) -> bool:
+    """Whether the hand's declared sets still allow seven pairs: none, or (``pung_pairs``) only
+    exposed pungs, each of which, with its fourth tile among the concealed ones, makes two pairs."""
+    if not hand.melds:
+        return True
+    return pung_pairs and all(m.kind == "pung" for m in hand.melds)
+
+
+def shapes(hand: Tiles, *, self_drawn: bool, pung_pairs: bool = False) -> list[Shape]:
     """Every reading of the hand. A concealed pung that the winning tile completed on a discard
-    counts as exposed; when the winning tile could sit in several sets, each placement is a reading."""
+    counts as exposed; when the winning tile could sit in several sets, each placement is a reading.
+    With ``pung_pairs`` (Salamanca art. 32) an exposed pung plus its fourth tile, held or the winning
+    tile, counts as two pairs of a seven pairs hand."""
     found: list[Shape] = []
     declared = tuple(Set("kong" if m.is_kong else m.kind, m.first, m.concealed) for m in hand.melds)
     for sets, pair in concealed_shapes(hand.concealed):
@@ -114,17 +124,17 @@ def shapes(hand: Tiles, *, self_drawn: bool) -> list[Shape]:
                 Set(kind, first, self_drawn or place != index) for index, (kind, first) in enumerate(sets)
             )
             found.append(Shape("standard", read + declared, pair))
-    if not hand.melds and is_seven_pairs(hand.concealed):
-        pairs = tuple(t for t, n in enumerate(_counts(hand.concealed)) for _ in range(n // 2))
+    if _pung_pairs_allowed(hand, pung_pairs) and is_seven_pairs(hand.all_tiles):
+        pairs = tuple(t for t, n in enumerate(_counts(hand.all_tiles)) for _ in range(n // 2))
         found.append(Shape("seven_pairs", pairs=pairs))
     if not hand.melds and is_thirteen_orphans(hand.concealed):
         found.append(Shape("thirteen_orphans"))
     return found
 
 
-def waits(hand: Tiles) -> list[int]:
+def waits(hand: Tiles, *, pung_pairs: bool = False) -> list[int]:
     """The tiles that would have completed the hand before the winning tile came (the fifth copy of a
-    tile the hand already holds four of does not exist)."""
+    tile the hand already holds four of does not exist). ``pung_pairs`` as in ``shapes``."""
     before = hand.before_win()
     held = hand.counts
     candidates = set()
@@ -132,13 +142,19 @@ def waits(hand: Tiles) -> list[int]:
         candidates.update(c for c in range(t - 2, t + 3) if 0 <= c < 34 and c // 9 == t // 9)
     if not hand.melds:
         candidates.update(ORPHANS)
+    exposed = [t for m in hand.melds for t in m.tiles]
+    pairs_allowed = _pung_pairs_allowed(hand, pung_pairs)
+    if pairs_allowed:
+        candidates.update(exposed)  # the fourth tile of an exposed pung
     out = []
     for tile in sorted(candidates):
         if held[tile] - (1 if tile == hand.winning_tile else 0) >= 4:
             continue
         trial = [*before, tile]
-        if concealed_shapes(trial) or (
-            not hand.melds and (is_seven_pairs(trial) or is_thirteen_orphans(trial))
+        if (
+            concealed_shapes(trial)
+            or (pairs_allowed and is_seven_pairs([*trial, *exposed]))
+            or (not hand.melds and is_thirteen_orphans(trial))
         ):
             out.append(tile)
     return out
