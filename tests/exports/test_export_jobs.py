@@ -57,7 +57,7 @@ def test_a_job_goes_from_queued_to_done_with_its_file_under_media_exports(
     assert (job.status, job.progress, job.error) == ("done", 100, "")
     assert job.started_at <= job.finished_at
     path = Path(job.file.path)
-    assert path.is_relative_to(Path(media) / "exports" / played.slug)
+    assert path.is_relative_to(Path(media) / "exports" / f"tournament.{played.pk}")  # its id, not its slug
     assert job.filename == "open-2026-ema-results.xlsx"
     sheet = load_workbook(path).active
     # Player5 won (+32, 4 table points); Player1 shares second place with Player2
