@@ -286,3 +286,33 @@ def test_with_the_broker_down_the_job_fails_and_says_why(played, director, media
     job.refresh_from_db()
     assert job.status == "failed"
     assert "background worker is not reachable" in job.error
+
+
+def test_an_export_running_under_a_live_lease_is_not_run_twice_and_a_dead_ones_is_taken_over(
+    played, director, media, settings
+):
+    """A long export outlives the broker's visibility timeout: while its worker holds the lease the
+    redelivered message leaves it alone; once the worker is gone (the lease lapsed) the job is done by
+    the next delivery instead of staying "running"."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from rankings.exports.jobs import lease_name
+    from rankings.leases import Lease
+
+    settings.JOB_LEASE_SECONDS = 30
+    job = ExportJob.objects.create(
+        tournament=played,
+        exporter="standings",
+        format="csv",
+        status=ExportJob.Status.RUNNING,
+        started_at=timezone.now() - timedelta(minutes=2),
+    )
+    with Lease(lease_name(job.pk)):
+        assert run_export.apply(args=[job.pk]).get() == "busy"
+        job.refresh_from_db()
+        assert job.status == "running" and not job.file
+    assert run_export.apply(args=[job.pk]).get() == "done"
+    job.refresh_from_db()
+    assert job.progress == 100 and Path(job.file.path).is_file()
