@@ -133,6 +133,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="mahjong")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The worker reconnects to a broker that went away, for as long as it takes (config/celery.py).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A publish to a broker that is down must fail fast, not hang the request that confirmed a result.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
