@@ -1,6 +1,6 @@
 """Loaded into a test worker only (``celery worker -I tests.archive.worker_hold_import``): an archive import
-announces that it took its job (a marker file) and then holds, so that the test can kill the worker
-mid-import, with the job marked running."""
+announces that it took its job and started (a marker file) and then holds, so that the test can kill the
+worker mid-import, with the job marked running."""
 
 import os
 import time
@@ -8,15 +8,15 @@ from pathlib import Path
 
 from rankings.archive import jobs
 
-_run = jobs._run
+_run = jobs.ArchiveImport.run
 
 
-def _held(job):
+def _held(self):
     marker = os.environ.get("HOLD_MARKER")
     if marker:
-        Path(marker).write_text(str(job.pk))
+        Path(marker).write_text("started")
         time.sleep(float(os.environ.get("HOLD_SECONDS", "300")))
-    return _run(job)
+    return _run(self)
 
 
-jobs._run = _held
+jobs.ArchiveImport.run = _held
