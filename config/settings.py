@@ -133,6 +133,9 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="mahjong")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The worker reconnects to a broker that went away, for as long as it takes (config/celery.py).
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # A publish to a broker that is down must fail fast, not hang the request that confirmed a result.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
@@ -149,6 +152,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS.update(
     unacked_restore_interval=5,
     unacked_restore_throttle=1,
 )
+# A background job (archive import, export) is leased by the worker running it, renewed every third of
+# JOB_LEASE_SECONDS (rankings/leases.py): a dead worker's job is taken over when its message comes back.
+JOB_LEASE_SECONDS = env.int("JOB_LEASE_SECONDS", default=30)
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
 }

@@ -50,12 +50,14 @@ class StandingsState(models.Model):
 
 
 def export_upload_to(instance: ExportJob, filename: str) -> str:
-    """exports/<tournament slug or "ranking">/<job id>-<random>/<file name>, under MEDIA_ROOT.
+    """exports/<"tournament." and the tournament's id, or "ranking">/<job id>-<random>/<file name>, under
+    MEDIA_ROOT: the tournament's id, never its slug, which can change or be taken by another tournament.
 
-    Downloads go through a view that checks the director role; the random part keeps the path
-    unguessable wherever MEDIA_ROOT is served as static files.
+    Downloads go through a view that checks the director role on the job's tournament; the random part
+    keeps the path unguessable wherever MEDIA_ROOT is served as static files. A job's file is deleted
+    with the job, and the jobs with their tournament.
     """
-    folder = instance.tournament.slug if instance.tournament_id else "ranking"
+    folder = f"tournament.{instance.tournament_id}" if instance.tournament_id else "ranking"
     return f"exports/{folder}/{instance.pk}-{secrets.token_urlsafe(12)}/{filename}"
 
 

@@ -49,6 +49,7 @@ from scoring.rules.numbers import TEXT_LIMIT
 from tournaments.fields import plain_number
 from tournaments.models import WIND_LETTERS, Seat, Table
 from tournaments.permissions import actor_for, can_view, user_roles
+from tournaments.selectors import visible_through
 
 TABLE_KEY_HEADER = "X-Table-Key"
 RESERVED = ("version", "reason")  # request fields that are not part of the hand
@@ -534,11 +535,18 @@ class TableResultViewSet(viewsets.ViewSet):
     # -- reading --------------------------------------------------------------------------------------
     @extend_schema(
         parameters=KEY_PARAMS,
-        responses={200: ResultSerializer, 403: OpenApiResponse(description="Not confirmed yet."), 404: None},
+        responses={
+            200: ResultSerializer,
+            403: OpenApiResponse(
+                description="Not confirmed yet, or a session hidden until the standings are revealed."
+            ),
+            404: None,
+        },
         description="The table's result: mode, status, version, scores, the hands with player keys and "
         "the running state after each (scores, dealer, round wind, counters, sticks), and, once confirmed, "
-        "the per-seat summary. Public once confirmed (public tournaments); drafts are shown to the "
-        "tournament's staff and to the table's key.",
+        "the per-seat summary. Public once confirmed (public tournaments), except the last sessions while "
+        "the director hides them for the prize-giving; drafts are shown to the tournament's staff and to "
+        "the table's key.",
     )
     @action(detail=False, methods=["get"], url_path="result")
     def result(self, request, table_pk=None):
@@ -551,6 +559,15 @@ class TableResultViewSet(viewsets.ViewSet):
                 raise Http404
             if not confirmed:
                 raise PermissionDenied(_("This result is public once a referee confirms it."))
+        last = None if staff else visible_through(tournament=tournament, user=None)
+        if last is not None and table.session.number > last and not self._key_opens(request, table):
+            raise PermissionDenied(
+                _(
+                    "The results of session %(number)s are hidden until the director reveals the "
+                    "standings at the prize-giving."
+                )
+                % {"number": table.session.number}
+            )
         return Response(result_state(table))
 
     @extend_schema(

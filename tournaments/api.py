@@ -147,6 +147,15 @@ class RegistrationSerializer(FixedParentSerializer):
         ]
         validators = []  # uniqueness is checked in validate() with a message that names the field
 
+    def get_fields(self):
+        """Only players the caller may see can be chosen: another id is refused as unknown, so neither
+        the player's name nor their existence shows."""
+        fields = super().get_fields()
+        request = self.context.get("request")
+        if request is not None and "player" in fields:
+            fields["player"].queryset = visible_players(request.user)
+        return fields
+
     def validate(self, attrs):
         attrs = super().validate(attrs)
         tournament = attrs.get("tournament") or self.instance.tournament

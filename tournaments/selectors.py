@@ -5,8 +5,40 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import Registration, Seat, Session, Tournament
-from tournaments.permissions import can_view
+from tournaments.models import Registration, Role, Seat, Session, Tournament
+from tournaments.permissions import can_view, user_roles
+
+# settings of a tournament whose last sessions are hidden for the prize-giving (the console sets them)
+HIDE_SETTING = "hide_last_sessions"
+REVEALED_SETTING = "standings_revealed"
+
+
+def hidden_after(*, tournament: Tournament) -> int | None:
+    """The last session whose results the public sees while the last sessions are hidden; None when
+    nothing is hidden (no setting, or the standings were revealed)."""
+    settings = tournament.settings or {}
+    try:
+        hide = int(settings.get(HIDE_SETTING) or 0)
+    except (TypeError, ValueError):
+        return None
+    if hide <= 0 or settings.get(REVEALED_SETTING):
+        return None
+    total = Session.objects.filter(tournament=tournament).count()
+    return max(total - hide, 0)
+
+
+def sees_hidden(*, user, tournament: Tournament) -> bool:
+    """Directors and referees see the hidden sessions (they run them); nobody else does."""
+    return user is not None and bool(user_roles(user, tournament) & {Role.DIRECTOR, Role.REFEREE})
+
+
+def visible_through(*, tournament: Tournament, user=None) -> int | None:
+    """The last session whose results ``user`` (None: the public, a projector) may see; None: all of
+    them. Every channel that shows results (pages, API, venue screen, statistics) asks this."""
+    last = hidden_after(tournament=tournament)
+    if last is None or sees_hidden(user=user, tournament=tournament):
+        return None
+    return last
 
 
 def tournament_list_visible(*, user) -> QuerySet[Tournament]:

@@ -5,14 +5,16 @@
 - :func:`archive_import_job_run` is the task's body: it claims the job, checks the requester's right to
   import this archive, imports it (one transaction, all or nothing) and records the tournament or the
   refusal with its JSON path. The import's progress goes to the cache while its transaction is open (a
-  row written inside it would not be seen), then to the job. A job that is done or failed is left alone;
-  a job left running by a worker that died is taken again after ``STALE_AFTER``.
+  row written inside it would not be seen), then to the job. A job that is done or failed is left alone.
+- The worker running a job holds its lease (``rankings.leases``): a job left running by a worker that died
+  is taken over by the next delivery of its message once the lease lapsed (``JOB_LEASE_SECONDS``); a
+  delivery that finds the lease alive raises :class:`~rankings.leases.JobBusy` (the task looks again
+  later). Only the run that holds the job records its outcome.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime as dt
 import logging
 
 from django.core.cache import cache
@@ -23,11 +25,12 @@ from django.utils import timezone
 from rankings.archive.access import import_allowed
 from rankings.archive.importer import ArchiveImport
 from rankings.archive.source import open_source
+from rankings.leases import STALE_AFTER, JobBusy, Lease, abandoned
 from rankings.models import ArchiveImportJob
 from scoring.rules.base import RuleError
 
 log = logging.getLogger(__name__)
-STALE_AFTER = dt.timedelta(minutes=15)
+__all__ = ["STALE_AFTER", "JobBusy", "archive_import_job_create", "archive_import_job_run", "job_progress"]
 PROGRESS_KEY = "archive-import-progress:{}"
 
 
@@ -53,15 +56,21 @@ def job_progress(job: ArchiveImportJob) -> int:
     return job.progress
 
 
+def lease_name(job_id: int) -> str:
+    return f"archive-import:{job_id}"
+
+
 def _claim(job_id: int) -> ArchiveImportJob | None:
+    """Take the job: a queued one, or a running one whose worker is gone. None: nothing to do."""
     with transaction.atomic():
         job = ArchiveImportJob.objects.select_for_update().filter(pk=job_id).first()
         if job is None:
             return None
-        stale = job.status == ArchiveImportJob.Status.RUNNING and (
-            job.started_at is None or job.started_at < timezone.now() - STALE_AFTER
-        )
-        if job.status != ArchiveImportJob.Status.QUEUED and not stale:
+        if job.status == ArchiveImportJob.Status.RUNNING:
+            if not abandoned(lease_name(job.pk), started_at=job.started_at, now=timezone.now()):
+                raise JobBusy(job.pk)
+            log.warning("archive import job %s was left running by a worker that is gone: taken over", job.pk)
+        elif job.status != ArchiveImportJob.Status.QUEUED:
             return None
         job.status = ArchiveImportJob.Status.RUNNING
         job.started_at = timezone.now()
@@ -70,20 +79,32 @@ def _claim(job_id: int) -> ArchiveImportJob | None:
 
 
 def _finish(job: ArchiveImportJob, **fields) -> ArchiveImportJob:
-    for name, value in fields.items():
-        setattr(job, name, value)
-    job.finished_at = timezone.now()
-    job.save()
+    """Record the outcome, unless another worker took the job over meanwhile (its run records its own)."""
+    with transaction.atomic():
+        current = ArchiveImportJob.objects.select_for_update().filter(pk=job.pk).first()
+        if current is None or current.started_at != job.started_at:
+            log.warning("archive import job %s was taken over: this run's outcome is not recorded", job.pk)
+            return current
+        for name, value in fields.items():
+            setattr(job, name, value)
+        job.finished_at = timezone.now()
+        job.save()
     with contextlib.suppress(Exception):
         cache.delete(PROGRESS_KEY.format(job.pk))
     return job
 
 
 def archive_import_job_run(*, job_id: int) -> ArchiveImportJob | None:
+    """Run the job if it is queued or abandoned; None when there is nothing to do (done, failed or
+    missing); :class:`JobBusy` when a live worker holds it."""
     job = _claim(job_id)
     if job is None:
         return None
+    with Lease(lease_name(job.pk)):
+        return _run(job)
 
+
+def _run(job: ArchiveImportJob) -> ArchiveImportJob | None:
     def progress(done: int, steps: int) -> None:
         with contextlib.suppress(Exception):
             cache.set(PROGRESS_KEY.format(job.pk), min(99, done * 100 // max(steps, 1)), 3600)

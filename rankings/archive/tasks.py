@@ -3,10 +3,18 @@
 from celery import shared_task
 
 
-@shared_task(acks_late=True, ignore_result=True)
-def run_archive_import(job_id: int) -> str:
-    """Import the archive of a job; a job that is done, failed or running elsewhere is left alone."""
+@shared_task(bind=True, acks_late=True, ignore_result=True)
+def run_archive_import(self, job_id: int) -> str:
+    """Import the archive of a job; a job that is done or failed is left alone. A job running under a
+    live lease elsewhere is looked at again after a lease (so that a worker dying later is still
+    noticed); one whose worker is gone is taken over."""
     from rankings.archive.jobs import archive_import_job_run
+    from rankings.leases import JobBusy, lease_seconds
 
-    job = archive_import_job_run(job_id=job_id)
+    try:
+        job = archive_import_job_run(job_id=job_id)
+    except JobBusy:
+        if self.request.is_eager:
+            return "busy"
+        raise self.retry(countdown=lease_seconds(), max_retries=None) from None
     return job.status if job is not None else "skipped"

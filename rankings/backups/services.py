@@ -1,10 +1,17 @@
 """Writing and restoring backups: archives (ARCHIVE.md) of running tournaments in ``BACKUP_ROOT``.
 
 Celery beat runs :func:`backups_write_running` every ``BACKUP_SECONDS`` (15 minutes): each running
-tournament's archive goes to ``BACKUP_ROOT/<slug>/<slug>-<UTC time>.json``, written to a temporary file
-and renamed, so a backup is never half written; the newest ``BACKUP_KEEP`` of each tournament are kept.
+tournament's archive goes to ``BACKUP_ROOT/tournament.<id>/<slug>-<UTC time>.json``, written to a
+temporary file and renamed, so a backup is never half written; the newest ``BACKUP_KEEP`` of each
+tournament are kept. The folder is the tournament's id, never its slug: a slug can change or be taken by
+another tournament later, and the backups stay with the tournament they were taken of.
+
 A director restores one as a new tournament (a new slug) or in place (the tournament is replaced: the
-same all-or-nothing import as an uploaded archive).
+same all-or-nothing import as an uploaded archive, under the tournament's current slug; the tables keep
+their private keys, so printed QR cards keep working, and the backups follow the tournament).
+
+When a tournament is deleted its folder is moved to ``BACKUP_ROOT/deleted/tournament.<id>-<UTC time>/``
+once the deletion commits: kept for the site's administrators (on the server's disk), listed by no page.
 """
 
 from __future__ import annotations
@@ -13,12 +20,14 @@ import json
 import logging
 import os
 import re
+import shutil
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
 from django.core.cache import cache
+from django.db import transaction
 
 from rankings.archive import archive_export, archive_import
 from scoring.rules.base import RuleError
@@ -41,18 +50,20 @@ def backup_root() -> Path:
     return Path(settings.BACKUP_ROOT)
 
 
-def _folder(slug: str) -> Path:
-    return backup_root() / slug
+def _folder(tournament_id: int) -> Path:
+    """The tournament's folder, named by its id ("." is never part of a slug, so no folder of a slug
+    written by earlier versions can be taken for it)."""
+    return backup_root() / f"tournament.{int(tournament_id)}"
 
 
 def backups_list(*, tournament: Tournament) -> list[Backup]:
-    """The backups of ``tournament``, newest first."""
-    folder = _folder(tournament.slug)
+    """The backups of ``tournament`` (taken under any of its slugs), newest first."""
+    folder = _folder(tournament.pk)
     found = []
     if folder.is_dir():
         for path in folder.iterdir():
             match = NAME.match(path.name)
-            if match and match["slug"] == tournament.slug:
+            if match and path.is_file():
                 taken = datetime.strptime(match["stamp"], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
                 found.append(Backup(path.name, path, path.stat().st_size, taken))
     return sorted(found, key=lambda b: b.name, reverse=True)
@@ -69,7 +80,7 @@ def backup_get(*, tournament: Tournament, name: str) -> Backup:
 def backup_write(*, tournament: Tournament, now: datetime | None = None) -> Backup:
     """Write the archive of ``tournament`` now and keep only the newest ``BACKUP_KEEP``."""
     now = now or datetime.now(UTC)
-    folder = _folder(tournament.slug)
+    folder = _folder(tournament.pk)
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{tournament.slug}-{now.strftime('%Y%m%dT%H%M%SZ')}.json"
     target = folder / name
@@ -111,14 +122,73 @@ def backup_restore(*, tournament: Tournament, name: str, in_place: bool, user) -
     """Restore a backup of ``tournament``: in place (the tournament is replaced, all or nothing) or as a
     new tournament whose slug and name say which backup it is."""
     backup = backup_get(tournament=tournament, name=name)
-    if in_place:
-        return archive_import(document=backup.path, replace=True, user=user)
     document = json.loads(backup.path.read_text(encoding="utf-8"))
+    head = document["tournament"]
+    if in_place:
+        return _restore_in_place(tournament=tournament, document=document, user=user)
     stamp = NAME.match(name)["stamp"].lower()
     slug = f"{tournament.slug}-{stamp}"[:80]
     if Tournament.objects.filter(slug=slug).exists():
         raise RuleError(f"this backup is already restored as the tournament {slug}", "name")
-    head = document["tournament"]
     head["slug"] = slug
     head["name"] = f"{head['name']} ({backup.taken_at:%Y-%m-%d %H:%M} UTC)"[:200]
     return archive_import(document=document, user=user)
+
+
+def _restore_in_place(*, tournament: Tournament, document: dict, user) -> Tournament:
+    """Replace ``tournament`` by the backup: under its current slug (whatever slug the backup was taken
+    under), with its tables' private keys, and with its backups moved to the new tournament's folder."""
+    from tournaments.models import Table
+
+    document["tournament"]["slug"] = tournament.slug
+    keys = {
+        (number, table): key
+        for number, table, key in Table.objects.filter(session__tournament=tournament).values_list(
+            "session__number", "number", "private_key"
+        )
+    }
+    old_id = tournament.pk
+    with transaction.atomic():
+        restored = archive_import(document=document, replace=True, user=user)
+        for table in Table.objects.filter(session__tournament=restored).select_related("session"):
+            key = keys.get((table.session.number, table.number))
+            if key is not None and key != table.private_key:
+                Table.objects.filter(pk=table.pk).update(private_key=key)
+        # after the deletion's own callback (registered during the import), which set the folder aside
+        transaction.on_commit(lambda: _folder_move(old_id, restored.pk))
+    return restored
+
+
+def _deleted_folder(tournament_id: int) -> Path:
+    return backup_root() / "deleted" / f"tournament.{int(tournament_id)}"
+
+
+def _folder_move(old_id: int, new_id: int) -> None:
+    """Move the backups set aside by the replaced tournament's deletion to the new tournament."""
+    source = _deleted_folder(old_id)
+    if not source.is_dir():
+        source = _folder(old_id)
+    if not source.is_dir():
+        return
+    target = _folder(new_id)
+    target.mkdir(parents=True, exist_ok=True)
+    for path in source.iterdir():
+        path.replace(target / path.name)
+    shutil.rmtree(source, ignore_errors=True)
+
+
+def backups_set_aside(*, tournament_id: int) -> None:
+    """A deleted tournament's backups leave the pages: moved under ``deleted/`` when the deletion
+    commits, for the site's administrators only."""
+
+    def move() -> None:
+        folder = _folder(tournament_id)
+        if not folder.is_dir():
+            return
+        target = _deleted_folder(tournament_id)
+        if target.exists():  # an earlier deletion of the same id (a reused SQLite id): keep both
+            target.rename(target.with_name(f"{target.name}-{datetime.now(UTC):%Y%m%dT%H%M%S%fZ}"))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        folder.rename(target)
+
+    transaction.on_commit(move)

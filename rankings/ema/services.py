@@ -114,13 +114,20 @@ def tournament_results_store(*, tournament: Tournament) -> EmaTournament:
     """Store (again) the places, base ranks and MERS weight of a finished tournament.
 
     A tournament that is not finished keeps no results and does not count, nor does a private one: the
-    ranking is public and would show its players and places.
+    ranking is public and would show its players and places; nor one whose last sessions are hidden for
+    the prize-giving, until the director reveals them (the places would tell the hidden results).
     """
+    from tournaments.selectors import hidden_after
+
     state, _ = EmaTournament.objects.select_for_update().get_or_create(tournament=tournament)
     version = state.input_version
     TournamentResult.objects.filter(tournament=tournament).delete()
     changes: dict = {"computed_version": version, "computed_at": timezone.now(), "error": ""}
-    if tournament.status != Tournament.Status.FINISHED or not tournament.is_public:
+    if (
+        tournament.status != Tournament.Status.FINISHED
+        or not tournament.is_public
+        or hidden_after(tournament=tournament) is not None
+    ):
         changes.update(counted=False, players=0, countries=0, weight=None, ended_on=None, family="")
     else:
         places = tournament_places(tournament=tournament)

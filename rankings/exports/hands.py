@@ -24,7 +24,7 @@ class HandStatisticsExporter(Exporter):
     sheet_title = gettext_lazy("Statistics")
 
     def rows(self) -> Iterator[Sequence[Cell]]:
-        stats = tournament_statistics(tournament=self.tournament)
+        stats = tournament_statistics(tournament=self.tournament, everything=True)  # the directors' file
         yield [
             _("Player"),
             _("Name"),
@@ -62,7 +62,7 @@ class BestHandsExporter(Exporter):
     sheet_title = gettext_lazy("Best hands")
 
     def rows(self) -> Iterator[Sequence[Cell]]:
-        stats = tournament_statistics(tournament=self.tournament)
+        stats = tournament_statistics(tournament=self.tournament, everything=True)  # the directors' file
         yield [_("Rank"), _("Player"), _("Name"), _("Biggest hand"), _("Fan or yaku")]
         for rank, p in enumerate(stats.best_hand_ranking(), start=1):
             yield [rank, p.key, p.name, p.biggest.label, ", ".join(p.biggest.items)]

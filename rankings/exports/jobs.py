@@ -5,7 +5,10 @@
   runs at once, in-process).
 - :func:`export_job_run` is the task's body: it claims the job, runs the exporter while writing its
   progress (0–100) to the job, and stores the file under ``MEDIA_ROOT/exports/``. A job that is done
-  or failed is left as it is, so a task delivered twice does no harm.
+  or failed is left as it is, so a task delivered twice does no harm. The worker running a job holds its
+  lease (``rankings.leases``): a delivery that finds the lease alive raises
+  :class:`~rankings.leases.JobBusy` instead of running the job a second time at once; a job whose worker
+  died is taken over once the lease lapsed.
 - Files are kept: the director's page lists every past export for download.
 """
 
@@ -22,6 +25,7 @@ from django.utils import timezone, translation
 
 from rankings.exports.base import RANKING, TOURNAMENT
 from rankings.exports.registry import exporter_get
+from rankings.leases import JobBusy, Lease, abandoned
 from rankings.models import ExportJob
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
@@ -86,6 +90,10 @@ def export_job_enqueue(*, job_id: int) -> None:
         )
 
 
+def lease_name(job_id: int) -> str:
+    return f"export:{job_id}"
+
+
 def _claim(job_id: int) -> ExportJob | None:
     with transaction.atomic():
         job = (
@@ -96,6 +104,10 @@ def _claim(job_id: int) -> ExportJob | None:
         )
         if job is None or job.status in (ExportJob.Status.DONE, ExportJob.Status.FAILED):
             return None
+        if job.status == ExportJob.Status.RUNNING:
+            if not abandoned(lease_name(job.pk), started_at=job.started_at, now=timezone.now()):
+                raise JobBusy(job.pk)
+            log.warning("export job %s was left running by a worker that is gone: taken over", job.pk)
         job.status = ExportJob.Status.RUNNING
         job.started_at = timezone.now()
         job.progress = 0
@@ -110,10 +122,17 @@ def _finish(job_id: int, status: str, **changes) -> None:
 
 
 def export_job_run(*, job_id: int) -> ExportJob | None:
-    """Run a queued job: progress as it goes, then the file (done) or the reason (failed)."""
+    """Run a queued (or abandoned) job: progress as it goes, then the file (done) or the reason (failed).
+    :class:`JobBusy` when a live worker holds the job."""
     job = _claim(job_id)
     if job is None:
         return ExportJob.objects.filter(pk=job_id).first()
+    with Lease(lease_name(job_id)):
+        return _run(job)
+
+
+def _run(job: ExportJob) -> ExportJob | None:
+    job_id = job.pk
     last = {"written": 0}
 
     def progress(percent: int) -> None:

@@ -7,12 +7,20 @@ from datetime import date
 from celery import shared_task
 
 
-@shared_task(acks_late=True)
-def run_export(job_id: int) -> str:
-    """Run an export job; a job that is done or failed is left alone, so running twice is safe."""
+@shared_task(bind=True, acks_late=True)
+def run_export(self, job_id: int) -> str:
+    """Run an export job; a job that is done or failed is left alone, so running twice is safe. A job
+    running under a live lease elsewhere is looked at again after a lease; one whose worker is gone is
+    taken over."""
     from rankings.exports.jobs import export_job_run
+    from rankings.leases import JobBusy, lease_seconds
 
-    job = export_job_run(job_id=job_id)
+    try:
+        job = export_job_run(job_id=job_id)
+    except JobBusy:
+        if self.request.is_eager:
+            return "busy"
+        raise self.retry(countdown=lease_seconds(), max_retries=None) from None
     return job.status if job is not None else "missing"
 
 

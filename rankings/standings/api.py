@@ -51,5 +51,5 @@ class StandingsViewSet(viewsets.ViewSet):
         if not freshness.has_snapshot:
             selectors.standings_document(tournament=tournament)  # computes the first snapshot
             tournament, freshness = selectors.tournament_with_freshness(slug=tournament_slug)
-        document = selectors.standings_document(tournament=tournament)
+        document = selectors.standings_document_shown(tournament=tournament, user=request.user)
         return Response({**(document or {}), "freshness": freshness.as_dict()})

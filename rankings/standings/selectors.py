@@ -381,6 +381,39 @@ def standings_document(*, tournament: Tournament) -> dict | None:
     return document
 
 
+def standings_document_upto(*, tournament: Tournament, last_session: int) -> dict:
+    """The standings as they stood after ``last_session`` (rows and penalties of later sessions left out)."""
+    players, rows, score_penalties, tp_penalties, _complete = standings_inputs(tournament=tournament)
+    rows = [r for r in rows if r.session <= last_session]
+    score_penalties = [p for p in score_penalties if p.session is not None and p.session <= last_session]
+    tp_penalties = [p for p in tp_penalties if p.session is not None and p.session <= last_session]
+    complete = Session.objects.filter(
+        tournament=tournament, status=Session.Status.FINISHED, number__lte=last_session
+    ).count()
+    standings = compute_standings(
+        players=players,
+        rows=rows,
+        method=method_for_family(tournament.get_rules().family),
+        table_points_penalties=tp_penalties,
+        score_penalties=score_penalties,
+        tiebreaks=tiebreak_order(tournament=tournament),
+        complete_sessions=complete,
+    )
+    return standings.to_document(tournament.slug, tournament.ruleset)
+
+
+def standings_document_shown(*, tournament: Tournament, user=None) -> dict | None:
+    """The standings ``user`` may see (None: the public, a projector): while the last sessions are hidden
+    for the prize-giving, the standings as after the last session the public sees (directors and
+    referees see them all); the stored document otherwise."""
+    from tournaments.selectors import visible_through
+
+    last = visible_through(tournament=tournament, user=user)
+    if last is None:
+        return standings_document(tournament=tournament)
+    return standings_document_upto(tournament=tournament, last_session=last)
+
+
 @dataclass(frozen=True)
 class StandingLine:
     rank: int

@@ -21,6 +21,13 @@ STATIC_FILES = (
 )
 
 
+def account_paths() -> list[str]:
+    """Where a phone signs in or out: the service worker forgets its page copies on a POST to these."""
+    from django.urls import reverse
+
+    return [reverse("login"), reverse("logout")]
+
+
 @cache
 def _files_digest() -> str:
     digest = hashlib.sha256()

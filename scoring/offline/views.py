@@ -4,7 +4,9 @@ The worker is served from the site's root so that its scope covers both table pa
 ``/table/<key>/`` and the staff's ``/t/<slug>/s/<n>/table/<m>/``). It keeps the last copy of each table page
 it fetched and the static files those pages use, so a page once visited opens without a network; the page's
 own script keeps the hands entered meanwhile (see ``static/js/offline-entry.js``). Nothing is cached for
-any other page.
+any other page. The copies belong to the account signed in when they were taken: a sign-in or a sign-out
+on the phone (even one that fails for want of a network) forgets every page copy, so the next person
+finds nothing of the previous account's pages offline.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoring.offline.assets import STATIC_FILES, TABLE_PAGE, cache_name
+from scoring.offline.assets import STATIC_FILES, TABLE_PAGE, account_paths, cache_name
 
 
 @require_GET
@@ -29,6 +31,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "cache_name": json.dumps(cache_name()),
             "static_urls": json.dumps([static(name) for name in STATIC_FILES]),
             "page_pattern": json.dumps(TABLE_PAGE),
+            "account_paths": json.dumps(account_paths()),
             "offline_text": json.dumps(
                 _("This table page has not been opened on this phone yet; open it once with a network.")
             ),

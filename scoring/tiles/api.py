@@ -314,7 +314,7 @@ class StatisticsViewSet(viewsets.ViewSet):
         tournament = get_object_or_404(Tournament, slug=tournament_slug)
         if not can_view(request.user, tournament):
             raise Http404
-        s = tournament_statistics(tournament=tournament)
+        s = tournament_statistics(tournament=tournament, user=request.user)
         riichi = s.family == "riichi"
         return Response(
             {

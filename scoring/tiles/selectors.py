@@ -27,11 +27,14 @@ def held_hand_view(*, table: Table, number: int) -> dict[str, Any] | None:
     return {"version": result.version, "number": number, "wins": wins, "data": hand.data}
 
 
-def tournament_statistics(*, tournament, top: int = 10):
-    """The statistics of a tournament from its tables entered hand by hand (scoring.rules.tiles.stats)."""
+def tournament_statistics(*, tournament, top: int = 10, user=None, everything: bool = False):
+    """The statistics of a tournament from its tables entered hand by hand (scoring.rules.tiles.stats),
+    as ``user`` may see them: while the last sessions are hidden for the prize-giving, their hands are
+    left out for the public (``everything``: every session, whoever asks)."""
     from scoring.models import Hand
     from scoring.rules.tiles import stats
     from tournaments.models import Registration, Seat
+    from tournaments.selectors import visible_through
 
     names = {
         r.key: r.player.full_name
@@ -46,17 +49,17 @@ def tournament_statistics(*, tournament, top: int = 10):
         seats.setdefault(table_id, []).append(key)
     grouped: dict[int, list] = {}
     places: dict[int, tuple[int, int]] = {}
-    rows = (
-        Hand.objects.filter(result__table__session__tournament=tournament, result__mode="hands")
-        .order_by("result__table__session__number", "result__table__number", "number")
-        .values_list(
-            "result__table_id",
-            "result__table__session__number",
-            "result__table__number",
-            "number",
-            "data",
-            "valuation",
-        )
+    hands = Hand.objects.filter(result__table__session__tournament=tournament, result__mode="hands")
+    last = None if everything else visible_through(tournament=tournament, user=user)
+    if last is not None:
+        hands = hands.filter(result__table__session__number__lte=last)
+    rows = hands.order_by("result__table__session__number", "result__table__number", "number").values_list(
+        "result__table_id",
+        "result__table__session__number",
+        "result__table__number",
+        "number",
+        "data",
+        "valuation",
     )
     for table_id, session, table, number, data, valuation in rows.iterator(chunk_size=2000):
         grouped.setdefault(table_id, []).append((number, data, valuation))

@@ -166,7 +166,7 @@ def statistics(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     if not can_view(request.user, tournament):
         raise Http404
-    stats = tournament_statistics(tournament=tournament)
+    stats = tournament_statistics(tournament=tournament, user=request.user)
     context = {
         "tournament": tournament,
         "stats": stats,

@@ -118,3 +118,66 @@ def test_a_director_of_another_tournament_cannot_replace_this_one_through_a_job(
     assert response.status_code == 202 and state["status"] == "failed"
     assert "you may not create tournaments, or replace this one" in state["message"]
     assert Tournament.objects.get(slug=doc["tournament"]["slug"]).roles.filter(user=owner).exists()
+
+
+def _abandoned_job(admin, *, started_seconds_ago: int) -> ArchiveImportJob:
+    """A job a worker took and died with, ``started_seconds_ago`` (well under the old 15 minutes)."""
+    from django.utils import timezone
+
+    job = jobs.archive_import_job_create(
+        upload=io.BytesIO(json.dumps(load("mcr")).encode()), replace=False, user=admin
+    )
+    ArchiveImportJob.objects.filter(pk=job.pk).update(
+        status=ArchiveImportJob.Status.RUNNING,
+        started_at=timezone.now() - timezone.timedelta(seconds=started_seconds_ago),
+    )
+    return job
+
+
+@override_settings(JOB_LEASE_SECONDS=30)
+def test_a_job_whose_worker_died_is_taken_over_when_its_message_comes_back(admin):
+    """The dead worker's lease lapsed (nothing renews it): the redelivered message imports the archive,
+    47 s after the start, instead of answering "skipped" for 15 minutes and leaving the job running."""
+    from rankings.archive.tasks import run_archive_import
+
+    job = _abandoned_job(admin, started_seconds_ago=47)
+    assert run_archive_import.apply(args=[job.pk]).get() == "done"
+    job.refresh_from_db()
+    assert job.status == "done" and job.progress == 100
+    assert job.tournament.slug == load("mcr")["tournament"]["slug"]
+    assert run_archive_import.apply(args=[job.pk]).get() == "skipped"  # done: a later delivery does nothing
+
+
+@override_settings(JOB_LEASE_SECONDS=30)
+def test_a_job_whose_worker_is_alive_is_not_run_twice(admin):
+    """A long import outlives the broker's visibility timeout: the message comes back while the worker
+    still holds the lease (renewed by its heartbeat); the second delivery leaves the job alone and looks
+    again later, and takes it over once the lease lapses."""
+    from rankings.archive.tasks import run_archive_import
+    from rankings.leases import Lease
+
+    job = _abandoned_job(admin, started_seconds_ago=120)
+    with Lease(jobs.lease_name(job.pk)):  # the first worker, alive
+        assert run_archive_import.apply(args=[job.pk]).get() == "busy"
+        job.refresh_from_db()
+        assert job.status == "running" and not Tournament.objects.exists()
+    # the first worker is gone (its lease ended with it): the next look takes the job over
+    assert run_archive_import.apply(args=[job.pk]).get() == "done"
+
+
+def test_the_heartbeat_keeps_a_lease_alive_past_its_length(settings):
+    """The lease lives JOB_LEASE_SECONDS and the heartbeat renews it: a run longer than a lease keeps it."""
+    from unittest import mock as _mock
+
+    from rankings import leases
+
+    settings.JOB_LEASE_SECONDS = 3
+    renewals = []
+    with _mock.patch.object(leases.Lease, "_renew", lambda self: renewals.append(self.token)):
+        lease = leases.Lease("probe")
+        with _mock.patch.object(lease._stop, "wait", side_effect=[False, False, True]) as waited:
+            lease.__enter__()
+            lease._thread.join(timeout=5)
+            lease.__exit__(None, None, None)
+    assert len(renewals) == 3  # taken once, then renewed at each beat until the run ends
+    assert [c.args for c in waited.call_args_list] == [(1.0,)] * 3  # every third of the lease

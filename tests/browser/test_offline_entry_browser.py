@@ -213,3 +213,65 @@ def test_a_rule_error_stops_the_queue_on_its_hand(browser, proxy, tournament):
     browser.find_element("css selector", "form.hand-form button[type=submit]").click()
     wait_for(lambda: queued(browser) == 0 and not banner(browser), "both hands")
     assert [(h["winner"], h["fan"]) for h in stored(table)] == [(0, 8), (1, 8)]
+
+
+def cached_pages(driver) -> list[str]:
+    """The paths the service worker keeps, static files left out."""
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "caches.keys().then(names => Promise.all(names.map(n => caches.open(n).then(c => c.keys()))))"
+        ".then(lists => done(lists.flat().map(r => new URL(r.url).pathname)"
+        ".filter(p => !p.startsWith('/static/')))).catch(e => done(['error ' + e]));"
+    )
+
+
+def test_after_the_referee_signs_out_the_phone_shows_nothing_of_the_private_tournament_offline(
+    browser, proxy, make_tournament, director, make_user
+):
+    from django.conf import settings
+    from django.test import Client
+
+    from tests.scoring.test_pages_support import table_url
+    from tournaments.services import role_grant
+
+    tournament = make_tournament(slug="closed-cup", director=director, is_public=False)
+    table = seat_session(tournament)[0]
+    referee = make_user("phone-referee")
+    role_grant(tournament=tournament, user=referee, role=Role.REFEREE)
+    client = Client()
+    client.force_login(referee)
+    browser.get(proxy.url + "/")
+    browser.add_cookie(
+        {
+            "name": settings.SESSION_COOKIE_NAME,
+            "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+            "path": "/",
+        }
+    )
+    page = table_url(table)
+    browser.get(proxy.url + page)
+    wait_for(
+        lambda: browser.execute_script("return !!navigator.serviceWorker.controller;"), "the service worker"
+    )
+    browser.refresh()
+    wait_for(lambda: page in cached_pages(browser), "the staff's table page in the worker's cache")
+    private = table.private_key
+    name = table.seats.get(position=0).registration.player.first_name
+
+    # offline while signed in: the referee's page opens (the cache works, so the check below is not vacuous)
+    network(browser, proxy, online=False)
+    browser.get(proxy.url + page)
+    wait_for(lambda: private in browser.page_source, "the page's copy, with the table's private link")
+    network(browser, proxy, online=True)
+
+    browser.get(proxy.url + "/")
+    browser.find_element("css selector", "form[action='/accounts/logout/'] button").click()
+    wait_for(lambda: "/accounts/logout/" not in browser.current_url, "the sign-out")
+    wait_for(lambda: cached_pages(browser) == [], "the page copies forgotten")
+
+    network(browser, proxy, online=False)
+    browser.get(proxy.url + page)
+    source = browser.page_source
+    browser.save_screenshot(str(ARTIFACTS / "offline-after-sign-out-390.png"))
+    assert private not in source and name not in source and "closed-cup" not in source.replace(page, "")
+    assert cached_pages(browser) == []

@@ -57,7 +57,7 @@ def test_a_job_goes_from_queued_to_done_with_its_file_under_media_exports(
     assert (job.status, job.progress, job.error) == ("done", 100, "")
     assert job.started_at <= job.finished_at
     path = Path(job.file.path)
-    assert path.is_relative_to(Path(media) / "exports" / played.slug)
+    assert path.is_relative_to(Path(media) / "exports" / f"tournament.{played.pk}")  # its id, not its slug
     assert job.filename == "open-2026-ema-results.xlsx"
     sheet = load_workbook(path).active
     # Player5 won (+32, 4 table points); Player1 shares second place with Player2
@@ -286,3 +286,33 @@ def test_with_the_broker_down_the_job_fails_and_says_why(played, director, media
     job.refresh_from_db()
     assert job.status == "failed"
     assert "background worker is not reachable" in job.error
+
+
+def test_an_export_running_under_a_live_lease_is_not_run_twice_and_a_dead_ones_is_taken_over(
+    played, director, media, settings
+):
+    """A long export outlives the broker's visibility timeout: while its worker holds the lease the
+    redelivered message leaves it alone; once the worker is gone (the lease lapsed) the job is done by
+    the next delivery instead of staying "running"."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from rankings.exports.jobs import lease_name
+    from rankings.leases import Lease
+
+    settings.JOB_LEASE_SECONDS = 30
+    job = ExportJob.objects.create(
+        tournament=played,
+        exporter="standings",
+        format="csv",
+        status=ExportJob.Status.RUNNING,
+        started_at=timezone.now() - timedelta(minutes=2),
+    )
+    with Lease(lease_name(job.pk)):
+        assert run_export.apply(args=[job.pk]).get() == "busy"
+        job.refresh_from_db()
+        assert job.status == "running" and not job.file
+    assert run_export.apply(args=[job.pk]).get() == "done"
+    job.refresh_from_db()
+    assert job.progress == 100 and Path(job.file.path).is_file()

@@ -10,12 +10,13 @@ import pytest
 from django.conf import settings
 
 from rankings.archive import archive_export
+from rankings.archive.importer import tournament_delete
 from rankings.backups import services
 from rankings.backups.tasks import write_backups
 from scoring.models import TableResult
 from scoring.services import Actor, totals_set
-from tests.scoring.test_pages_support import seat_session, text
-from tournaments.models import Role, Tournament
+from tests.scoring.test_pages_support import link_url, seat_session, text
+from tournaments.models import Role, Table, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -101,3 +102,106 @@ def test_only_the_directors_see_backups_and_no_other_file_is_reachable(client, r
     (settings.BACKUP_ROOT / "secret.json").write_text("{}")
     assert client.get(f"/t/{running.slug}/director/backups/..%2Fsecret.json").status_code == 404
     assert client.get(f"/t/{running.slug}/director/backups/secret.json").status_code == 404
+
+
+@pytest.fixture
+def private_cup(make_tournament, make_user):
+    """Organiser A's private running tournament with one result, whose players' names show a leak."""
+    owner = make_user("organiser-a")
+    cup = make_tournament("secret-cup", director=owner, is_public=False)
+    for registration in cup.registrations.select_related("player"):
+        registration.player.first_name = f"Secretina{registration.key}"
+        registration.player.save()
+    tables = seat_session(cup)
+    totals_set(
+        table=tables[0],
+        scores=[10, -10, 0, 0],
+        actor=Actor(user=owner, role=Role.DIRECTOR),
+        expected_version=None,
+    )
+    Tournament.objects.filter(pk=cup.pk).update(status=Tournament.Status.RUNNING)
+    cup.refresh_from_db()
+    return cup, owner
+
+
+def _newcomer_sees_nothing(client, make_user, make_tournament, backup) -> Tournament:
+    """Organiser B opens a tournament with the old slug: none of A's backups is listed, downloaded or
+    restored."""
+    from tournaments import services as tournament_services
+
+    newcomer = make_user("organiser-b")
+    taken = tournament_services.tournament_create(
+        name="Secret Cup", slug="secret-cup", ruleset="mcr", starts_on=datetime(2026, 6, 1).date(),
+        director=newcomer, sessions=1,
+    )  # fmt: skip
+    client.force_login(newcomer)
+    page = client.get("/t/secret-cup/director/backups/")
+    assert page.status_code == 200
+    assert backup.name not in text(page) and "Secretina" not in text(page)
+    assert services.backups_list(tournament=taken) == []
+    assert client.get(f"/t/secret-cup/director/backups/{backup.name}").status_code == 404
+    before = Tournament.objects.count()
+    refused = client.post(
+        "/t/secret-cup/director/backups/restore/", {"prefix": "0", "0-name": backup.name, "0-mode": "new"}
+    )
+    assert refused.status_code == 400 and Tournament.objects.count() == before
+    return taken
+
+
+def test_a_renamed_tournament_keeps_its_backups_and_its_old_slug_shows_none(
+    client, api_as, private_cup, make_user, make_tournament
+):
+    cup, owner = private_cup
+    backup = services.backup_write(tournament=cup, now=datetime(2026, 5, 1, 10, 15, tzinfo=UTC))
+    renamed = api_as(owner).patch(f"/api/tournaments/{cup.slug}/", {"slug": "secret-cup-old"}, format="json")
+    assert renamed.status_code == 200
+    cup.refresh_from_db()
+    _newcomer_sees_nothing(client, make_user, make_tournament, backup)
+    # the owner still finds the backup under the new slug, and downloads it
+    assert [b.name for b in services.backups_list(tournament=cup)] == [backup.name]
+    client.force_login(owner)
+    download = client.get(f"/t/secret-cup-old/director/backups/{backup.name}")
+    assert download.status_code == 200 and b"Secretina" in b"".join(download.streaming_content)
+
+
+def test_a_deleted_tournament_takes_its_backups_away_from_the_pages(
+    client, private_cup, make_user, make_tournament, django_capture_on_commit_callbacks
+):
+    cup, _ = private_cup
+    backup = services.backup_write(tournament=cup)
+    cup_id = cup.pk
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_delete(cup)
+    _newcomer_sees_nothing(client, make_user, make_tournament, backup)
+    # kept on the server's disk for the site's administrators, outside every tournament's folder
+    kept = settings.BACKUP_ROOT / "deleted" / f"tournament.{cup_id}" / backup.name
+    assert kept.is_file() and b"Secretina" in kept.read_bytes()
+
+
+def test_restoring_in_place_keeps_the_table_links_the_slug_and_the_backups(
+    client, private_cup, django_capture_on_commit_callbacks
+):
+    cup, owner = private_cup
+    backup = services.backup_write(tournament=cup)
+    Tournament.objects.filter(pk=cup.pk).update(slug="secret-cup-old")
+    cup.refresh_from_db()
+    keys = {
+        (t.session.number, t.number): t.private_key
+        for t in Table.objects.filter(session__tournament=cup).select_related("session")
+    }
+    assert len(keys) == 2
+    client.force_login(owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            "/t/secret-cup-old/director/backups/restore/",
+            {"prefix": "0", "0-name": backup.name, "0-mode": "in_place", "0-confirm": "on"},
+        )
+    assert response.status_code == 302
+    restored = Tournament.objects.get(slug="secret-cup-old")
+    assert not Tournament.objects.filter(slug="secret-cup").exists()
+    tables = restored.sessions.get(number=1).tables.all()
+    assert {(1, t.number): t.private_key for t in tables} == keys  # the printed QR cards still work
+    client.logout()
+    link = client.get(link_url(tables.get(number=1)))  # a printed card's link opens its table
+    assert link.status_code == 200 and "Secretinap1" in text(link)
+    assert [b.name for b in services.backups_list(tournament=restored)] == [backup.name]

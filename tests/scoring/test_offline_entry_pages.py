@@ -55,6 +55,9 @@ def test_the_service_worker_covers_the_table_pages_from_the_root(client, tournam
     assert page.match(link_url(table)) and page.match(table_url(table))
     assert not page.match(link_url(table) + "hand/1/") and not page.match("/t/open-2026/standings/")
     assert client.post("/entry-sw.js").status_code == 405
+    # a sign-in or sign-out on the phone forgets the page copies (the browser test proves it offline)
+    paths = json.loads(re.search(r"const ACCOUNT_PATHS = (.*);", body).group(1))
+    assert paths == ["/accounts/login/", "/accounts/logout/"]
 
 
 def test_the_manifest_starts_on_the_table_page_and_nowhere_else(client, tournament):

@@ -796,3 +796,40 @@ def test_matrix_size():
         f"{len(READ_PAGES)} read-only pages checked to change nothing"
     )
     assert size == (len(API) + len(PAGES)) * 7
+
+
+def test_a_director_cannot_register_another_tournaments_private_player():
+    """Player ids are sequential: choosing one of a private tournament's players by id is refused as an
+    unknown player (400 naming the field), the name is not answered and nothing is written."""
+    world = matrix_world()
+    world.other.is_public = False
+    world.other.save(update_fields=["is_public"])
+    hidden = world.other.registrations.get(key="p1").player
+    cases = [
+        ("POST", "/api/registrations/", {"tournament": world.tournament.pk, "player": hidden.pk}),
+        (
+            "PUT",
+            f"/api/registrations/{world.spare_registration.pk}/",
+            {"tournament": world.tournament.pk, "player": hidden.pk},
+        ),
+        ("PATCH", f"/api/registrations/{world.spare_registration.pk}/", {"player": hidden.pk}),
+    ]
+    client = api_client(world, "director")
+    for method, url, body in cases:
+        status, changed, response = attempt(
+            lambda method=method, url=url, body=body: getattr(client, method.lower())(
+                url, body, format="json"
+            )
+        )
+        assert status == 400 and not changed, (method, status, response.content)
+        assert "player" in response.json()
+        assert hidden.first_name.encode() not in response.content
+    # the director of the private tournament registers the same player in a tournament of theirs
+    world.tournament.roles.create(user=world.users["other_director"], role="director")
+    mine = api_client(world, "other_director")
+    status, changed, _ = attempt(
+        lambda: mine.post(
+            "/api/registrations/", {"tournament": world.tournament.pk, "player": hidden.pk}, format="json"
+        )
+    )
+    assert status == 201 and changed

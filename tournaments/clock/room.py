@@ -59,10 +59,19 @@ class StandingRow:
 
 
 def standings_top(*, tournament: Tournament, limit: int = 24) -> list[StandingRow]:
-    """The first rows of the stored standings (nothing is computed here)."""
+    """The first rows of the stored standings (nothing is computed here), or, while the last sessions are
+    hidden for the prize-giving, of the standings as the public sees them (the screen is public)."""
     from rankings.models import StandingsState
+    from rankings.standings.selectors import standings_document_upto
+    from tournaments.selectors import visible_through
 
-    document = StandingsState.objects.filter(tournament=tournament).values_list("document", flat=True).first()
+    last = visible_through(tournament=tournament, user=None)
+    if last is not None:
+        document = standings_document_upto(tournament=tournament, last_session=last)
+    else:
+        document = (
+            StandingsState.objects.filter(tournament=tournament).values_list("document", flat=True).first()
+        )
     rows = []
     for row in (document or {}).get("standings", [])[:limit]:
         value = row.get("table_points")

@@ -6,10 +6,9 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
+from tournaments import selectors as core_selectors
 from tournaments.console.plan import fold
-from tournaments.console.services import HIDE_SETTING, REVEALED_SETTING
-from tournaments.models import EMAPlayer, Registration, Role, Session, Tournament, TournamentRole
-from tournaments.permissions import user_roles
+from tournaments.models import EMAPlayer, Registration, Role, Tournament, TournamentRole
 
 
 @dataclass(frozen=True)
@@ -59,43 +58,13 @@ def registered_ema_ids(*, tournament: Tournament) -> set[str]:
 # -- standings hidden for the last sessions --------------------------------------------------------------
 
 
-def hidden_after(*, tournament: Tournament) -> int | None:
-    """The last session whose standings the public sees while the last sessions are hidden; None when
-    nothing is hidden (no setting, or the standings were revealed)."""
-    settings = tournament.settings or {}
-    try:
-        hide = int(settings.get(HIDE_SETTING) or 0)
-    except (TypeError, ValueError):
-        return None
-    if hide <= 0 or settings.get(REVEALED_SETTING):
-        return None
-    total = Session.objects.filter(tournament=tournament).count()
-    return max(total - hide, 0)
-
-
-def sees_hidden(*, user, tournament: Tournament) -> bool:
-    return bool(user_roles(user, tournament) & {Role.DIRECTOR, Role.REFEREE})
+# the rule lives in the tournaments core (every channel asks it); these names are the console's
+hidden_after = core_selectors.hidden_after
+sees_hidden = core_selectors.sees_hidden
 
 
 def standings_document_upto(*, tournament: Tournament, last_session: int) -> dict:
     """The standings as they stood after ``last_session`` (rows and penalties of later sessions left out)."""
-    from rankings.standings.engine import compute_standings, method_for_family
-    from rankings.standings.selectors import standings_inputs, tiebreak_order
+    from rankings.standings.selectors import standings_document_upto as upto
 
-    players, rows, score_penalties, tp_penalties, _complete = standings_inputs(tournament=tournament)
-    rows = [r for r in rows if r.session <= last_session]
-    score_penalties = [p for p in score_penalties if p.session is not None and p.session <= last_session]
-    tp_penalties = [p for p in tp_penalties if p.session is not None and p.session <= last_session]
-    complete = Session.objects.filter(
-        tournament=tournament, status=Session.Status.FINISHED, number__lte=last_session
-    ).count()
-    standings = compute_standings(
-        players=players,
-        rows=rows,
-        method=method_for_family(tournament.get_rules().family),
-        table_points_penalties=tp_penalties,
-        score_penalties=score_penalties,
-        tiebreaks=tiebreak_order(tournament=tournament),
-        complete_sessions=complete,
-    )
-    return standings.to_document(tournament.slug, tournament.ruleset)
+    return upto(tournament=tournament, last_session=last_session)

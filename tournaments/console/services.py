@@ -37,12 +37,11 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.selectors import HIDE_SETTING, REVEALED_SETTING  # noqa: F401 (the console's names)
 
 User = get_user_model()
 STAFF_ROLES = (Role.REFEREE, Role.SCORER, Role.DIRECTOR)
 MAX_EMA_LIST_BYTES = 5_000_000
-HIDE_SETTING = "hide_last_sessions"
-REVEALED_SETTING = "standings_revealed"
 
 
 class Blocked(ValidationError):

@@ -1,10 +1,12 @@
 // Service worker of the table entry pages: the last copy of each table page and its static files, so
 // that a table page once visited opens without a network. Writes are never cached or replayed here: the
-// page keeps its own queue of hands and sends it when the network is back.
+// page keeps its own queue of hands and sends it when the network is back. The page copies belong to the
+// account signed in: a sign-in or sign-out (a POST to ACCOUNT_PATHS, online or not) forgets them all.
 const CACHE = {{ cache_name|safe }};
 const STATIC_URLS = {{ static_urls|safe }};
 const TABLE_PAGE = new RegExp({{ page_pattern|safe }});
 const OFFLINE_TEXT = {{ offline_text|safe }};
+const ACCOUNT_PATHS = {{ account_paths|safe }};
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(STATIC_URLS)).then(() => self.skipWaiting()));
@@ -36,11 +38,36 @@ function tablePage(request) {
     );
 }
 
+function forgetPages() {
+  // Every copy but the static files: what one account saw never opens for the next one.
+  return caches.keys().then((names) =>
+    Promise.all(
+      names
+        .filter((n) => n.startsWith("entry-"))
+        .map((n) =>
+          caches.open(n).then((cache) =>
+            cache.keys().then((requests) =>
+              Promise.all(
+                requests
+                  .filter((r) => !STATIC_URLS.includes(new URL(r.url).pathname))
+                  .map((r) => cache.delete(r))
+              )
+            )
+          )
+        )
+    )
+  );
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET") return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method === "POST" && ACCOUNT_PATHS.includes(url.pathname)) {
+    event.waitUntil(forgetPages()); // the request itself goes to the network as usual
+    return;
+  }
+  if (request.method !== "GET") return;
   if (request.mode === "navigate" && TABLE_PAGE.test(url.pathname)) {
     event.respondWith(tablePage(request));
   } else if (STATIC_URLS.includes(url.pathname)) {

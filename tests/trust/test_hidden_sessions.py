@@ -1,0 +1,205 @@
+"""Sessions hidden for the prize-giving are hidden in every channel until the reveal.
+
+The tournament of ``build_world`` (public) plays a fourth session whose table 1 ends with a score that
+appears nowhere else (1753); with ``hide_last_sessions = 1`` every page and every API read, discovered from
+the URL resolver and the OpenAPI schema, is swept as the public (anonymous, a signed-in user with no role,
+another tournament's director) for that score. The same sweep after the reveal, and as the referee, must
+find it: the sweep is not vacuous.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from rankings.standings.services import standings_refresh
+from scoring import services as scoring_services
+from tests.trust.test_private_tournaments import KEY_PAGES, page_kwargs
+from tests.trust.urlmap import api_operations, page_patterns
+from tests.trust.world import build_world
+from tournaments import services
+from tournaments.models import Role, Session
+
+pytestmark = pytest.mark.django_db
+
+HIDDEN_SCORE = [1753, -253, -700, -800]
+MARKERS = ("1753", "1,753", "1.753", "1 753", "1\xa0753", "1\u202f753")
+
+
+def hidden_world():
+    world = build_world(public=True, prefix="hs-")
+    tournament = world.tournament
+    regs = list(tournament.registrations.filter(is_substitute=False).order_by("pk"))
+    last = tournament.sessions.get(number=4)
+    # table 1: p9–p12, who scored nothing before, so that their totals in the standings are the hidden score
+    order = regs[8:12] + regs[:8] + regs[12:20]
+    tables = services.session_seat(session=last, tables=[order[i : i + 4] for i in range(0, 20, 4)])
+    last.seating_published = True
+    last.status = Session.Status.PLAYING
+    last.save()
+    director = scoring_services.Actor(user=world.users["director"], role=Role.DIRECTOR)
+    scoring_services.totals_set(table=tables[0], scores=HIDDEN_SCORE, actor=director, expected_version=None)
+    scoring_services.result_submit(table=tables[0], actor=director, expected_version=None)
+    scoring_services.result_confirm(table=tables[0], actor=director, expected_version=None)
+    for _ in range(2):  # table 2 plays hand by hand: two draws, for the statistics
+        scoring_services.hand_add(
+            table=tables[1], hand={"result": "draw"}, actor=director, expected_version=None
+        )
+    tournament.settings = {**(tournament.settings or {}), "hide_last_sessions": 1}
+    tournament.save(update_fields=["settings"])
+    standings_refresh(tournament_id=tournament.pk)
+    world.hidden_table = tables[0]
+    world.hidden_session = last
+    return world
+
+
+def leaked(content: bytes) -> list[str]:
+    text = content.decode("utf-8", "replace")
+    return [m for m in MARKERS if m in text]
+
+
+def public_callers(world) -> dict:
+    callers = {"anonymous": APIClient()}
+    for name in ("plain", "other_director"):
+        client = APIClient()
+        client.force_login(world.users[name])
+        callers[name] = client
+    return callers
+
+
+def page_urls(world) -> list[str]:
+    urls = []
+    for name, route in sorted(page_patterns().items()):
+        if name in KEY_PAGES:
+            continue
+        kwargs = page_kwargs(world, name, route)
+        variants = [kwargs]
+        if "session" in kwargs:  # the hidden session, and its table 1
+            variants.append({**kwargs, "session": 4})
+        for variant in variants:
+            urls.append(reverse(name, kwargs=variant))
+    return urls
+
+
+def api_urls(world) -> list[str]:
+    hidden = world.hidden_table
+    values = {
+        "slug": world.tournament.slug,
+        "tournament_slug": world.tournament.slug,
+        "table_pk": hidden.pk,
+        "number": 4,
+        "family": "mcr",
+        "ema_id": "04000009",
+    }
+    urls = []
+    for method, path in api_operations():
+        if method != "GET":
+            continue
+
+        def value(match, path=path):
+            name = match.group(1)
+            if name in values:
+                return str(values[name])
+            if path.startswith("/api/sessions/"):
+                return str(world.hidden_session.pk)
+            if path.startswith("/api/tables/"):
+                return str(hidden.pk)
+            if path.startswith("/api/seats/"):
+                return str(hidden.seats.first().pk)
+            if path.startswith("/api/registrations/"):
+                return str(hidden.seats.get(position=0).registration_id)
+            if path.startswith("/api/players/"):
+                return str(hidden.seats.get(position=0).registration.player_id)
+            if path.startswith("/api/penalties/"):
+                return str(world.penalty.pk)
+            if "/exports/" in path:
+                return str(world.job.pk)
+            return "1"
+
+        url = re.sub(r"\{(\w+)\}", value, path)
+        for query in (
+            "",
+            f"?tournament_slug={world.tournament.slug}",
+            f"?tournament={world.tournament.slug}",
+        ):
+            urls.append(url + query)
+    return urls
+
+
+def sweep(world, clients: dict) -> list[str]:
+    found = []
+    for who, client in clients.items():
+        for url in page_urls(world) + api_urls(world):
+            response = client.get(url)
+            assert response.status_code < 500, (who, url, response.status_code)
+            body = (
+                b"".join(response.streaming_content)
+                if getattr(response, "streaming", False)
+                else response.content
+            )
+            if leaked(body):
+                found.append(f"{who} {url}")
+    return found
+
+
+def test_no_public_page_or_api_read_shows_a_hidden_session_until_the_reveal():
+    world = hidden_world()
+    found = sweep(world, public_callers(world))
+    assert not found, "the hidden session shows in:\n" + "\n".join(found)
+
+
+def test_the_sweep_finds_the_hidden_score_for_the_staff_and_after_the_reveal():
+    """Not vacuous: the referee sees the hidden session, and everyone does after the reveal."""
+    world = hidden_world()
+    referee = APIClient()
+    referee.force_login(world.users["referee"])
+    assert sweep(world, {"referee": referee})
+    world.tournament.settings = {**world.tournament.settings, "standings_revealed": True}
+    world.tournament.save(update_fields=["settings"])
+    revealed = sweep(world, {"anonymous": APIClient()})
+    assert any("/api/" in line for line in revealed) and any("/api/" not in line for line in revealed)
+
+
+def test_the_statistics_leave_out_the_hidden_sessions_hands():
+    """Session 1 has one hand entered hand by hand (a draw), the hidden session two more."""
+    world = hidden_world()
+    url = f"/api/tournaments/{world.tournament.slug}/statistics/"
+    assert APIClient().get(url).json()["hands"] == 1
+    referee = APIClient()
+    referee.force_login(world.users["referee"])
+    assert referee.get(url).json()["hands"] == 3
+    page = APIClient().get(reverse("tiles-statistics", args=[world.tournament.slug]))
+    assert page.status_code == 200
+
+
+def test_the_table_result_api_names_the_rule_for_a_hidden_session():
+    world = hidden_world()
+    response = APIClient().get(f"/api/tables/{world.hidden_table.pk}/result/")
+    assert response.status_code == 403
+    assert "hidden until the director reveals the standings" in response.json()["detail"]
+    scorer = APIClient()
+    scorer.force_login(world.users["scorer"])  # the staff who enter results still read them
+    assert scorer.get(f"/api/tables/{world.hidden_table.pk}/result/").status_code == 200
+
+
+def test_the_ema_ranking_counts_the_tournament_once_the_hidden_sessions_are_revealed():
+    """The tournament is finished: while its last session is hidden its places (which would tell the
+    hidden results) stay out of the public EMA ranking; the reveal puts them in."""
+    from rankings.ema.services import ema_ranking_recompute
+    from rankings.models import EmaTournament, TournamentResult
+
+    world = hidden_world()
+    ema_ranking_recompute(refresh_all=True)
+    assert not EmaTournament.objects.get(tournament=world.tournament).counted
+    assert not TournamentResult.objects.filter(tournament=world.tournament).exists()
+    player = APIClient().get(reverse("ema-ranking-player", args=["mcr", "04000009"]))
+    assert world.tournament.name not in player.content.decode()
+    world.tournament.settings = {**world.tournament.settings, "standings_revealed": True}
+    world.tournament.save(update_fields=["settings"])
+    ema_ranking_recompute(refresh_all=True)
+    assert EmaTournament.objects.get(tournament=world.tournament).counted
+    winner = TournamentResult.objects.get(tournament=world.tournament, place=1)
+    assert winner.player.ema_id == "04000009"  # the hidden session's 1753 made p9 the winner
