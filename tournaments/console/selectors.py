@@ -79,7 +79,7 @@ def sees_hidden(*, user, tournament: Tournament) -> bool:
 
 def standings_document_upto(*, tournament: Tournament, last_session: int) -> dict:
     """The standings as they stood after ``last_session`` (rows and penalties of later sessions left out)."""
-    from rankings.standings.engine import compute_standings, method_for_family
+    from rankings.standings.engine import compute_standings, method_of
     from rankings.standings.selectors import standings_inputs, tiebreak_order
 
     players, rows, score_penalties, tp_penalties, _complete = standings_inputs(tournament=tournament)
@@ -92,7 +92,7 @@ def standings_document_upto(*, tournament: Tournament, last_session: int) -> dic
     standings = compute_standings(
         players=players,
         rows=rows,
-        method=method_for_family(tournament.get_rules().family),
+        method=method_of(tournament.get_rules()),
         table_points_penalties=tp_penalties,
         score_penalties=score_penalties,
         tiebreaks=tiebreak_order(tournament=tournament),
