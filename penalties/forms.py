@@ -41,12 +41,12 @@ def _supported(rules: Ruleset, kind: str) -> bool:
     probes = {
         Kind.LATE_ARRIVAL: lambda: rules.late_arrival(0),
         Kind.FOUL: lambda: rules.foul(1),
-        Kind.FALSE_HU: lambda: rules.false_hu(0, "below_minimum" if rules.family == "mcr" else ""),
+        Kind.FALSE_HU: lambda: rules.false_hu(0, rules.false_hu_default),
         Kind.FORGOT_WINNING_TILE: lambda: rules.forgot_winning_tile(),
         Kind.CHOMBO: lambda: rules.chombo_points(),
     }
     if kind == Kind.TABLE_POINTS:
-        return rules.family == "mcr"
+        return rules.table_points_deductions
     probe = probes.get(kind)
     if probe is None:
         return True
@@ -64,11 +64,18 @@ def penalty_kinds(rules: Ruleset) -> list[tuple[str, str]]:
 
 def late_arrival_help(rules: Ruleset) -> str:
     """The ruleset's late arrival scale, for the referee who types the minutes."""
-    config = rules.config
-    if rules.family == "riichi":
-        return _riichi_late_help(config)
-    if rules.family != "mcr":
-        return str(_("Whole minutes on the referee's clock."))
+    try:
+        explain = LATE_ARRIVAL_HELP[rules.late_arrival_scale]
+    except KeyError:
+        raise LookupError(f"no help for the {rules.key} rules' late arrival scale") from None
+    return explain(rules.config)
+
+
+def _minutes_help(config: Any) -> str:
+    return str(_("Whole minutes on the referee's clock."))
+
+
+def _mers_late_help(config: Any) -> str:
     return str(
         _(
             "Whole minutes on the referee's clock. Under %(short)s minutes: −%(short_points)s; up to "
@@ -110,6 +117,10 @@ def _riichi_late_help(config: Any) -> str:
         return clock
     scale = "; ".join(str(p) for p in parts)
     return f"{clock} {scale[:1].upper()}{scale[1:]}."
+
+
+# The help beside the minutes late, by ``Ruleset.late_arrival_scale``.
+LATE_ARRIVAL_HELP = {"minutes": _minutes_help, "mers": _mers_late_help, "riichi": _riichi_late_help}
 
 
 def parse_points(text: str) -> Fraction:
@@ -182,7 +193,7 @@ class PenaltyForm(forms.Form):
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                 help_text=late_arrival_help(rules),
             )
-        if kind == Kind.FALSE_HU and rules.family == "mcr":
+        if kind == Kind.FALSE_HU and rules.false_hu_variants:
             below, invalid = rules.false_hu(0, "below_minimum")[1], rules.false_hu(0, "invalid_hand")[1]
             f["variant"] = forms.ChoiceField(
                 label=_("What was shown"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,15 +100,20 @@ def _penalty_where(p: Penalty) -> str:
     return " ".join(parts) or _("tournament")
 
 
-def penalty_lines(*, penalties: Iterable[Penalty], rules: Ruleset) -> list[PenaltyLine]:
+def penalty_lines(
+    *, penalties: Iterable[Penalty], rules: Ruleset, positions: Mapping[tuple[int, int], int] | None = None
+) -> list[PenaltyLine]:
+    """``positions``: the seat of each (table id, registration id) the penalties name, when the caller
+    has read the seats (a table's page); otherwise they are read here."""
     penalties = list(penalties)
-    positions = {
-        (s.table_id, s.registration_id): s.position
-        for s in Seat.objects.filter(
-            table_id__in={p.table_id for p in penalties if p.table_id},
-            registration_id__in={p.registration_id for p in penalties},
-        )
-    }
+    if positions is None:
+        positions = {
+            (s.table_id, s.registration_id): s.position
+            for s in Seat.objects.filter(
+                table_id__in={p.table_id for p in penalties if p.table_id},
+                registration_id__in={p.registration_id for p in penalties},
+            )
+        }
     return [
         PenaltyLine(
             penalty=p,

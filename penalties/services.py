@@ -153,7 +153,7 @@ def penalty_record(
         penalty.table = table or _table_of(registration, session)
         if penalty.table is None:
             raise RuleError(f"{registration.key} has no seat in session {session.number}", "player")
-        if rules.family == "mcr" and variant not in ("below_minimum", "invalid_hand"):
+        if rules.false_hu_variants and variant not in ("below_minimum", "invalid_hand"):
             raise RuleError(
                 "a false Hu is either below_minimum (pays 10 to each) or invalid_hand (pays 20 to each), MERS 2.9.2",
                 "variant",
@@ -222,14 +222,13 @@ def penalty_record(
             )
         if _seat_of(registration, session) is None:
             raise RuleError(f"{registration.key} has no seat in session {session.number}", "player")
-        if hasattr(rules, "substitution_exclusions"):
-            _rules_call(rules.substitution_exclusions, 0, reason, during=bool(during))
+        _rules_call(rules.substitution_exclusions, 0, reason, during=bool(during))
         if Penalty.objects.filter(
             registration=registration, session=session, kind=Kind.REPLACED, cancelled_at__isnull=True
         ).exists():
             raise RuleError(f"{registration.key} is already replaced in session {session.number}", "player")
     elif kind == Kind.TABLE_POINTS:
-        if rules.family != "mcr":
+        if not rules.table_points_deductions:
             raise RuleError("table points deductions exist only under MCR", "kind")
         _need(
             table_points if table_points is not None else points, "points", "give the table points to deduct"
@@ -332,8 +331,9 @@ def penalty_appeal(*, penalty: Penalty, actor: Actor, appeal: str, decision: str
 
 def _foul_amounts(fouls: Sequence[tuple[int, bool]], rules: Ruleset) -> list[int]:
     """The ladder amount of each foul, given as (session number, persists) in recorded order."""
-    if hasattr(rules, "foul_charges"):
-        return [c.points for c in rules.foul_charges([{"session": s, "persists": p} for s, p in fouls])]
+    charges = rules.foul_charges([{"session": s, "persists": p} for s, p in fouls])
+    if charges is not None:
+        return [c.points for c in charges]
     amounts, count, last, carries = [], 0, None, False
     for number, persists in fouls:
         if number != last and not carries:
@@ -386,18 +386,26 @@ def _after_change(penalty: Penalty) -> None:
 def active_penalties(*, session: Session) -> list[Penalty]:
     return list(
         Penalty.objects.filter(session=session, cancelled_at__isnull=True)
-        .select_related("registration", "substitute")
+        .select_related("registration__player", "substitute__player")
         .order_by("sequence")
     )
 
 
 def table_penalty_effects(
-    *, table: Table, registrations: Sequence[Registration], rules: Ruleset, game: GameResult | None = None
+    *,
+    table: Table,
+    registrations: Sequence[Registration],
+    rules: Ruleset,
+    game: GameResult | None = None,
+    penalties: Sequence[Penalty] | None = None,
+    mode: str | None = None,
 ) -> TableEffects:
     """Transfers, offender-only deductions, chombos, exclusions and credited players of one table.
 
     ``game`` (the table's replayed game) tells who was East at a false Hu's hand, which the classical
     rules need (§71: East pays and receives double); without hands East is taken to be the first seat.
+    ``penalties`` (the session's active penalties in order, as ``active_penalties`` reads them) and
+    ``mode`` (the result's) when the caller has read them.
     """
     seat_of = {r.pk: position for position, r in enumerate(registrations)}
     transfers = [Fraction(0)] * 4
@@ -405,8 +413,10 @@ def table_penalty_effects(
     chombos = [0] * 4
     excluded: set[int] = set()
     credited = list(registrations)
-    mode = getattr(getattr(table, "result", None), "mode", "hands")
-    penalties = active_penalties(session=table.session)
+    if mode is None:
+        mode = getattr(getattr(table, "result", None), "mode", "hands")
+    if penalties is None:
+        penalties = active_penalties(session=table.session)
     replaced: dict[int, int] = {}  # replaced registration -> the seat it left
     for p in penalties:  # substitutions first: later penalties may concern the substitute
         if p.kind == Kind.REPLACED and p.registration_id in seat_of:
@@ -414,8 +424,7 @@ def table_penalty_effects(
             replaced[p.registration_id] = position
             credited[position] = p.substitute
             seat_of[p.substitute_id] = position
-            if hasattr(rules, "substitution_exclusions"):
-                excluded |= rules.substitution_exclusions(position, p.reason, during=p.during)
+            excluded |= rules.substitution_exclusions(position, p.reason, during=p.during)
     for p in penalties:
         position = seat_of.get(p.registration_id)
         if p.kind == Kind.FALSE_HU and position is None:
@@ -443,7 +452,7 @@ def table_penalty_effects(
 
 
 def _false_hu(rules: Ruleset, position: int, penalty: Penalty, game: GameResult | None):
-    if rules.family != "classical":
+    if not rules.false_hu_by_dealer:
         return rules.false_hu(position, penalty.variant)
     dealer = 0
     if game is not None and game.steps and penalty.hand_number:

@@ -25,6 +25,7 @@ work (``scoring.services``), this module only translates.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -42,13 +43,13 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from config.parsers import BoundedJSONParser
-from scoring import handshape, services
+from scoring import handshape, policy, services
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import RuleError
 from scoring.rules.numbers import TEXT_LIMIT
 from tournaments.fields import plain_number
 from tournaments.models import WIND_LETTERS, Seat, Table
-from tournaments.permissions import actor_for, can_view, user_roles
+from tournaments.permissions import Actor, actor_for, can_view, user_roles
 from tournaments.selectors import visible_through
 
 TABLE_KEY_HEADER = "X-Table-Key"
@@ -88,7 +89,8 @@ def _credited(table: Table, registrations) -> list:
     from penalties.services import table_penalty_effects
 
     rules = table.session.tournament.get_rules()
-    return table_penalty_effects(table=table, registrations=registrations, rules=rules).credited
+    # who sits where does not depend on the result's mode: no need to read the result for it
+    return table_penalty_effects(table=table, registrations=registrations, rules=rules, mode="hands").credited
 
 
 def _seating(table: Table) -> tuple[list | None, list]:
@@ -102,13 +104,18 @@ def _seating(table: Table) -> tuple[list | None, list]:
     return cached
 
 
-def result_state(table: Table) -> dict[str, Any]:
-    """What the API shows of a table's result (an unsaved draft when nothing is entered yet).
+def result_state(
+    table: Table, actor: Actor | None = None, written: TableResult | None = None
+) -> dict[str, Any]:
+    """What the API shows of a table's result (an unsaved draft when nothing is entered yet), with the
+    actions ``actor`` may take (``scoring.policy``, as the table page shows them; none for a reader
+    without a role or the table's key).
 
     Plain JSON values: whole numbers as integers, others rounded to 2 decimals. ``ResultSerializer``
-    documents this shape.
+    documents this shape. ``written``: the result a write just stored, with the hands (and the game) it
+    read, so that the answer reads and replays nothing again.
     """
-    result = TableResult.objects.filter(table=table).first() or TableResult(table=table)
+    result = written or TableResult.objects.filter(table=table).first() or TableResult(table=table)
     result.table = table  # already loaded with its session and tournament
     tournament = table.session.tournament
     rules = tournament.get_rules()
@@ -144,10 +151,13 @@ def result_state(table: Table) -> dict[str, Any]:
         "confirmed_at": result.confirmed_at,
         "summary": None,
     }
-    hands = list(result.hands.order_by("number")) if result.pk else []
-    game = None
+    hands = getattr(result, "read_hands", None)
+    if hands is None:
+        hands = services.result_hands(result)
+    game = getattr(result, "read_game", None)
     try:
-        game = services.result_game(result, hands) if (hands or result.mode == result.Mode.TOTALS) else None
+        if game is None and (hands or result.mode == result.Mode.TOTALS):
+            game = services.result_game(result, hands, rules=rules)
         if game is None and result.mode == result.Mode.HANDS:
             game = rules.play_game([])
     except RuleError as exc:  # stored hands that the rules now refuse (e.g. the overrides changed)
@@ -183,12 +193,27 @@ def result_state(table: Table) -> dict[str, Any]:
         state["state"] = {
             "hands_played": len(hands),
             "scores": _nums(last.scores if last else game.scores),
-            "dealer": _key_of(last.dealer, keys) if last else (None if rules.family == "mcr" else keys[0]),
+            "dealer": _key_of(last.dealer, keys) if last else (keys[0] if rules.shows_dealer else None),
             "round_wind": last.round_wind if last else "E",
             "counters": last.honba if last else 0,
             "sticks": last.sticks if last else 0,
             "game_over": over,
         }
+    facts = services.facts_of(result, len(hands)) if result.pk else policy.TableFacts()
+    state["actions"] = (
+        sorted(
+            policy.allowed_actions(
+                dataclasses.replace(
+                    facts,
+                    game_over=bool(state["state"] and state["state"]["game_over"]),
+                    replay_error=bool(state["problem"]),
+                ),
+                referee=actor.is_referee,
+            )
+        )
+        if actor is not None
+        else []
+    )
     if result.is_confirmed:
         rows = SeatSummary.objects.filter(table=table).select_related("registration").order_by("position")
         state["summary"] = [
@@ -298,6 +323,12 @@ class ResultSerializer(serializers.Serializer):
     submitted_at = serializers.DateTimeField(allow_null=True)
     confirmed_at = serializers.DateTimeField(allow_null=True)
     summary = SummarySerializer(many=True, allow_null=True, help_text="Per-seat result, once confirmed.")
+    actions = serializers.ListField(
+        child=serializers.ChoiceField(choices=policy.ACTIONS),
+        help_text="What the caller may do at the table now, as the table page offers it: hand, edit, undo, "
+        "totals, clear_totals, submit, confirm, reopen (none without a role in the tournament or the "
+        "table's key).",
+    )
 
 
 class ConflictSerializer(serializers.Serializer):
@@ -509,14 +540,14 @@ class TableResultViewSet(viewsets.ViewSet):
         try:
             # the answer is the state this write produced: read before the table's lock is released
             with transaction.atomic():
-                write(table, actor)
-                body = result_state(table)
+                written = write(table, actor)
+                body = result_state(table, actor, written if isinstance(written, TableResult) else None)
         except services.StaleWrite as exc:
             conflict = {
                 "detail": _("The table is at version %(version)s; reload it and try again.")
                 % {"version": exc.current_version},
                 "current_version": exc.current_version,
-                "result": result_state(table),
+                "result": result_state(table, actor),
             }
             return Response(conflict, status=status.HTTP_409_CONFLICT)
         return Response(body, status=code)
@@ -568,7 +599,11 @@ class TableResultViewSet(viewsets.ViewSet):
                 )
                 % {"number": table.session.number}
             )
-        return Response(result_state(table))
+        try:
+            actor = actor_for(user=request.user, table=table, table_key=table_key_of(request))
+        except DjangoPermissionDenied:
+            actor = None
+        return Response(result_state(table, actor))
 
     @extend_schema(
         parameters=[TABLE_PARAM],
@@ -646,7 +681,7 @@ class TableResultViewSet(viewsets.ViewSet):
         def write(table, actor):
             data = self._to_seats(table, hand)
             try:
-                services.hand_add(
+                return services.hand_add(
                     table=table, hand=data, actor=actor, expected_version=version, reason=reason
                 )
             except RuleError as exc:  # nothing was written: the new hand would have been the next one
@@ -678,7 +713,7 @@ class TableResultViewSet(viewsets.ViewSet):
                 merged = {**handshape.to_keys(stored.data, keys), **given}
                 hand = {k: v for k, v in merged.items() if v is not None or k == "discarder"}
             try:
-                services.hand_replace(
+                return services.hand_replace(
                     table=table,
                     number=number,
                     hand=self._to_seats(table, hand),
@@ -708,7 +743,7 @@ class TableResultViewSet(viewsets.ViewSet):
         data = _validated(ReasonVersionSerializer, source)
 
         def write(table, actor):
-            services.hand_remove_last(
+            return services.hand_remove_last(
                 table=table, actor=actor, expected_version=data["version"], reason=data["reason"]
             )
 
@@ -729,7 +764,7 @@ class TableResultViewSet(viewsets.ViewSet):
         _check_sizes(data["scores"], "scores")
 
         def write(table, actor):
-            services.totals_set(
+            return services.totals_set(
                 table=table,
                 scores=data["scores"],
                 actor=actor,

@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.rules.base import RuleError
+from scoring.rules.base import RuleError, Ruleset
 from scoring.rules.numbers import SCORE_LIMIT, read_number
 from scoring.rules.riichi import FU_VALUES, valid_fu
 from scoring.tiles import forms as tile_forms
@@ -71,8 +71,12 @@ def _seat(value: Any) -> int | None:
 class HandForm(SeatChoiceMixin, EntryForm):
     """Base of the family hand forms: ``hand()`` gives the hand in the archive's shape with seats."""
 
-    family = ""
     results: Sequence[tuple[str, Any]] = ()
+    liable_slots = 0  # liable players a hand may name (Salamanca art. 35–37)
+
+    @property
+    def has_liability(self) -> bool:
+        return self.liable_slots > 0
 
     def __init__(
         self,
@@ -87,11 +91,13 @@ class HandForm(SeatChoiceMixin, EntryForm):
         self.seats = list(seats)
         self.rules = rules
         self.tiles_mode = tiles_mode
-        tile_forms.add_tile_fields(self, self.family, tiles_mode)
+        if tiles_mode != "off":
+            tile_forms.add_tile_fields(self, rules, tiles_mode)
         self.fields["result"] = forms.ChoiceField(
             label=_("Result"), choices=self.results, widget=forms.RadioSelect, initial=self.results[0][0]
         )
         self.order_fields(["result"])
+        self.partial = rules.hand_partial if rules is not None else ""  # the template that draws it
         if reason_required:
             self.fields["reason"] = forms.CharField(
                 label=_("Reason for the change"),
@@ -144,7 +150,7 @@ class HandForm(SeatChoiceMixin, EntryForm):
 
 
 class MCRHandForm(HandForm):
-    family = "mcr"
+    fan_label = _("Fan (without flowers)")
     results = (("win", _("Win")), ("draw", _("Draw (no winner)")))
 
     def __init__(self, *args, seats, **kwargs):
@@ -158,7 +164,7 @@ class MCRHandForm(HandForm):
             required=False,
         )
         self.fields["fan"] = forms.IntegerField(
-            label=_("Fan (without flowers)") if self.family == "mcr" else _("Fan"),
+            label=self.fan_label,
             min_value=0,
             max_value=1000,
             required=False,
@@ -199,7 +205,7 @@ SHARE_CHOICES = (("", "—"), ("all", _("all")), ("half", _("half")), ("third", 
 
 
 class SalamancaHandForm(MCRHandForm):
-    family = "salamanca"
+    fan_label = _("Fan")
     results = (("win", _("Win")), ("draw", _("No winner")))
     liable_slots = 3
     path_fields = {
@@ -311,7 +317,6 @@ def fu_options(han: Any, win: str) -> list[int] | None:
 
 
 class RiichiHandForm(HandForm):
-    family = "riichi"
     results = (("ron", _("Ron")), ("tsumo", _("Tsumo")), ("draw", _("Draw")), ("chombo", _("Chombo")))
     path_fields = {
         "loser": "loser",
@@ -483,7 +488,6 @@ class RiichiHandForm(HandForm):
 
 
 class ClassicalHandForm(HandForm):
-    family = "classical"
     results = (("win", _("Mah jong")), ("draw", _("Drawn hand")))
     path_fields = {"values": "value0", "winner": "winner", "limit_hand": "limit_hand"}
 
@@ -542,16 +546,21 @@ class ClassicalHandForm(HandForm):
         return initial
 
 
+# The hand forms by ``Ruleset.hand_form``; every ruleset names one (tests/rules/test_contract.py).
 HAND_FORMS: dict[str, type[HandForm]] = {
-    "mcr": MCRHandForm,
-    "riichi": RiichiHandForm,
-    "salamanca": SalamancaHandForm,
-    "classical": ClassicalHandForm,
+    "fan": MCRHandForm,
+    "han_fu": RiichiHandForm,
+    "fan_colours": SalamancaHandForm,
+    "values": ClassicalHandForm,
 }
 
 
-def hand_form_class(family: str) -> type[HandForm]:
-    return HAND_FORMS[family]
+def hand_form_class(rules: Ruleset) -> type[HandForm]:
+    """The hand form of ``rules``; a ruleset naming no known form is an error, never a fallback."""
+    try:
+        return HAND_FORMS[rules.hand_form]
+    except KeyError:
+        raise LookupError(f"the {rules.key} rules name no hand form ({rules.hand_form!r})") from None
 
 
 # -- totals and actions -----------------------------------------------------------------------------

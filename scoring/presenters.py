@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from scoring.rules.base import Ruleset
 from tournaments.presenters import SHARE_NAMES, WIND_NAMES
 
 
@@ -36,63 +37,79 @@ def riichi_value(han: Any, fu: Any) -> str:
     return _("%(han)s han %(fu)s fu") % {"han": han, "fu": fu}
 
 
-def describe_hand(family: str, data: Mapping[str, Any], seats: Sequence[str]) -> str:
-    """A short line for one stored hand (players as seat numbers), with the players' names."""
+def describe_hand(rules: Ruleset, data: Mapping[str, Any], seats: Sequence[str]) -> str:
+    """A short line for one stored hand (players as seat numbers), with the players' names, in the shape
+    of the ruleset's hand form (``Ruleset.hand_form``; a form without a description is an error)."""
+    try:
+        describe = _DESCRIBE[rules.hand_form]
+    except KeyError:
+        raise LookupError(
+            f"no description of a hand of the {rules.key} rules ({rules.hand_form!r})"
+        ) from None
+    return describe(data, seats)
+
+
+def _describe_han_fu(data: Mapping[str, Any], seats: Sequence[str]) -> str:
     result = data.get("result")
-    if family == "riichi":
-        if result == "ron":
-            winners = data.get("winners") or []
-            parts = [
-                f"{_who(seats, w.get('player'))} {riichi_value(w.get('han'), w.get('fu'))}"
-                for w in winners
-                if isinstance(w, Mapping)
-            ]
-            loser = _who(seats, data.get("loser"))
-            if len(parts) == 1:
-                text = _("Ron: %(winner)s from %(loser)s") % {"winner": parts[0], "loser": loser}
-            elif len(parts) == 2:
-                text = _("Double ron from %(loser)s: %(winners)s") % {
-                    "loser": loser,
-                    "winners": "; ".join(parts),
-                }
-            else:
-                text = _("Triple ron from %(loser)s: %(winners)s") % {
-                    "loser": loser,
-                    "winners": "; ".join(parts),
-                }
-        elif result == "tsumo":
-            text = _("Tsumo: %(winner)s %(value)s") % {
-                "winner": _who(seats, data.get("winner")),
-                "value": riichi_value(data.get("han"), data.get("fu")),
+    if result == "ron":
+        winners = data.get("winners") or []
+        parts = [
+            f"{_who(seats, w.get('player'))} {riichi_value(w.get('han'), w.get('fu'))}"
+            for w in winners
+            if isinstance(w, Mapping)
+        ]
+        loser = _who(seats, data.get("loser"))
+        if len(parts) == 1:
+            text = _("Ron: %(winner)s from %(loser)s") % {"winner": parts[0], "loser": loser}
+        elif len(parts) == 2:
+            text = _("Double ron from %(loser)s: %(winners)s") % {
+                "loser": loser,
+                "winners": "; ".join(parts),
             }
-        elif result == "draw":
-            tenpai = data.get("tenpai") or []
-            text = (
-                _("Draw, tenpai: %(players)s") % {"players": _names(seats, tenpai)}
-                if tenpai
-                else _("Draw, nobody tenpai")
-            )
-        elif result == "chombo":
-            return _("Chombo by %(player)s (hand replayed)") % {"player": _who(seats, data.get("player"))}
         else:
-            return str(result)
-        if data.get("riichi"):
-            text += " · " + _("riichi: %(players)s") % {"players": _names(seats, data["riichi"])}
-        return text
-    if family == "classical":
-        if result != "win":
-            return _("Drawn hand")
-        winner = _who(seats, data.get("winner"))
-        if data.get("limit_hand"):
-            return _("%(winner)s mah jong, limit hand") % {"winner": winner}
-        values = data.get("values") or {}
-        value = values.get(str(data.get("winner")), values.get(data.get("winner"), "?"))
-        others = ", ".join(
-            f"{_who(seats, k)} {v}" for k, v in sorted(values.items()) if str(k) != str(data.get("winner"))
+            text = _("Triple ron from %(loser)s: %(winners)s") % {
+                "loser": loser,
+                "winners": "; ".join(parts),
+            }
+    elif result == "tsumo":
+        text = _("Tsumo: %(winner)s %(value)s") % {
+            "winner": _who(seats, data.get("winner")),
+            "value": riichi_value(data.get("han"), data.get("fu")),
+        }
+    elif result == "draw":
+        tenpai = data.get("tenpai") or []
+        text = (
+            _("Draw, tenpai: %(players)s") % {"players": _names(seats, tenpai)}
+            if tenpai
+            else _("Draw, nobody tenpai")
         )
-        text = _("%(winner)s mah jong, %(value)s points") % {"winner": winner, "value": value}
-        return f"{text} ({others})" if others else text
-    # MCR and Salamanca
+    elif result == "chombo":
+        return _("Chombo by %(player)s (hand replayed)") % {"player": _who(seats, data.get("player"))}
+    else:
+        return str(result)
+    if data.get("riichi"):
+        text += " · " + _("riichi: %(players)s") % {"players": _names(seats, data["riichi"])}
+    return text
+
+
+def _describe_values(data: Mapping[str, Any], seats: Sequence[str]) -> str:
+    result = data.get("result")
+    if result != "win":
+        return _("Drawn hand")
+    winner = _who(seats, data.get("winner"))
+    if data.get("limit_hand"):
+        return _("%(winner)s mah jong, limit hand") % {"winner": winner}
+    values = data.get("values") or {}
+    value = values.get(str(data.get("winner")), values.get(data.get("winner"), "?"))
+    others = ", ".join(
+        f"{_who(seats, k)} {v}" for k, v in sorted(values.items()) if str(k) != str(data.get("winner"))
+    )
+    text = _("%(winner)s mah jong, %(value)s points") % {"winner": winner, "value": value}
+    return f"{text} ({others})" if others else text
+
+
+def _describe_fan(data: Mapping[str, Any], seats: Sequence[str]) -> str:
+    result = data.get("result")
     if result != "win":
         return _("Draw")
     winner = _who(seats, data.get("winner"))
@@ -115,24 +132,35 @@ def describe_hand(family: str, data: Mapping[str, Any], seats: Sequence[str]) ->
     return text
 
 
-def round_label(family: str, seats: Sequence[Any], dealer: int | None, wind: str | None, honba: int) -> str:
+# A hand's line by ``Ruleset.hand_form`` (tests/rules/test_contract.py checks every ruleset has one).
+_DESCRIBE = {
+    "fan": _describe_fan,
+    "fan_colours": _describe_fan,
+    "han_fu": _describe_han_fu,
+    "values": _describe_values,
+}
+
+
+def round_label(
+    rules: Ruleset, seats: Sequence[Any], dealer: int | None, wind: str | None, honba: int
+) -> str:
     """Where in the game a hand is played: "East 2, 1 counter", "South round, Ana G. deals"."""
     if wind is None:
         return _("Game over")
     wind_name = str(WIND_NAMES.get(wind, wind))
-    if family == "riichi":
+    if rules.numbered_rounds:
         text = f"{wind_name} {(dealer or 0) + 1}"
         if honba:
             text += ", " + (_("%(n)s counter") if honba == 1 else _("%(n)s counters")) % {"n": honba}
         return text
-    if family == "mcr" or dealer is None:
+    if not rules.shows_dealer or dealer is None:
         return _("%(wind)s round") % {"wind": wind_name}
     return _("%(wind)s round, %(dealer)s deals") % {"wind": wind_name, "dealer": seats[dealer].short}
 
 
-def after_hand(family: str, honba: int, sticks: int) -> str:
-    """Counters and riichi sticks left on the table after a hand (riichi only)."""
-    if family != "riichi":
+def after_hand(rules: Ruleset, honba: int, sticks: int) -> str:
+    """Counters and riichi sticks left on the table after a hand (rules with counters and sticks)."""
+    if not rules.counters_and_sticks:
         return ""
     parts = []
     if honba:

@@ -5,6 +5,8 @@ penalties shown beside them. Everything here only reads; the writes are in ``sco
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,17 +20,22 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from penalties.models import Kind, Penalty
+from scoring import policy
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
 from tournaments.fields import plain_number
 from tournaments.models import WIND_LETTERS, Player, Registration, Seat, Session, Table, Tournament
+from tournaments.permissions import Actor
 from tournaments.presenters import MINUS, WIND_NAMES, SeatLine, TableView, num, short_name, signed
+
+# A table page reads its table with the session, the tournament, the session's clock and the result at once.
+TABLE_PAGE_RELATED = ("session__tournament", "session__clock", "result")
 
 
 def table_for_page(*, slug: str, session_number: int, table_number: int) -> Table:
     return get_object_or_404(
-        Table.objects.select_related("session__tournament"),
+        Table.objects.select_related(*TABLE_PAGE_RELATED),
         session__tournament__slug=slug,
         session__number=session_number,
         number=table_number,
@@ -36,7 +43,7 @@ def table_for_page(*, slug: str, session_number: int, table_number: int) -> Tabl
 
 
 def table_for_key(*, key: str) -> Table:
-    return get_object_or_404(Table.objects.select_related("session__tournament"), private_key=key)
+    return get_object_or_404(Table.objects.select_related(*TABLE_PAGE_RELATED), private_key=key)
 
 
 def session_for_page(*, slug: str, session_number: int) -> Session:
@@ -46,7 +53,17 @@ def session_for_page(*, slug: str, session_number: int) -> Session:
 
 
 def table_result_or_none(table: Table) -> TableResult | None:
+    """The table's result: the one read with the table when it was (``TABLE_PAGE_RELATED``)."""
+    if Table.result.is_cached(table):
+        return getattr(table, "result", None)
     return TableResult.objects.filter(table=table).first()
+
+
+def table_refresh(table: Table) -> None:
+    """Forget what was read with ``table`` (its result, its seats): the next read sees the database."""
+    if Table.result.is_cached(table):
+        Table.result.related.delete_cached_value(table)
+    table.__dict__.pop("_registrations", None)
 
 
 # -- a table's state -----------------------------------------------------------------------------------
@@ -114,7 +131,6 @@ class TableState:
     session: Session
     tournament: Tournament
     rules: Ruleset
-    family: str
     result: TableResult | None
     seats: list[SeatView]
     hands: list[HandRow] = field(default_factory=list)
@@ -135,6 +151,12 @@ class TableState:
     replay_error: str = ""
     has_entries: bool = False
     player_confirmations: list[str] = field(default_factory=list)
+    actions: frozenset[str] = frozenset()  # what the visitor may do now (scoring.policy)
+    penalties: list[Penalty] = field(default_factory=list)  # of the table's players in its session
+    hand_times: list[tuple[int, Any]] = field(default_factory=list)  # (number, entered at)
+
+    def can(self, action: str) -> bool:
+        return action in self.actions
 
     @property
     def confirmed(self) -> bool:
@@ -155,41 +177,44 @@ class TableState:
         self.outcome, self.outcome_is_final = rows, final
         if not rows:
             return
-        if self.family == "mcr":
-            columns = ["game_score", "transfers", "penalties", "final", "table_points"]
-        elif self.family == "riichi":
-            columns = ["game_score", "uma", "chombo", "penalties", "final"]
-        else:
-            columns = ["game_score", "transfers", "penalties", "final"]
+        raw = self.rules.raw_scores  # riichi shows points held; the others gains and losses
         optional = {"transfers", "chombo", "penalties"}
         columns = [
-            c for c in columns if c not in optional or any(getattr(r, c) not in ("0", "—") for r in rows)
+            c
+            for c in self.rules.outcome_columns
+            if c not in optional or any(getattr(r, c) not in ("0", "—") for r in rows)
         ]
-        if self.family != "riichi" and not optional & set(columns):
+        if not raw and not optional & set(columns):
             columns.remove("game_score")  # nothing between the game score and the session score
         self.outcome_header = [(str(OUTCOME_LABELS[c][0]), str(OUTCOME_LABELS[c][1])) for c in columns]
         for row in rows:
-            if (
-                self.family != "riichi"
-                and row.game_score not in ("0", "—")
-                and not row.game_score.startswith(MINUS)
-            ):
+            if not raw and row.game_score not in ("0", "—") and not row.game_score.startswith(MINUS):
                 row.game_score = (
                     "+" + row.game_score
                 )  # game points are gains and losses; riichi shows raw points
             row.cells = [getattr(row, c) for c in columns]
 
 
-def table_seats(table: Table) -> list[SeatView]:
+def table_seats(table: Table, active: list[Penalty] | None = None) -> list[SeatView]:
+    """The table's seats by wind, with who replaced whom (``active``: the session's active penalties,
+    when already read). The seated registrations are kept on ``table`` for the services."""
     seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("position"))
+    if [s.position for s in seats] == [0, 1, 2, 3]:
+        table._registrations = [s.registration for s in seats]
+    seated = {s.registration_id for s in seats}
+    if active is None:
+        active = list(
+            Penalty.objects.filter(
+                session_id=table.session_id,
+                kind=Kind.REPLACED,
+                cancelled_at__isnull=True,
+                registration_id__in=seated,
+            ).select_related("substitute__player")
+        )
     replaced = {
         p.registration_id: p.substitute
-        for p in Penalty.objects.filter(
-            session_id=table.session_id,
-            kind=Kind.REPLACED,
-            cancelled_at__isnull=True,
-            registration_id__in=[s.registration_id for s in seats],
-        ).select_related("substitute__player")
+        for p in active
+        if p.kind == Kind.REPLACED and p.registration_id in seated
     }
     return [
         SeatView(
@@ -205,27 +230,64 @@ def table_seats(table: Table) -> list[SeatView]:
     ]
 
 
-def table_state(*, table: Table) -> TableState:
-    """Everything the table page shows: players by wind, each hand with the running scores, the state
-    of the next hand (round, dealer, counters, sticks) and the session result so far."""
-    from scoring.services import table_outcome
+def _table_penalties(table: Table) -> list[Penalty]:
+    """Every penalty of the table's session or recorded at the table, in order, cancelled ones too: one
+    read for the seats, the session result, the page's list and the history."""
+    return list(
+        Penalty.objects.select_related(
+            "registration__player", "substitute__player", "session", "table", "recorded_by", "cancelled_by"
+        )
+        .filter(Q(session_id=table.session_id) | Q(table=table))
+        .order_by("sequence")
+    )
+
+
+def table_seat_names(table: Table) -> list[str]:
+    """The short names of the table's players by wind: what a posted hand form needs (one read; the
+    seated registrations are kept on ``table`` for the service)."""
+    seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("position"))
+    if [s.position for s in seats] == [0, 1, 2, 3]:
+        table._registrations = [s.registration for s in seats]
+    return [short_name(s.registration.player) for s in seats]
+
+
+def table_state(*, table: Table, actor: Actor | None = None) -> TableState:
+    """Everything the table page and the API show of a table: players by wind, each hand with the running
+    scores, the state of the next hand (round, dealer, counters, sticks), the session result so far and
+    the actions ``actor`` may take (``scoring.policy``).
+
+    One read each of the seats, the penalties, the result (none when it came with the table) and its
+    hands; the game is replayed once."""
+    from scoring.services import facts_of, table_outcome
 
     tournament = table.session.tournament
     rules = tournament.get_rules()
-    seats = table_seats(table)
+    every_penalty = _table_penalties(table)
+    active = [p for p in every_penalty if p.session_id == table.session_id and p.cancelled_at is None]
+    seats = table_seats(table, active)
+    seated = {s.registration.pk for s in seats}
     result = table_result_or_none(table)
     state = TableState(
         table=table,
         session=table.session,
         tournament=tournament,
         rules=rules,
-        family=rules.family,
         result=result,
         seats=seats,
         status_label=str(TableResult.Status.DRAFT.label),
+        penalties=[
+            p
+            for p in every_penalty
+            if p.table_id == table.pk or (p.session_id == table.session_id and p.registration_id in seated)
+        ],
     )
+    referee = bool(actor is not None and actor.is_referee)
     if len(seats) != 4:
         state.replay_error = _("This table is not seated with four players.")
+        facts = facts_of(result, 0) if result is not None else None
+        state.actions = policy.allowed_actions(
+            dataclasses.replace(facts or policy.TableFacts(), replay_error=True), referee=referee
+        )
         return state
     state.seats = seats
     if result is not None:
@@ -235,9 +297,11 @@ def table_state(*, table: Table) -> TableState:
         state.mode = result.mode
         state.player_confirmations = list(result.player_confirmations or [])
     names = [s.short for s in seats]
-    scores = [Fraction(rules.config.start_points)] * 4 if rules.family == "riichi" else [Fraction(0)] * 4
+    scores = [Fraction(s) for s in rules.start_scores()]
     hands: list[Hand] = list(result.hands.order_by("number")) if result is not None else []
+    state.hand_times = [(h.number, h.created_at) for h in hands]
     state.has_entries = bool(hands) or bool(result and result.scores is not None)
+    game = None
     try:
         if result is not None and result.mode == TableResult.Mode.TOTALS and result.scores is not None:
             game = rules.game_from_totals(
@@ -253,11 +317,11 @@ def table_state(*, table: Table) -> TableState:
                 state.hands.append(
                     HandRow(
                         number=hand.number,
-                        label=round_label(state.family, seats, dealer, wind, honba),
-                        description=describe_hand(state.family, hand.data, names),
+                        label=round_label(rules, seats, dealer, wind, honba),
+                        description=describe_hand(rules, hand.data, names),
                         deltas=[signed(d) for d in step.deltas],
                         scores=[num(s) for s in step.scores],
-                        after=after_hand(state.family, step.honba, step.sticks),
+                        after=after_hand(rules, step.honba, step.sticks),
                         replayed=step.replayed,
                         data=hand.data,
                         valuation=hand.valuation,
@@ -268,18 +332,31 @@ def table_state(*, table: Table) -> TableState:
             if game.steps:
                 scores = list(game.steps[-1].scores)
             state.honba = honba
-            state.dealer = dealer if state.family != "mcr" else None
+            state.dealer = dealer if rules.shows_dealer else None
             state.round_wind = wind
             state.game_over = wind is None
             state.next_hand = len(hands) + 1
-            state.next_label = round_label(state.family, seats, dealer, wind, honba)
+            state.next_label = round_label(rules, seats, dealer, wind, honba)
     except RuleError as exc:
         state.replay_error = str(exc)
     for seat, score in zip(seats, scores, strict=True):
         seat.score = num(score)
         seat.dealer = state.dealer == seat.position and not state.game_over
+    facts = facts_of(result, len(hands)) if result is not None else policy.TableFacts()
+    state.actions = policy.allowed_actions(
+        dataclasses.replace(facts, game_over=state.game_over, replay_error=bool(state.replay_error)),
+        referee=referee,
+    )
     if result is not None and state.has_entries and not state.replay_error:
-        state.set_outcome(*_outcome(result, seats, table_outcome))
+        outcome = functools.partial(
+            table_outcome,
+            hands=hands,
+            registrations=[s.registration for s in seats],
+            penalties=active,
+            game=game,
+            rules=rules,
+        )
+        state.set_outcome(*_outcome(result, seats, outcome))
     return state
 
 
@@ -294,7 +371,7 @@ def _outcome(
 ) -> tuple[list[OutcomeRow] | None, bool]:
     if result.is_confirmed:
         rows = list(
-            SeatSummary.objects.filter(table=result.table)
+            SeatSummary.objects.filter(table_id=result.table_id)
             .select_related("registration__player")
             .order_by("position")
         )
@@ -509,14 +586,15 @@ def _penalty_summary(record, names: Mapping[int, str]) -> str:
     return " · ".join(str(p) for p in parts)
 
 
-def table_history(*, table: Table) -> list[HistoryEntry]:
+def table_history(*, table: Table, state: TableState | None = None) -> list[HistoryEntry]:
     """Every change to the table's result, hands and penalties, newest first: who, when, what before and
-    after, and why."""
-    state_seats = table_seats(table)
-    family = table.session.tournament.get_rules().family
+    after, and why (``state``: the table's state already read, whose seats, result and penalties are
+    used)."""
+    state_seats = state.seats if state is not None else table_seats(table)
+    rules = table.session.tournament.get_rules()
     names = [s.short for s in state_seats]
     entries: list[HistoryEntry] = []
-    result = table_result_or_none(table)
+    result = state.result if state is not None else table_result_or_none(table)
     if result is not None:
         previous = None
         for record in (
@@ -550,7 +628,7 @@ def table_history(*, table: Table) -> list[HistoryEntry]:
             .select_related("history_user")
             .order_by("history_date", "history_id")
         ):
-            text = describe_hand(family, record.data, names)
+            text = describe_hand(rules, record.data, names)
             if record.history_type == "+":
                 entry = HistoryEntry(
                     when=record.history_date,
@@ -572,7 +650,7 @@ def table_history(*, table: Table) -> list[HistoryEntry]:
                     when=record.history_date,
                     who=_who_of(record),
                     what=_("Hand %(n)s changed") % {"n": record.number},
-                    before=describe_hand(family, before.data, names) if before is not None else "",
+                    before=describe_hand(rules, before.data, names) if before is not None else "",
                     after=text,
                     why=record.history_change_reason or "",
                 )
@@ -580,9 +658,12 @@ def table_history(*, table: Table) -> list[HistoryEntry]:
             entries.append(entry)
     registrations = [s.registration.pk for s in state_seats]
     penalty_names = {s.registration.pk: s.short for s in state_seats}
-    penalty_ids = Penalty.objects.filter(
-        Q(table=table) | Q(session_id=table.session_id, registration_id__in=registrations)
-    ).values_list("id", flat=True)
+    if state is not None:
+        penalty_ids = [p.pk for p in state.penalties]
+    else:
+        penalty_ids = Penalty.objects.filter(
+            Q(table=table) | Q(session_id=table.session_id, registration_id__in=registrations)
+        ).values_list("id", flat=True)
     previous_penalty: dict[int, Any] = {}
     for record in (
         Penalty.history.filter(id__in=list(penalty_ids))

@@ -15,9 +15,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import handshape
+from scoring import handshape, policy
 from scoring.models import Hand, SeatSummary, TableResult
-from scoring.rules.base import GameResult, RuleError
+from scoring.rules.base import GameResult, RuleError, Ruleset
 from scoring.rules.base import TableResult as EngineTableResult
 from scoring.rules.numbers import SCORE_LIMIT, read_number, read_text
 from scoring.rules.text import gettext_noop
@@ -39,16 +39,26 @@ class StaleWrite(Exception):
 
 
 def table_registrations(table: Table) -> list[Registration]:
-    """The four registrations in seat order E, S, W, N; a table without four seats is refused."""
-    seats = sorted(table.seats.all(), key=lambda s: s.position)
+    """The four registrations in seat order E, S, W, N, with their players; a table without four seats
+    is refused. Read once per table object (seats prefetched by the caller are used as they are)."""
+    cached = getattr(table, "_registrations", None)
+    if cached is not None:
+        return cached
+    if "seats" in getattr(table, "_prefetched_objects_cache", {}):
+        seats = sorted(table.seats.all(), key=lambda s: s.position)
+    else:
+        seats = list(table.seats.select_related("registration__player").order_by("position"))
     if [s.position for s in seats] != [0, 1, 2, 3]:
         raise RuleError(f"table {table.number} is not seated with four players", "table")
-    return [s.registration for s in seats]
+    table._registrations = [s.registration for s in seats]
+    return table._registrations
 
 
-def result_game(result: TableResult, hands: Sequence[Hand] | None = None) -> GameResult | None:
+def result_game(
+    result: TableResult, hands: Sequence[Hand] | None = None, rules: Ruleset | None = None
+) -> GameResult | None:
     """The engine's game for a stored result (None when nothing is entered yet)."""
-    rules = result.table.session.tournament.get_rules()
+    rules = rules or result.table.session.tournament.get_rules()
     if result.mode == TableResult.Mode.TOTALS:
         if result.scores is None:
             return None
@@ -63,7 +73,10 @@ def result_game(result: TableResult, hands: Sequence[Hand] | None = None) -> Gam
 
 
 def _lock(table: Table, actor: Actor | None = None) -> TableResult:
-    if not TableResult.objects.filter(table=table).exists():
+    """The table's result, locked for this transaction (created first when the table has none). The
+    result's ``table`` is the caller's, already loaded with its session and tournament."""
+    locked = TableResult.objects.select_for_update().filter(table=table).first()
+    if locked is None:
         created = TableResult(table=table)
         if actor is not None:
             _stamp(created, actor, table)
@@ -72,22 +85,49 @@ def _lock(table: Table, actor: Actor | None = None) -> TableResult:
                 created.save()
         except IntegrityError:  # another writer created it meanwhile
             pass
-    return (
-        TableResult.objects.select_for_update().select_related("table__session__tournament").get(table=table)
+        locked = TableResult.objects.select_for_update().get(table=table)
+    locked.table = table
+    return locked
+
+
+def facts_of(result: TableResult, hands: int = 0) -> policy.TableFacts:
+    """The policy's facts of a stored result with ``hands`` hands."""
+    return policy.TableFacts(
+        status=result.status, mode=result.mode, totals_entered=result.scores is not None, hands=hands
     )
 
 
-def _guard(result: TableResult, actor: Actor, expected_version: int | None, reason: str = "") -> None:
+def _refuse(refused: policy.Refusal | None) -> None:
+    if refused is None:
+        return
+    if refused.permission:
+        raise PermissionDenied(refused.message)
+    raise RuleError(refused.message, refused.path)
+
+
+def _guard(
+    result: TableResult,
+    actor: Actor,
+    expected_version: int | None,
+    reason: str = "",
+    *,
+    action: str = "write",
+    hands: int = 0,
+) -> None:
+    """The table link, the role, the version the writer saw, then the table policy for ``action``."""
     reason = read_text(reason, field="reason")
     if actor.role == "table" and actor.table_id != result.table_id:
         raise PermissionDenied("This link opens another table.")
+    facts = facts_of(result, hands)
+    if action in ("confirm", "reopen"):
+        permission = policy.refusal(action, facts, referee=actor.is_referee, reason=reason)
+        _refuse(permission if permission is not None and permission.permission else None)
     if expected_version is not None and expected_version != result.version:
         raise StaleWrite(result.version)
-    if result.is_confirmed:
-        if not actor.is_referee:
-            raise RuleError("this table is confirmed; a referee must reopen it", "status")
-        if not reason.strip():
-            raise RuleError("changing a confirmed result needs a reason", "reason")
+    if action == "write":
+        _refuse(policy.write_refusal(facts, referee=actor.is_referee, reason=reason))
+    else:
+        _refuse(policy.refusal(action, facts, referee=actor.is_referee, reason=reason))
 
 
 def _stamp(record, actor: Actor, table: Table) -> None:
@@ -96,7 +136,11 @@ def _stamp(record, actor: Actor, table: Table) -> None:
     record._history_table_link = table.number if actor.role == "table" else None
 
 
-def _save(result: TableResult, actor: Actor, reason: str, **changes) -> TableResult:
+def _save(
+    result: TableResult, actor: Actor, reason: str, hands: Sequence[Hand] | None = None, **changes
+) -> TableResult:
+    """Store the changes with a new version; a confirmed table's summary rows are written again
+    (``hands``: the table's hands, when the caller has read them)."""
     for name, value in changes.items():
         setattr(result, name, value)
     result.version += 1
@@ -104,7 +148,9 @@ def _save(result: TableResult, actor: Actor, reason: str, **changes) -> TableRes
     _stamp(result, actor, result.table)
     result.save()
     if result.is_confirmed:
-        summaries_write(result=result)
+        summaries_write(result=result, hands=hands)
+    if hands is not None:
+        result.read_hands = list(hands)  # what an answer shows next needs no second read
     return result
 
 
@@ -129,10 +175,10 @@ def _with_tiles(
         raise exc.within(f"hands[{number - 1}]") from None
 
 
-def _validate_hands(result: TableResult, hands: list[Mapping[str, Any]]) -> None:
+def _validate_hands(result: TableResult, hands: list[Mapping[str, Any]]) -> GameResult:
     rules = result.table.session.tournament.get_rules()
     try:
-        rules.play_game(hands)
+        return rules.play_game(hands)
     except RuleError as exc:
         raise _with_hands_path(exc) from exc
 
@@ -151,13 +197,11 @@ def hand_add(
 ) -> TableResult:
     """Add the next hand. On a confirmed table only a referee may, and only with a ``reason``."""
     result = _lock(table, actor)
-    _guard(result, actor, expected_version, reason=reason)
-    if result.mode == TableResult.Mode.TOTALS and result.scores is not None:
-        raise RuleError("this table is entered as game totals; clear the totals to enter hands", "mode")
+    _guard(result, actor, expected_version, reason=reason, action="hand")
     data = handshape.clean(hand)
     existing = list(result.hands.order_by("number"))
     data, valuation = _with_tiles(result, [h.data for h in existing], data)
-    _validate_hands(result, [h.data for h in existing] + [data])
+    result.read_game = _validate_hands(result, [h.data for h in existing] + [data])
     new = Hand(
         result=result, number=len(existing) + 1, data=data, valuation=valuation, created_by=actor.db_user
     )
@@ -165,7 +209,8 @@ def hand_add(
     _stamp(new, actor, table)
     new._change_reason = note
     new.save()
-    return _save(result, actor, note, mode=TableResult.Mode.HANDS)
+    result.hand_count = new.number
+    return _save(result, actor, note, hands=[*existing, new], mode=TableResult.Mode.HANDS)
 
 
 @transaction.atomic
@@ -180,15 +225,13 @@ def hand_replace(
 ) -> TableResult:
     """Correct hand ``number``; the whole game is replayed before anything is saved."""
     result = _lock(table, actor)
-    _guard(result, actor, expected_version, reason=reason)
-    if not reason.strip():
-        raise RuleError("editing a hand needs a reason", "reason")
     hands = list(result.hands.order_by("number"))
+    _guard(result, actor, expected_version, reason=reason, action="edit", hands=len(hands))
     if not 1 <= number <= len(hands):
         raise RuleError(f"there is no hand {number} at this table", "number")
     data = handshape.clean(hand)
     data, valuation = _with_tiles(result, [h.data for h in hands[: number - 1]], data)
-    _validate_hands(result, [data if h.number == number else h.data for h in hands])
+    game = _validate_hands(result, [data if h.number == number else h.data for h in hands])
     target = hands[number - 1]
     target.data = data
     target.valuation = valuation
@@ -197,11 +240,14 @@ def hand_replace(
     target.save()
     rules = result.table.session.tournament.get_rules()
     mode = tiles_services.tiles_mode(result.table.session.tournament)
-    for later in tiles_services.hands_revalue(rules=rules, mode=mode, hands=hands, start=number - 1):
+    revalued = list(tiles_services.hands_revalue(rules=rules, mode=mode, hands=hands, start=number - 1))
+    for later in revalued:
         later._change_reason = f"hand {later.number} valued again after hand {number} changed"
         _stamp(later, actor, table)
         later.save()
-    return _save(result, actor, f"hand {number} changed: {reason}")
+    if not revalued:  # the game replayed above is the stored one
+        result.read_game = game
+    return _save(result, actor, f"hand {number} changed: {reason}", hands=hands)
 
 
 @transaction.atomic
@@ -210,10 +256,8 @@ def hand_remove_last(
 ) -> TableResult:
     """Undo the last hand."""
     result = _lock(table, actor)
-    _guard(result, actor, expected_version, reason=reason)
     last = result.hands.order_by("-number").first()
-    if last is None:
-        raise RuleError("there is no hand to undo", "hands")
+    _guard(result, actor, expected_version, reason=reason, action="undo", hands=last.number if last else 0)
     last._change_reason = reason or "last hand undone"
     _stamp(last, actor, table)
     last.delete()
@@ -237,9 +281,7 @@ def totals_set(
     """The four totals of the table's score sheet (seat order E, S, W, N). Totals beyond what a session
     can end on under the ruleset (``Ruleset.score_bound``) need a referee's ``confirm_unusual``."""
     result = _lock(table, actor)
-    _guard(result, actor, expected_version, reason=reason)
-    if result.hands.exists():
-        raise RuleError("this table already has hands; undo them to enter game totals", "mode")
+    _guard(result, actor, expected_version, reason=reason, action="totals", hands=result.hands.count())
     imbalance_reason = read_text(imbalance_reason, field="imbalance_reason")
     if imbalance_reason and not actor.is_referee:
         raise PermissionDenied("Only a referee can accept totals that do not balance.")
@@ -279,11 +321,7 @@ def totals_clear(
 ) -> TableResult:
     """Clear a draft table's totals so that it can be entered hand by hand instead."""
     result = _lock(table, actor)
-    _guard(result, actor, expected_version, reason=reason)
-    if result.is_confirmed:
-        raise RuleError("this table is confirmed; reopen it before clearing its totals", "status")
-    if result.mode != TableResult.Mode.TOTALS or result.scores is None:
-        raise RuleError("there are no game totals to clear", "scores")
+    _guard(result, actor, expected_version, reason=reason, action="clear_totals")
     return _save(
         result,
         actor,
@@ -297,22 +335,29 @@ def totals_clear(
 # -- submission and confirmation -----------------------------------------------------------------
 
 
-def _require_complete(result: TableResult) -> GameResult:
-    if result.mode == TableResult.Mode.HANDS and not result.hands.exists():
+def result_hands(result: TableResult) -> list[Hand]:
+    """The result's hands in order: one read (none for a result not stored yet)."""
+    return list(result.hands.order_by("number")) if result.pk else []
+
+
+def _require_complete(
+    result: TableResult, hands: Sequence[Hand] | None = None, rules: Ruleset | None = None
+) -> GameResult:
+    """The game of a table ready to be confirmed (``hands``: the result's hands, when already read)."""
+    hands = result_hands(result) if hands is None else hands
+    if result.mode == TableResult.Mode.HANDS and not hands:
         raise RuleError("no hands entered yet", "hands")
-    game = result_game(result)
+    game = result_game(result, hands, rules=rules)
     if game is None:
         raise RuleError("no totals entered yet", "scores")
-    tiles_services.require_nothing_held(result)
+    tiles_services.require_nothing_held_in(hands)
     return game
 
 
 @transaction.atomic
 def result_submit(*, table: Table, actor: Actor, expected_version: int | None) -> TableResult:
     result = _lock(table, actor)
-    _guard(result, actor, expected_version, reason="submit")
-    if result.is_confirmed:
-        raise RuleError("this table is already confirmed", "status")
+    _guard(result, actor, expected_version, reason="submit", action="submit")
     _require_complete(result)
     result.submitted_by = actor.db_user
     result.submitted_at = timezone.now()
@@ -321,21 +366,27 @@ def result_submit(*, table: Table, actor: Actor, expected_version: int | None) -
 
 def usual_hands(table: Table) -> int | None:
     """The hands of a full session under the table's rules (None: the rules set no count)."""
-    return getattr(table.session.tournament.get_rules().config, "max_hands", None)
+    return table.session.tournament.get_rules().usual_hands()
 
 
-def confirmation_faults(*, table: Table) -> list[str]:
-    """What keeps a table from being confirmed: a player put out of the session whom nobody replaced."""
-    from penalties.models import Kind, Penalty
+def confirmation_faults(
+    *, table: Table, registrations: Sequence[Registration] | None = None, penalties: Sequence | None = None
+) -> list[str]:
+    """What keeps a table from being confirmed: a player put out of the session whom nobody replaced.
 
-    seated = list(table.seats.values_list("registration_id", flat=True))
-    penalties = Penalty.objects.filter(session_id=table.session_id, cancelled_at__isnull=True)
-    replaced = set(penalties.filter(kind=Kind.REPLACED).values_list("registration_id", flat=True))
-    out = (
-        penalties.filter(disqualifies=True, registration_id__in=seated)
-        .exclude(registration_id__in=replaced)
-        .select_related("registration__player")
-    )
+    ``registrations`` (seat order) and ``penalties`` (the session's active penalties, with their
+    registrations and players) when the caller has read them."""
+    from penalties.models import Kind
+    from penalties.services import active_penalties
+
+    seated = {r.pk for r in (registrations if registrations is not None else table_registrations(table))}
+    penalties = active_penalties(session=table.session) if penalties is None else penalties
+    replaced = {p.registration_id for p in penalties if p.kind == Kind.REPLACED}
+    out = [
+        p
+        for p in penalties
+        if p.disqualifies and p.registration_id in seated and p.registration_id not in replaced
+    ]
     return [
         _("%(name)s is out of the session and nobody replaced them: record the substitution first.")
         % {"name": p.registration.player.full_name}
@@ -349,20 +400,20 @@ def result_confirm(
 ) -> TableResult:
     """A referee confirms the table: its summary rows are written and standings recomputed. A table with a
     player out and no substitute is refused; fewer hands than a full session need the reason."""
+    from penalties.services import active_penalties
+
     result = _lock(table)
-    if not actor.is_referee:
-        raise PermissionDenied("Only a referee or a director confirms a table.")
-    _guard(result, actor, expected_version, reason="confirm")
-    if result.is_confirmed:
-        raise RuleError("this table is already confirmed", "status")
-    game = _require_complete(result)
-    faults = confirmation_faults(table=table)
+    _guard(result, actor, expected_version, reason="confirm", action="confirm")
+    hands = result_hands(result)
+    game = _require_complete(result, hands)
+    registrations = table_registrations(table)
+    penalties = active_penalties(session=table.session)
+    faults = confirmation_faults(table=table, registrations=registrations, penalties=penalties)
     if faults:
         raise RuleError(" ".join(faults), "status")
     short_reason = (short_reason or "").strip()[:500]
     usual = usual_hands(table)
-    del game
-    played = result.hands.count() if result.mode == TableResult.Mode.HANDS else None
+    played = len(hands) if result.mode == TableResult.Mode.HANDS else None
     if usual and played is not None and played < usual:
         if not short_reason:
             raise RuleError(
@@ -377,7 +428,8 @@ def result_confirm(
         result.short_reason = ""
     result.confirmed_by = actor.db_user
     result.confirmed_at = timezone.now()
-    return _save(result, actor, "confirmed", status=TableResult.Status.CONFIRMED)
+    result._read = (registrations, penalties, game)  # summaries_write reuses them
+    return _save(result, actor, "confirmed", hands=hands, status=TableResult.Status.CONFIRMED)
 
 
 @transaction.atomic
@@ -409,14 +461,7 @@ def result_reopen(
 ) -> TableResult:
     """A referee takes a confirmed table back to submitted: it stops counting until confirmed again."""
     result = _lock(table)
-    if not actor.is_referee:
-        raise PermissionDenied("Only a referee or a director reopens a table.")
-    if expected_version is not None and expected_version != result.version:
-        raise StaleWrite(result.version)
-    if not reason.strip():
-        raise RuleError("reopening a table needs a reason", "reason")
-    if not result.is_confirmed:
-        raise RuleError("this table is not confirmed", "status")
+    _guard(result, actor, expected_version, reason=reason, action="reopen")
     SeatSummary.objects.filter(table=table).delete()
     _touch_standings(table)
     return _save(
@@ -435,19 +480,35 @@ def result_reopen(
 
 def table_outcome(
     result: TableResult,
+    *,
+    hands: Sequence[Hand] | None = None,
+    registrations: Sequence[Registration] | None = None,
+    penalties: Sequence | None = None,
+    game: GameResult | None = None,
+    rules: Ruleset | None = None,
 ) -> tuple[GameResult, EngineTableResult, list[Registration], frozenset[int]]:
     """The engine's session result for a table, with the penalties that belong to it applied.
 
     Returns the game, the table result, the registration credited with each seat (a substitute when
-    the seated player was replaced), and the seats that get no table points (MERS §4).
+    the seated player was replaced), and the seats that get no table points (MERS §4). What the caller
+    has already read is passed in and not read again: the ``hands``, the seated ``registrations``, the
+    session's active ``penalties`` and the replayed ``game``.
     """
     from penalties.services import table_penalty_effects
 
     table = result.table
-    rules = table.session.tournament.get_rules()
-    game = _require_complete(result)
+    rules = rules or table.session.tournament.get_rules()
+    if game is None:
+        game = _require_complete(result, hands, rules=rules)
+    else:
+        tiles_services.require_nothing_held_in(result_hands(result) if hands is None else hands)
     effects = table_penalty_effects(
-        table=table, registrations=table_registrations(table), rules=rules, game=game
+        table=table,
+        registrations=table_registrations(table) if registrations is None else registrations,
+        rules=rules,
+        game=game,
+        penalties=penalties,
+        mode=result.mode,
     )
     outcome = rules.table_result(
         game,
@@ -489,10 +550,13 @@ def summary_rows(
     ]
 
 
-def summaries_write(*, result: TableResult) -> list[SeatSummary]:
+def summaries_write(*, result: TableResult, hands: Sequence[Hand] | None = None) -> list[SeatSummary]:
     """(Re)write the summary rows of a confirmed table and queue the standings recompute."""
     table = result.table
-    _, outcome, credited, excluded = table_outcome(result)
+    registrations, penalties, game = getattr(result, "_read", (None, None, None))
+    _, outcome, credited, excluded = table_outcome(
+        result, hands=hands, registrations=registrations, penalties=penalties, game=game
+    )
     SeatSummary.objects.filter(table=table).delete()
     rows = summary_rows(
         table=table,

@@ -19,14 +19,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from penalties.forms import penalty_kinds
 from penalties.presenters import penalty_lines
-from penalties.selectors import table_penalties
 from scoring import forms as entry
-from scoring import selectors, services
+from scoring import policy, selectors, services
 from scoring.models import TableResult
 from scoring.rules.base import RuleError
 from scoring.services import StaleWrite
@@ -73,15 +73,26 @@ class Refused:
 
 
 class TablePage:
-    """The state of one table and the forms its visitor may use."""
+    """The state of one table and the forms its visitor may use.
+
+    The state (``selectors.table_state``) is built only when the page is rendered: a write reads what
+    its form needs (the seats' names, the result read with the table) and goes to the service."""
 
     def __init__(self, request: HttpRequest, table: Table, actor: Actor, link_key: str | None):
         self.request = request
         self.table = table
         self.actor = actor
         self.link_key = link_key
-        self.state = selectors.table_state(table=table)
         self.urls = _table_urls(table, link_key)
+
+    @cached_property
+    def state(self) -> selectors.TableState:
+        return selectors.table_state(table=self.table, actor=self.actor)
+
+    def refresh(self) -> None:
+        """Read the table again (after a write that was refused as stale)."""
+        selectors.table_refresh(self.table)
+        self.__dict__.pop("state", None)
 
     # -- what this visitor may do ---------------------------------------------------------------------
     @property
@@ -97,49 +108,40 @@ class TablePage:
         return self.can("edit")
 
     def can(self, slot: str) -> bool:
-        s = self.state
-        if s.replay_error and slot not in ("undo", "reopen"):
-            return False
-        totals_entered = s.mode == TableResult.Mode.TOTALS and s.totals is not None
-        if slot == "hand":
-            return not s.confirmed and not totals_entered and not s.game_over
-        if slot == "totals":
-            if s.hands:
-                return False
-            return not s.confirmed or (self.is_referee and totals_entered)
-        if slot == "clear_totals":
-            return not s.confirmed and totals_entered
-        if slot == "undo":
-            return not s.confirmed and bool(s.hands)
-        if slot == "edit":
-            return bool(s.hands) and (not s.confirmed or self.is_referee)
-        if slot == "submit":
-            return s.status == TableResult.Status.DRAFT and s.has_entries
-        if slot == "confirm":
-            return self.is_referee and not s.confirmed and s.has_entries
-        if slot == "reopen":
-            return self.is_referee and s.confirmed
-        return False
+        return self.state.can(slot)
 
     # -- forms ----------------------------------------------------------------------------------------
+    @cached_property
+    def _posted(self) -> tuple[list[str], TableResult | None]:
+        """What a posted form needs: the seats' short names and the result read with the table."""
+        if "state" in self.__dict__:
+            return self.state.seat_names, self.state.result
+        return selectors.table_seat_names(self.table), selectors.table_result_or_none(self.table)
+
     def build(self, slot: str, data=None):
-        s = self.state
-        initial = {"version": s.version}
-        names = s.seat_names
+        if data is None:  # a form shown on the page: from the table's state
+            s = self.state
+            names, result, rules = s.seat_names, s.result, s.rules
+        else:  # a form posted: validated, then the service reads and checks the table itself
+            names, result = self._posted
+            rules = self.table.session.tournament.get_rules()
+        confirmed = result is not None and result.is_confirmed
+        initial = {"version": result.version if result is not None else 1}
+        tournament = self.table.session.tournament
         if slot == "hand":
-            return entry.hand_form_class(s.family)(
+            return entry.hand_form_class(rules)(
                 data,
                 initial=initial,
                 seats=names,
-                rules=s.rules,
-                tiles_mode=tiles_services.tiles_mode(s.tournament),
+                rules=rules,
+                tiles_mode=tiles_services.tiles_mode(tournament),
             )
         if slot == "totals":
-            if data is None and s.totals is not None and s.result is not None:
-                initial.update({f"score{i}": str(v) for i, v in enumerate(s.result.scores)})
-                initial["imbalance_reason"] = s.result.imbalance_reason
+            if data is None and result is not None and result.scores is not None:
+                initial.update({f"score{i}": str(v) for i, v in enumerate(result.scores)})
+                initial["imbalance_reason"] = result.imbalance_reason
             return entry.TotalsForm(
-                data, initial=initial, seats=names, referee=self.is_referee, reason_required=s.confirmed
+                data, initial=initial, seats=names, referee=self.is_referee, reason_required=confirmed
             )
         if slot == "undo":
             return entry.UndoForm(data, initial=initial)
@@ -163,7 +165,7 @@ class TablePage:
     def _short_hands(self) -> bool:
         """The table has fewer hands than a full session: confirming it asks for the reason."""
         s = self.state
-        usual = services.usual_hands(self.table)
+        usual = s.rules.usual_hands()
         return bool(usual and s.mode == TableResult.Mode.HANDS and s.hands and len(s.hands) < usual)
 
     # -- rendering -------------------------------------------------------------------------------------
@@ -186,19 +188,21 @@ class TablePage:
             "via_link": self.link_key is not None and self.actor.role == "table",
             "fu_url": reverse("riichi-fu-options"),
             "tiles_value_url": tiles_value_url(self.table, self.link_key, s.next_hand),
-            "penalties": penalty_lines(penalties=table_penalties(table=self.table), rules=s.rules)
+            "penalties": penalty_lines(
+                penalties=s.penalties,
+                rules=s.rules,
+                positions={(self.table.pk, seat.registration.pk): seat.position for seat in s.seats},
+            )
             if show_penalties
             else [],
             "penalty_kinds": penalty_kinds(s.rules) if self.is_referee else [],
-            "history": selectors.table_history(table=self.table) if self.is_referee else None,
+            "history": selectors.table_history(table=self.table, state=s) if self.is_referee else None,
             "session_url": reverse("session-tables", args=[tournament.slug, s.session.number])
             if self.actor.role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER)
             else "",
             "players_confirm": bool(tournament.settings.get("players_confirm")),
             "short_hands": self._short_hands(),
-            "table_clock": clock_selectors.table_clock(
-                table=self.table, hand_times=clock_selectors.hand_times(table=self.table)
-            ),
+            "table_clock": clock_selectors.table_clock(table=self.table, hand_times=s.hand_times),
         }
         status = refused.status if refused is not None else 200
         return render(self.request, "scoring/table.html", context, status=status)
@@ -219,7 +223,7 @@ def _write(
     except StaleWrite as exc:
         data = page.request.POST.copy()
         data["version"] = str(exc.current_version)
-        page.state = selectors.table_state(table=page.table)
+        page.refresh()
         return Refused(slot, page.build(slot, data), 409, stale_version=exc.current_version)
     except RuleError as exc:
         form.add_rule_error(exc)
@@ -234,7 +238,7 @@ TABLE_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any, Table], str]]]
         lambda table, actor, form, v: services.hand_add(
             table=table, hand=form.full_hand(), actor=actor, expected_version=v
         ),
-        lambda r, table: _("Hand %(n)s saved.") % {"n": r.hands.count()},
+        lambda r, table: _("Hand %(n)s saved.") % {"n": r.hand_count},
     ),
     "undo": (
         lambda table, actor, form, v: services.hand_remove_last(
@@ -324,6 +328,42 @@ def table_link(request: HttpRequest, key: str) -> HttpResponse:
 
 def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str | None, number: int):
     page = TablePage(request, table, actor, link_key)
+    tournament = table.session.tournament
+    tiles_mode = tiles_services.tiles_mode(tournament)
+    posted = None  # (form, status, stale version) of a correction that did not go through
+    if request.method == "POST":
+        # a correction reads what its form needs and goes to the service; the table's state is built
+        # only when the page is shown again
+        names, result = page._posted
+        count = result.hands.count() if result is not None else 0
+        if 1 <= number <= count:
+            facts = services.facts_of(result, count)
+            if "edit" not in policy.allowed_actions(facts, referee=actor.is_referee):
+                raise PermissionDenied(_("This table is confirmed; a referee must reopen it."))
+            rules = tournament.get_rules()
+            form_class = entry.hand_form_class(rules)
+            form = form_class(
+                request.POST, seats=names, rules=rules, reason_required=True, tiles_mode=tiles_mode
+            )
+            posted = (form, 400, None)
+            if form.is_valid():
+                try:
+                    services.hand_replace(
+                        table=table,
+                        number=number,
+                        hand=form.full_hand(),
+                        actor=actor,
+                        expected_version=form.cleaned_data["version"],
+                        reason=form.cleaned_data["reason"],
+                    )
+                except StaleWrite as exc:
+                    page.refresh()
+                    posted = (None, 409, exc.current_version)
+                except RuleError as exc:
+                    form.add_rule_error(exc)
+                else:
+                    messages.success(request, _("Hand %(n)s corrected.") % {"n": number})
+                    return redirect(page.urls["page"] + "#hands")
     state = page.state
     rows = {h.number: h for h in state.hands}
     if number not in rows:
@@ -341,49 +381,17 @@ def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str |
         )
     if not page.can("edit"):
         raise PermissionDenied(_("This table is confirmed; a referee must reopen it."))
-    form_class = entry.hand_form_class(state.family)
-    tiles_mode = tiles_services.tiles_mode(state.tournament)
+    form_class = entry.hand_form_class(state.rules)
     status = 200
     stale = None
-    if request.method == "POST":
-        form = form_class(
-            request.POST,
-            seats=state.seat_names,
-            rules=state.rules,
-            reason_required=True,
-            tiles_mode=tiles_mode,
-        )
-        if form.is_valid():
-            try:
-                services.hand_replace(
-                    table=table,
-                    number=number,
-                    hand=form.full_hand(),
-                    actor=actor,
-                    expected_version=form.cleaned_data["version"],
-                    reason=form.cleaned_data["reason"],
-                )
-            except StaleWrite as exc:
-                data = request.POST.copy()
-                data["version"] = str(exc.current_version)
-                page.state = state = selectors.table_state(table=table)
-                rows = {h.number: h for h in state.hands}
-                form = form_class(
-                    data,
-                    seats=state.seat_names,
-                    rules=state.rules,
-                    reason_required=True,
-                    tiles_mode=tiles_mode,
-                )
-                status, stale = 409, exc.current_version
-            except RuleError as exc:
-                form.add_rule_error(exc)
-                status = 400
-            else:
-                messages.success(request, _("Hand %(n)s corrected.") % {"n": number})
-                return redirect(page.urls["page"] + "#hands")
-        else:
-            status = 400
+    if posted is not None:
+        form, status, stale = posted
+        if form is None:  # stale: the posted values again, with the version the table is at now
+            data = request.POST.copy()
+            data["version"] = str(stale)
+            form = form_class(
+                data, seats=state.seat_names, rules=state.rules, reason_required=True, tiles_mode=tiles_mode
+            )
     else:
         data = rows[number].data
         initial = form_class.initial_from(data)
@@ -525,7 +533,7 @@ def session_tables(request: HttpRequest, slug: str, session: int) -> HttpRespons
         "director": Role.DIRECTOR in user_roles(request.user, tournament),
         "errors": errors,
         "stale": stale,
-        "usual_hands": getattr(tournament.get_rules().config, "max_hands", None),
+        "usual_hands": tournament.get_rules().usual_hands(),
     }
     return render(request, "scoring/session_tables.html", context, status=status)
 

@@ -50,7 +50,7 @@ class HandStatisticsExporter(Exporter):
                 p.draws,
                 p.average,
                 p.biggest.label if p.biggest else None,
-                p.riichi_rate if stats.family == "riichi" else None,
+                p.riichi_rate if stats.declares_riichi else None,
             ]
 
 

@@ -76,12 +76,10 @@ class EmaResultsExporter(Exporter):
         self.report(3, 3)
 
 
-def _last_column(family: str) -> str:
-    if family == "mcr":
-        return _("S%(n)s table points")
-    if family == "riichi":
-        return _("S%(n)s uma")
-    return _("S%(n)s points")
+def _last_column(rules) -> str:
+    """The heading of a session's value (``Ruleset.session_value``)."""
+    labels = {"table_points": _("S%(n)s table points"), "uma": _("S%(n)s uma"), "final": _("S%(n)s points")}
+    return labels[rules.session_value]
 
 
 @register
@@ -95,7 +93,7 @@ class StandingsExporter(Exporter):
 
     def rows(self) -> Iterator[Sequence[Cell]]:
         standings = _standings(self.tournament)
-        family = self.tournament.family
+        rules = self.tournament.get_rules()
         self.report(1, 4)
         sessions = sorted({r.session for row in standings.rows for r in row.breakdown})
         header: list[Cell] = [
@@ -113,7 +111,7 @@ class StandingsExporter(Exporter):
                 _("S%(n)s table") % {"n": number},
                 _("S%(n)s wind") % {"n": number},
                 _("S%(n)s game score") % {"n": number},
-                _last_column(family) % {"n": number},
+                _last_column(rules) % {"n": number},
             ]
         yield header
         total = len(standings.rows)
@@ -134,7 +132,7 @@ class StandingsExporter(Exporter):
                 if r is None:
                     cells += [None, None, None, None]
                     continue
-                value = {"mcr": r.table_points, "riichi": r.uma}.get(family, r.final)
+                value = {"table_points": r.table_points, "uma": r.uma, "final": r.final}[rules.session_value]
                 cells += [r.table, r.seat_wind, Fraction(r.game_score), value]
             yield cells
             self.report(1 + 3 * i // max(total, 1), 4)
@@ -299,7 +297,7 @@ class ChombosExporter(Exporter):
 
     @classmethod
     def available_for(cls, tournament) -> bool:
-        return tournament.family == "riichi"
+        return tournament.get_rules().has_chombo
 
     def rows(self) -> Iterator[Sequence[Cell]]:
         if not self.available_for(self.tournament):

@@ -27,28 +27,20 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Literal
 
-from scoring.rules.base import EngineError, RuleError
+from scoring.rules.base import EngineError, RuleError, Ruleset
 from scoring.rules.text import gettext_noop
 
 Number = int | Fraction
 Method = Literal["table_points", "score"]
 METHODS: tuple[str, ...] = ("table_points", "score")
 
-# The ranking method of each ruleset family of the ruleset registry.
-METHOD_BY_FAMILY: Mapping[str, Method] = {
-    "mcr": "table_points",
-    "riichi": "score",
-    "salamanca": "score",
-    "classical": "score",
-}
 
-
-def method_for_family(family: str) -> Method:
-    """The ranking method of a ruleset family (``mcr`` ranks by table points, the others by score)."""
-    try:
-        return METHOD_BY_FAMILY[family]
-    except KeyError:
-        raise EngineError(f"no ranking method for the ruleset family '{family}'") from None
+def method_of(rules: Ruleset) -> Method:
+    """The ranking method of a ruleset (``Ruleset.ranks_by``: MERS ranks by table points, the others by
+    score)."""
+    if rules.ranks_by not in METHODS:
+        raise EngineError(f"no ranking method '{rules.ranks_by}' (the {rules.key} rules)")
+    return rules.ranks_by  # type: ignore[return-value]
 
 
 # -- input ------------------------------------------------------------------------------------------

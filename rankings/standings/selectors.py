@@ -28,7 +28,7 @@ from rankings.standings.engine import (
     Standings,
     TablePointsPenalty,
     compute_standings,
-    method_for_family,
+    method_of,
 )
 from rankings.standings.teams import TeamInfo, figures_of, team_standings
 from scoring.models import SeatSummary
@@ -202,7 +202,7 @@ def standings_compute(*, tournament: Tournament) -> Standings:
     standings = compute_standings(
         players=players,
         rows=rows,
-        method=method_for_family(rules.family),
+        method=method_of(rules),
         table_points_penalties=tp_penalties,
         score_penalties=score_penalties,
         tiebreaks=tiebreak_order(tournament=tournament),
@@ -393,7 +393,7 @@ def standings_document_upto(*, tournament: Tournament, last_session: int) -> dic
     standings = compute_standings(
         players=players,
         rows=rows,
-        method=method_for_family(tournament.get_rules().family),
+        method=method_of(tournament.get_rules()),
         table_points_penalties=tp_penalties,
         score_penalties=score_penalties,
         tiebreaks=tiebreak_order(tournament=tournament),

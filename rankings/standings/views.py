@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rankings.backups.services import backups_in_process
 from rankings.standings import selectors, services
-from rankings.standings.engine import TIEBREAKS, method_for_family
+from rankings.standings.engine import TIEBREAKS, method_of
 from rankings.standings.sweep import standings_sweep_in_process
 from scoring.rules.base import RuleError
 from tournaments import pagecache
@@ -56,7 +56,7 @@ def _visible(request, slug: str) -> tuple[Tournament, selectors.Freshness]:
 
 def _by_table_points(tournament: Tournament) -> bool:
     try:
-        return method_for_family(tournament.family) == "table_points"
+        return method_of(tournament.get_rules()) == "table_points"
     except Exception:  # an unknown ruleset in old data: show the score only
         return False
 

@@ -282,6 +282,36 @@ class Ruleset:
 
     family: ClassVar[str] = ""
 
+    # -- what the pages, the API and the penalties show or allow differently per ruleset -----------
+    # Code outside ``scoring.rules`` reads these and never tests the family by name
+    # (tests/rules/test_contract.py runs every part over every ruleset and checks that).
+    hand_form: ClassVar[str] = ""  # the hand entry form: a key of ``scoring.forms.HAND_FORMS``
+    hand_partial: ClassVar[str] = ""  # the template partial that draws that form
+    shows_dealer: ClassVar[bool] = True  # whether the table shows who deals (MCR has no dealer)
+    numbered_rounds: ClassVar[bool] = False  # hands are named by round and dealer ("East 2", riichi)
+    counters_and_sticks: ClassVar[bool] = False  # counters (honba) and riichi sticks stay on the table
+    raw_scores: ClassVar[bool] = False  # scores are points held (riichi), not gains and losses
+    # the session result's columns, in order, of "game_score", "table_points", "uma", "transfers",
+    # "chombo", "penalties", "final"
+    outcome_columns: ClassVar[tuple[str, ...]] = ("game_score", "transfers", "penalties", "final")
+    score_sheet_partial: ClassVar[str] = "clock/_sheet_points.html"  # the printed score sheet's hands
+    ranks_by: ClassVar[str] = "score"  # the standings rank by "table_points" (MERS) or by "score"
+    # a session's value in the exports beside the game score: "table_points", "uma" or "final"
+    session_value: ClassVar[str] = "final"
+    has_chombo: ClassVar[bool] = False  # chombos are recorded and exported (riichi)
+    table_points_deductions: ClassVar[bool] = False  # a referee may deduct table points (MERS)
+    late_arrival_scale: ClassVar[str] = "minutes"  # how late arrival is charged: "minutes", "mers", "riichi"
+    false_hu_default: ClassVar[str] = ""  # the false Hu variant a form offers first ("": none)
+    false_hu_variants: ClassVar[bool] = False  # a false Hu names its variant (MCR 2.9.2)
+    false_hu_by_dealer: ClassVar[bool] = False  # a false Hu's amounts depend on who dealt the hand
+    # how a hand valued from its tiles was won: the flags a form offers, of "last_tile",
+    # "replacement_tile", "robbing_kong", "fourth_tile", "double_riichi", "ippatsu", "first_turn",
+    # "dealer_first_discard"
+    tile_flags: ClassVar[tuple[str, ...]] = ("last_tile", "replacement_tile", "robbing_kong")
+    # what else a hand's tiles carry, of "flowers", "own_flowers", "flower_sets", "kongs_in_a_row",
+    # "dora" (indicators and red fives)
+    tile_extras: ClassVar[frozenset[str]] = frozenset()
+
     def __init__(self, key: str, config: Config):
         self.key = key
         self.config = config
@@ -317,6 +347,28 @@ class Ruleset:
             the other three share 4, 2, 1 by rank.
         """
         raise EngineError(f"{type(self).__name__} has no table result")
+
+    def start_scores(self) -> Four:
+        """Each seat's score before the first hand (game points start at 0)."""
+        return (0, 0, 0, 0)
+
+    def score_sheet_rows(self) -> int:
+        """Rows of hands on the printed score sheet."""
+        return self.usual_hands() or 24
+
+    def usual_hands(self) -> int | None:
+        """The hands of a full session, when the rules set a count (a table confirmed with fewer says
+        why); None: the rules set none."""
+        return None
+
+    def substitution_exclusions(self, seat: int, reason: str, *, during: bool = False) -> frozenset[int]:
+        """Seats whose occupant gets no table points after a substitution (MERS §4); none elsewhere."""
+        return frozenset()
+
+    def foul_charges(self, fouls: Sequence[Any]) -> tuple[Any, ...] | None:
+        """What each foul of a player in a session costs when the rules charge fouls as a ladder with
+        restarts (MCR); None: each foul is charged by ``foul(step)``."""
+        return None
 
     # -- penalties ----------------------------------------------------------------------------
     def score_bound(self) -> int | None:

@@ -57,6 +57,11 @@ class ClassicalConfig(Config):
 
 class ClassicalRuleset(common.GamePointsRuleset):
     family = "classical"
+    hand_form = "values"
+    hand_partial = "scoring/_hand_classical.html"
+    false_hu_by_dealer = True
+    tile_flags = ("last_tile", "replacement_tile", "robbing_kong", "first_turn", "dealer_first_discard")
+    tile_extras = frozenset({"flowers", "own_flowers", "flower_sets", "kongs_in_a_row"})
     config: ClassicalConfig
     rules_name = "Classical"
 

@@ -176,6 +176,19 @@ def substitution_exclusions(seat: Any, reason: Any, *, during: Any = False) -> f
 
 class MCRRuleset(Ruleset):
     family = "mcr"
+    hand_form = "fan"
+    hand_partial = "scoring/_hand_mcr.html"
+    shows_dealer = False
+    outcome_columns = ("game_score", "transfers", "penalties", "final", "table_points")
+    score_sheet_partial = "clock/_sheet_fan.html"
+    table_points_deductions = True
+    ranks_by = "table_points"
+    session_value = "table_points"
+    false_hu_default = "below_minimum"
+    false_hu_variants = True
+    late_arrival_scale = "mers"
+    tile_flags = ("last_tile", "replacement_tile", "robbing_kong", "fourth_tile")
+    tile_extras = frozenset({"flowers"})
     config: MCRConfig
 
     # -- hands and games -----------------------------------------------------------------
@@ -392,6 +405,12 @@ class MCRRuleset(Ruleset):
 
     def substitution_exclusions(self, seat: Any, reason: Any, *, during: Any = False) -> frozenset[int]:
         return substitution_exclusions(seat, reason, during=during)
+
+    def usual_hands(self) -> int | None:
+        return self.config.max_hands
+
+    def score_sheet_rows(self) -> int:
+        return self.config.max_hands or 16
 
 
 PRESETS: dict[str, Ruleset] = {"mcr": MCRRuleset("mcr", MCRConfig())}

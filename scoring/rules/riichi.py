@@ -862,6 +862,33 @@ class RiichiRuleset(Ruleset):
     """A riichi preset: EMA 2016/2025, WRC, EMA 2008."""
 
     family = "riichi"
+    hand_form = "han_fu"
+    hand_partial = "scoring/_hand_riichi.html"
+    raw_scores = True
+    numbered_rounds = True
+    counters_and_sticks = True
+    late_arrival_scale = "riichi"
+    session_value = "uma"
+    has_chombo = True
+    tile_flags = (
+        "last_tile",
+        "replacement_tile",
+        "robbing_kong",
+        "double_riichi",
+        "ippatsu",
+        "first_turn",
+        "first_turn_discard",
+    )
+    tile_extras = frozenset({"dora"})
+    outcome_columns = ("game_score", "uma", "chombo", "penalties", "final")
+    score_sheet_partial = "clock/_sheet_han_fu.html"
+
+    def score_sheet_rows(self) -> int:
+        return 20
+
+    def start_scores(self) -> Four:
+        return (self.config.start_points,) * 4
+
     config: RiichiConfig
 
     def check_hand(self, hand: Mapping[str, Any]) -> Hand:

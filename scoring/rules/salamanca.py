@@ -172,6 +172,10 @@ class Liability:
 
 class SalamancaRuleset(common.GamePointsRuleset):
     family = "salamanca"
+    hand_form = "fan_colours"
+    hand_partial = "scoring/_hand_mcr.html"
+    tile_flags = ("last_tile", "replacement_tile", "robbing_kong", "first_turn", "dealer_first_discard")
+    tile_extras = frozenset({"kongs_in_a_row"})
     config: SalamancaConfig
     rules_name = RULES_NAME
 

@@ -315,7 +315,7 @@ class StatisticsViewSet(viewsets.ViewSet):
         if not can_view(request.user, tournament):
             raise Http404
         s = tournament_statistics(tournament=tournament, user=request.user)
-        riichi = s.family == "riichi"
+        riichi = s.declares_riichi
         return Response(
             {
                 "hands": s.hands,

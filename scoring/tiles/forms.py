@@ -8,6 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.rules.base import Ruleset
 from scoring.rules.tiles.notation import MAX_HAND_CHARS, MAX_INDICATORS
 
 from . import services
@@ -22,20 +23,6 @@ FLAG_LABELS = {
     "first_turn": _("Won on the first draw"),
     "dealer_first_discard": _("Won on the dealer's first discard"),
     "first_turn_discard": _("Won on a discard before the first draw (renhō)"),
-}
-FAMILY_FLAGS = {
-    "mcr": ("last_tile", "replacement_tile", "robbing_kong", "fourth_tile"),
-    "riichi": (
-        "last_tile",
-        "replacement_tile",
-        "robbing_kong",
-        "double_riichi",
-        "ippatsu",
-        "first_turn",
-        "first_turn_discard",
-    ),
-    "salamanca": ("last_tile", "replacement_tile", "robbing_kong", "first_turn", "dealer_first_discard"),
-    "classical": ("last_tile", "replacement_tile", "robbing_kong", "first_turn", "dealer_first_discard"),
 }
 TILE_FIELDS = ("tiles_hand", "tiles_melds", "tiles_winning")
 # rule error paths inside ``tiles`` → form fields
@@ -52,10 +39,12 @@ PATHS = {
 }
 
 
-def add_tile_fields(form: forms.Form, family: str, mode: str) -> None:
-    """Add the tile fields to a hand form (nothing when the tournament's setting is off)."""
+def add_tile_fields(form: forms.Form, rules: Ruleset, mode: str) -> None:
+    """Add the tile fields of ``rules`` (``Ruleset.tile_flags``, ``tile_extras``) to a hand form (nothing
+    when the tournament's setting is off)."""
     if mode == "off":
         return
+    extras = rules.tile_extras
     text = {"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false", "class": "tiles-input"}
     f = form.fields
     f["tiles_hand"] = forms.CharField(
@@ -77,7 +66,7 @@ def add_tile_fields(form: forms.Form, family: str, mode: str) -> None:
     f["tiles_winning"] = forms.CharField(
         label=_("Winning tile"), max_length=4, required=False, widget=forms.TextInput(attrs=text)
     )
-    if family in ("mcr", "classical"):
+    if "flowers" in extras:
         f["tiles_flowers"] = forms.IntegerField(
             label=_("Flowers"),
             min_value=0,
@@ -85,14 +74,15 @@ def add_tile_fields(form: forms.Form, family: str, mode: str) -> None:
             required=False,
             widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "tiles-input"}),
         )
-    if family == "classical":
+    if "own_flowers" in extras:
         f["tiles_own_flowers"] = forms.IntegerField(
             label=_("Own flower or season"), min_value=0, max_value=2, required=False
         )
+    if "flower_sets" in extras:
         f["tiles_flower_sets"] = forms.IntegerField(
             label=_("Complete sets of four flowers"), min_value=0, max_value=2, required=False
         )
-    if family in ("salamanca", "classical"):
+    if "kongs_in_a_row" in extras:
         f["tiles_kongs_in_a_row"] = forms.IntegerField(
             label=_("Kongs in a row before the winning replacement tile"),
             min_value=0,
@@ -103,7 +93,7 @@ def add_tile_fields(form: forms.Form, family: str, mode: str) -> None:
             ),
             widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "tiles-input"}),
         )
-    if family == "riichi":
+    if "dora" in extras:
         f["tiles_dora"] = forms.CharField(
             label=_("Dora indicators"),
             max_length=3 * MAX_INDICATORS,
@@ -125,7 +115,7 @@ def add_tile_fields(form: forms.Form, family: str, mode: str) -> None:
         )
     f["tiles_flags"] = forms.MultipleChoiceField(
         label=_("How the hand was won"),
-        choices=[(k, FLAG_LABELS[k]) for k in FAMILY_FLAGS[family]],
+        choices=[(k, FLAG_LABELS[k]) for k in rules.tile_flags],
         widget=forms.CheckboxSelectMultiple(attrs={"class": "tiles-input"}),
         required=False,
     )

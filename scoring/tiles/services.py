@@ -18,6 +18,7 @@ from scoring.models import Hand, TableResult
 from scoring.rules import tiles as engine
 from scoring.rules.base import RuleError, Ruleset
 from scoring.rules.text import gettext_noop
+from scoring.rules.tiles.check import claim_value, wins_with_tiles
 from tournaments.models import Table, Tournament
 
 SETTING = "tiles"
@@ -56,16 +57,7 @@ def tiles_mode_set(*, tournament: Tournament, mode: str) -> Tournament:
 
 def _wins(rules: Ruleset, hand: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     """(path, mapping that may hold ``tiles``) of every win of the hand."""
-    result = hand.get("result")
-    if rules.family == "riichi":
-        if result == "tsumo":
-            return [("tiles", hand)]
-        if result == "ron" and isinstance(hand.get("winners"), list):
-            return [
-                (f"winners[{i}].tiles", w) for i, w in enumerate(hand["winners"]) if isinstance(w, Mapping)
-            ]
-        return []
-    return [("tiles", hand)] if result == "win" else []
+    return wins_with_tiles(rules, hand)
 
 
 def hand_has_tiles(hand: Mapping[str, Any]) -> bool:
@@ -77,12 +69,9 @@ def hand_has_tiles(hand: Mapping[str, Any]) -> bool:
 
 def _claim_text(check: engine.WinCheck) -> str:
     claimed = check.claimed or {}
-    if check.valuation.family == "riichi":
-        fu = f" {claimed.get('fu')} fu" if claimed.get("fu") is not None else ""
-        return f"{claimed.get('han')} han{fu}"
-    if check.valuation.family == "classical":
-        return f"{claimed.get('value')} points"
-    return f"{claimed.get('fan')} fan"
+    value, unit = claim_value(check.valuation.family, claimed)
+    fu = f" {claimed.get('fu')} fu" if unit == "han" and claimed.get("fu") is not None else ""
+    return f"{value} {unit}{fu}"
 
 
 def hand_tiles_prepare(
@@ -172,7 +161,15 @@ def held_numbers(result: TableResult) -> list[int]:
 
 
 def require_nothing_held(result: TableResult) -> None:
-    held = held_numbers(result)
+    _refuse_held(held_numbers(result))
+
+
+def require_nothing_held_in(hands) -> None:
+    """The same check over hands already read."""
+    _refuse_held([h.number for h in hands if h.valuation and h.valuation.get("status") == "held"])
+
+
+def _refuse_held(held: list[int]) -> None:
     if held:
         raise RuleError(
             gettext_noop(
@@ -359,13 +356,8 @@ def notable_hand_from_hand(*, hand: Hand, title: str, winner: int | None = None,
         for s in table.seats.select_related("registration__player")
     }
     computed = win["computed"]
-    family = computed["family"]
-    if family == "riichi":
-        value, unit = int(computed["claim"]["han"]), "han"
-    elif family == "classical":
-        value, unit = int(computed["claim"]["value"]), "points"
-    else:
-        value, unit = int(computed["claim"]["fan"]), "fan"
+    value, unit = claim_value(computed["family"], computed["claim"])
+    value = int(value)
     tiles = hand.data.get("tiles") if "tiles" in hand.data else None
     if tiles is None:
         for w in hand.data.get("winners") or []:

@@ -39,16 +39,16 @@ def _preview(request: HttpRequest, table: Table, actor) -> HttpResponse:
     says what is missing or wrong)."""
     from scoring import forms as entry
 
-    state = selectors.table_state(table=table)
+    state = selectors.table_state(table=table, actor=actor)
     try:
         number = int(request.GET.get("hand") or state.next_hand or 1)
     except ValueError:
         number = state.next_hand or 1
     number = max(1, min(number, MAX_HAND_NUMBER))
-    form = entry.hand_form_class(state.family)(
+    form = entry.hand_form_class(state.rules)(
         request.POST, seats=state.seat_names, rules=state.rules, tiles_mode="optional"
     )
-    context: dict = {"family": state.family}
+    context: dict = {}
     form.is_valid()
     tiles = tile_forms.tiles_of(form.cleaned_data) if hasattr(form, "cleaned_data") else None
     if tiles is None:
@@ -171,7 +171,7 @@ def statistics(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "stats": stats,
         "ranking": stats.best_hand_ranking(),
-        "riichi": stats.family == "riichi",
+        "riichi": stats.declares_riichi,
         "can_register": can_referee(request.user, tournament),
         "register_form": tile_forms.RegisterFromHandForm(),
     }

@@ -17,10 +17,11 @@ from rankings.standings.engine import (
     SessionRow,
     TablePointsPenalty,
     compute_standings,
-    method_for_family,
+    method_of,
     printable,
 )
 from scoring.rules.base import RuleError
+from scoring.rules.registry import RULESET_KEYS, get_ruleset
 
 # -- helpers ---------------------------------------------------------------------------------------
 
@@ -110,9 +111,9 @@ def mcr(rows, tiebreaks=(), **kwargs):
 # -- ordering ----------------------------------------------------------------------------------------
 
 
-def test_family_decides_the_ranking_method():
-    assert method_for_family("mcr") == "table_points"
-    assert {method_for_family(f) for f in ("riichi", "salamanca", "classical")} == {"score"}
+def test_the_ruleset_decides_the_ranking_method():
+    assert method_of(get_ruleset("mcr")) == "table_points"
+    assert {method_of(get_ruleset(k)) for k in RULESET_KEYS if not k.startswith("mcr")} == {"score"}
 
 
 def test_mcr_ranks_by_table_points_before_score():

@@ -261,7 +261,10 @@ def table_clock(
     from django.urls import reverse
 
     session = table.session
-    stored = SessionClock.objects.filter(session=session).first()
+    if type(session).clock.is_cached(session):  # read with the table (scoring.selectors.TABLE_PAGE_RELATED)
+        stored = getattr(session, "clock", None)
+    else:
+        stored = SessionClock.objects.filter(session=session).first()
     if stored is None:
         return None
     tournament = session.tournament

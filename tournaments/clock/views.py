@@ -288,16 +288,9 @@ def print_sheets(request, slug: str, number: int):
         return redirect_to_login(request.get_full_path())
     tournament = _staff_tournament(request, slug)
     session = get_object_or_404(Session, tournament=tournament, number=number)
-    family = tournament.family
-    rows = 16 if family == "mcr" else 20 if family == "riichi" else 24
-    try:
-        config = tournament.get_rules().config
-        max_hands = getattr(config, "max_hands", None)
-        if family == "mcr" and max_hands:
-            rows = max_hands
-        start_points = getattr(config, "start_points", None)
-    except Exception:
-        start_points = None
+    rules = tournament.get_rules()
+    rows = rules.score_sheet_rows()
+    start_points = rules.start_scores()[0] if rules.raw_scores else None
     return render(
         request,
         "clock/print_sheets.html",
@@ -305,7 +298,7 @@ def print_sheets(request, slug: str, number: int):
             "tournament": tournament,
             "session": session,
             "sheets": room.score_sheets(session=session),
-            "family": family,
+            "sheet_partial": rules.score_sheet_partial,
             "rows": range(1, rows + 1),
             "paper": _paper(request),
             "page_size": PAPERS[_paper(request)],

@@ -236,3 +236,26 @@ def fill(hand: Mapping[str, Any], checks: list[WinCheck], *, take_computed: bool
             if take_computed:
                 target.pop("ruling", None)
     return out
+
+
+def wins_with_tiles(rules: Ruleset, hand: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """(path, mapping that may hold ``tiles``) of every win of a hand under ``rules``."""
+    result = hand.get("result")
+    if rules.family == "riichi":
+        if result == "tsumo":
+            return [("tiles", hand)]
+        if result == "ron" and isinstance(hand.get("winners"), list):
+            return [
+                (f"winners[{i}].tiles", w) for i, w in enumerate(hand["winners"]) if isinstance(w, Mapping)
+            ]
+        return []
+    return [("tiles", hand)] if result == "win" else []
+
+
+def claim_value(family: str, claim: Mapping[str, Any]) -> tuple[Any, str]:
+    """A claimed value and its unit as the family counts it: han (riichi), points (classical), fan."""
+    if family == "riichi":
+        return claim.get("han"), "han"
+    if family == "classical":
+        return claim.get("value"), "points"
+    return claim.get("fan"), "fan"

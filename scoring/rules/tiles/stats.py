@@ -68,6 +68,11 @@ class TournamentStats:
     hands: int = 0
     with_tiles: int = 0
 
+    @property
+    def declares_riichi(self) -> bool:
+        """Players declare riichi: the statistics show how often each did."""
+        return self.family == "riichi"
+
     def best_hand_ranking(self) -> list[PlayerStats]:
         """Players by their biggest hand (MTS's best-hand list); players without a win are left out."""
         ranked = [p for p in self.players if p.biggest is not None]

@@ -1,0 +1,264 @@
+"""Per-request cost: ``python -m bench.requests [--hands 2 12]`` (see README.md here).
+
+For each kind of request a table's scorer, its referee or the public makes (hand add, hand correction,
+confirmation, the table page by its private key and signed in, the standings page cold and warm), on the
+demo in PostgreSQL: how many times the game is replayed, how many SQL statements run, the application's
+CPU time and the bytes sent. Each kind is measured on a table holding each of ``--hands`` hands, so a
+cost that grows with the number of hands shows as a difference between the columns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/mahjong_bench_requests"
+READS = 5  # a read is repeated this many times: its CPU time is the median
+
+
+def fresh_database(url: str) -> None:
+    """Drop and create the benchmark's database: every run starts from the same demo."""
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_django(database_url: str) -> None:
+    os.environ["DATABASE_URL"] = database_url
+    os.environ["DEBUG"] = "1"
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    settings.ALLOWED_HOSTS = ["*"]
+    call_command("migrate", verbosity=0)
+
+
+# -- counting ---------------------------------------------------------------------------------------------
+
+
+class Replays:
+    """Counts the rule engine's games built per request: ``play_game`` and ``game_from_totals`` on every
+    ruleset class (a replay is one call, whatever the number of hands)."""
+
+    def __init__(self):
+        self.count = 0
+
+    def install(self) -> None:
+        from scoring.rules.registry import _PRESETS
+
+        for cls in {type(r) for r in _PRESETS.values()}:
+            for name in ("play_game", "game_from_totals"):
+                original = cls.__dict__.get(name)
+                if original is None or getattr(original, "_counted", False):
+                    continue
+                setattr(cls, name, self._wrap(original))
+
+    def _wrap(self, original):
+        def counted(*args, **kwargs):
+            self.count += 1
+            return original(*args, **kwargs)
+
+        counted._counted = True
+        return counted
+
+
+@dataclass
+class Figure:
+    replays: int
+    statements: int
+    cpu_ms: float
+    bytes_sent: int
+    status: int
+
+
+def measure(replays: Replays, call, repeat: int = 1) -> Figure:
+    """One request; a read is repeated ``repeat`` times and its CPU time is the median."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    cpus = []
+    for _ in range(repeat):
+        before = replays.count
+        with CaptureQueriesContext(connection) as queries:
+            start = time.process_time()
+            response = call()
+            cpus.append((time.process_time() - start) * 1000)
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return Figure(
+        replays.count - before, len(queries), statistics.median(cpus), len(body), response.status_code
+    )
+
+
+# -- the requests -----------------------------------------------------------------------------------------
+
+
+def mcr_hand(number: int) -> dict:
+    """A plausible MCR hand: wins of 8 to 24 fan around the table, a draw now and then."""
+    if number % 7 == 0:
+        return {"result": "draw"}
+    return {"result": "win", "winner": number % 4, "discarder": (number + 1) % 4, "fan": 8 + number % 17}
+
+
+def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
+    from django.core.cache import cache
+    from django.test import Client
+    from django.urls import reverse
+
+    from scoring import services
+    from scoring.models import TableResult
+    from tournaments.demo import DEMO_SLUG, load_demo
+    from tournaments.models import Role, Table, TournamentRole
+    from tournaments.permissions import Actor
+
+    replays = Replays()
+    load_demo()
+    replays.install()
+    # as in production: the standings are recomputed by a worker, not in the request that changed them;
+    # the queue is a no-op here and the benchmark runs the recompute itself, outside the measures
+    from django.conf import settings
+
+    from rankings.standings import services as standings
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    standings._publish = lambda tournament_id: None
+    tournament_tables = Table.objects.filter(session__tournament__slug=DEMO_SLUG).select_related(
+        "session__tournament"
+    )
+    # the demo's tables of session 2 that have not started; one per column
+    fresh = [
+        t for t in tournament_tables.filter(session__number=2) if not TableResult.objects.filter(table=t)
+    ]
+    if len(fresh) < len(hand_counts):
+        raise SystemExit(
+            f"the demo has {len(fresh)} tables not started; asked for {len(hand_counts)} columns"
+        )
+    referee = TournamentRole.objects.get(tournament__slug=DEMO_SLUG, role=Role.REFEREE).user
+    actor = Actor(user=referee, role=Role.REFEREE)
+    figures: dict[str, dict[int, Figure]] = {}
+    cache.clear()
+
+    def record(kind: str, hands: int, figure: Figure, expect: tuple[int, ...] = (200, 302)) -> None:
+        if figure.status not in expect:
+            raise SystemExit(f"{kind} with {hands} hands answered {figure.status}")
+        figures.setdefault(kind, {})[hands] = figure
+
+    def one_table(table, count: int) -> None:
+        for number in range(1, count + 1):
+            services.hand_add(table=table, hand=mcr_hand(number), actor=actor, expected_version=None)
+        session, slug = table.session.number, DEMO_SLUG
+        by_key = Client()
+        signed_in = Client()
+        signed_in.force_login(referee)
+        key_url = reverse("table-link", args=[table.private_key])
+        page_url = reverse("table-page", args=[slug, session, table.number])
+        api_url = f"/api/tables/{table.pk}/result/hands/"
+
+        def version() -> int:
+            return TableResult.objects.get(table=table).version
+
+        # warm each client once (sessions, translations, templates), then measure
+        by_key.get(key_url)
+        signed_in.get(page_url)
+        record("table page by key", count, measure(replays, lambda: by_key.get(key_url), READS))
+        record("table page signed in", count, measure(replays, lambda: signed_in.get(page_url), READS))
+        hand = mcr_hand(count + 1)
+        form = {
+            "action": "hand",
+            "version": version(),
+            "result": hand["result"],
+            "winner": hand.get("winner", ""),
+            "discarder": hand.get("discarder", ""),
+            "fan": hand.get("fan", ""),
+        }
+        record("hand add (page, by key)", count, measure(replays, lambda: by_key.post(key_url, form)))
+        keys = [s.registration.key for s in table.seats.order_by("position").select_related("registration")]
+        body = {**mcr_hand(count + 2), "version": version()}
+        for name in ("winner", "discarder"):
+            if body.get(name) is not None:
+                body[name] = keys[body[name]]
+        record(
+            "hand add (API, by key)",
+            count,
+            measure(
+                replays,
+                lambda: by_key.post(
+                    api_url, body, content_type="application/json", HTTP_X_TABLE_KEY=table.private_key
+                ),
+            ),
+            expect=(201,),
+        )
+        edit_url = reverse("table-hand", args=[slug, session, table.number, 1])
+        correction = {
+            "version": version(),
+            "result": "win",
+            "winner": 2,
+            "discarder": 3,
+            "fan": 12,
+            "reason": "wrong fan",
+        }
+        record(
+            "hand correction (page)", count, measure(replays, lambda: signed_in.post(edit_url, correction))
+        )
+        confirm = {"action": "confirm", "version": version(), "short_reason": "time limit reached"}
+        record("confirm (page)", count, measure(replays, lambda: signed_in.post(page_url, confirm)))
+        standings_url = reverse("standings", args=[slug])
+        standings.standings_recompute(tournament_id=table.session.tournament_id)
+        cache.clear()
+        record("standings page cold", count, measure(replays, lambda: Client().get(standings_url)))
+        record("standings page warm", count, measure(replays, lambda: Client().get(standings_url), READS))
+
+    for table, count in zip(fresh, hand_counts, strict=False):
+        one_table(table, count)
+    return figures
+
+
+def report(figures: dict[str, dict[int, Figure]], hand_counts: list[int]) -> None:
+    head = f"{'request':<26}" + "".join(
+        f" | {f'{n} hands: replays, SQL, CPU ms, bytes':>38}" for n in hand_counts
+    )
+    print(head)
+    print("-" * len(head))
+    for kind, by_count in figures.items():
+        cells = []
+        for n in hand_counts:
+            f = by_count.get(n)
+            cells.append(
+                f" | {'':>38}"
+                if f is None
+                else f" | {f.replays:>7} {f.statements:>5} {f.cpu_ms:>8.1f} {f.bytes_sent:>9}" + " " * 5
+            )
+        print(f"{kind:<26}" + "".join(cells))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, nargs="+", default=[2, 12], help="hands at the table before")
+    parser.add_argument("--database", default=os.environ.get("DATABASE_URL", DEFAULT_DATABASE))
+    args = parser.parse_args(argv)
+    fresh_database(args.database)
+    setup_django(args.database)
+    report(run(args.hands), args.hands)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

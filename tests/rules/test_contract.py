@@ -1,0 +1,125 @@
+"""The ruleset contract (scoring/rules/base.py): every part of it, over every ruleset of the registry, and
+no code outside ``scoring.rules`` that tells rulesets apart by the family's name instead of asking it."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from django.template.loader import get_template
+
+from penalties.forms import LATE_ARRIVAL_HELP, late_arrival_help, penalty_kinds
+from penalties.models import Kind
+from rankings.standings.engine import METHODS, method_of
+from scoring.forms import HAND_FORMS, hand_form_class
+from scoring.presenters import after_hand, describe_hand, round_label
+from scoring.rules.base import Ruleset
+from scoring.rules.registry import RULESET_KEYS, get_ruleset
+from scoring.selectors import OUTCOME_LABELS
+from scoring.tiles.forms import FLAG_LABELS
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = [pytest.param(get_ruleset(key), id=key) for key in RULESET_KEYS]
+SEATS = ["Ana", "Ben", "Cai", "Dan"]
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_a_game_starts_from_the_starting_scores(rules: Ruleset):
+    start = rules.start_scores()
+    assert len(start) == 4 and all(isinstance(s, (int, Fraction)) for s in start)
+    assert tuple(rules.play_game([]).scores) == tuple(start)
+    assert rules.raw_scores == any(start), "points held start above 0; gains and losses start at 0"
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_the_hand_form_its_template_and_its_description_exist(rules: Ruleset):
+    form_class = hand_form_class(rules)
+    assert HAND_FORMS[rules.hand_form] is form_class
+    form = form_class(seats=SEATS, rules=rules, tiles_mode="optional")
+    assert form.partial == rules.hand_partial
+    get_template(rules.hand_partial)
+    draw = {"result": "draw"}
+    assert describe_hand(rules, draw, SEATS)
+    assert set(rules.tile_flags) <= set(FLAG_LABELS)
+    assert [value for value, _ in form.fields["tiles_flags"].choices] == list(rules.tile_flags)
+    assert rules.tile_extras <= {"flowers", "own_flowers", "flower_sets", "kongs_in_a_row", "dora"}
+    assert ("tiles_flowers" in form.fields) == ("flowers" in rules.tile_extras)
+    assert ("tiles_dora" in form.fields) == ("dora" in rules.tile_extras)
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_the_table_shows_a_dealer_rounds_and_counters_as_the_rules_say(rules: Ruleset):
+    label = round_label(rules, [type("Seat", (), {"short": n}) for n in SEATS], 1, "S", 2)
+    assert ("Ben" in label) == (rules.shows_dealer and not rules.numbered_rounds)
+    assert (label.startswith("South 2")) == rules.numbered_rounds
+    assert bool(after_hand(rules, 1, 1)) == rules.counters_and_sticks
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_the_session_result_and_the_standings(rules: Ruleset):
+    assert set(rules.outcome_columns) <= set(OUTCOME_LABELS) and "final" in rules.outcome_columns
+    assert rules.ranks_by in METHODS and method_of(rules) == rules.ranks_by
+    assert rules.session_value in ("table_points", "uma", "final")
+    if rules.ranks_by == "table_points" or rules.table_points_deductions:
+        assert "table_points" in rules.outcome_columns
+    usual = rules.usual_hands()
+    assert usual is None or (isinstance(usual, int) and usual >= 1)
+    assert rules.score_sheet_rows() >= (usual or 1)
+    get_template(rules.score_sheet_partial)
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+def test_the_penalties_the_rules_carry(rules: Ruleset):
+    kinds = {kind for kind, _ in penalty_kinds(rules)}
+    assert (Kind.TABLE_POINTS in kinds) == rules.table_points_deductions
+    if Kind.FALSE_HU in kinds:
+        assert len(rules.false_hu(0, rules.false_hu_default)) == 4
+    assert (Kind.CHOMBO in kinds) == rules.has_chombo
+    assert rules.late_arrival_scale in LATE_ARRIVAL_HELP and late_arrival_help(rules)
+    exclusions = rules.substitution_exclusions(0, "illness", during=True)
+    assert isinstance(exclusions, frozenset) and exclusions <= {0, 1, 2, 3}
+    charges = rules.foul_charges([{"session": 1, "persists": False}])
+    assert charges is None or len(charges) == 1
+
+
+# -- nobody outside scoring.rules asks for the family by name ----------------------------------------------
+
+FAMILIES = "mcr|riichi|salamanca|classical"
+TELLS = [
+    re.compile(rf"""(==|!=|\bin)\s*\(?\s*["']({FAMILIES})["']"""),  # x == "mcr", x in ("mcr", ...)
+    re.compile(rf"""["']({FAMILIES})["']\s*(==|!=)"""),  # "mcr" == x
+    re.compile(r"""\.family\s*(==|!=|\bin\b|\bnot in\b)"""),  # rules.family == ...
+    re.compile(r"""hasattr\(\s*rules\b"""),  # duck typing instead of the contract
+]
+# The EMA keeps two rankings, MCR and riichi: there the names are the rankings' own, not a ruleset's branch.
+EMA_RANKINGS = ("rankings/ema/", "rankings/exports/ranking.py", "rankings/management/commands/")
+SKIPPED = ("scoring/rules/", "tests/", "bench/", ".venv/", "/migrations/", "locale/", "static/")
+
+
+def _sources():
+    for path in sorted(ROOT.rglob("*")):
+        rel = path.relative_to(ROOT).as_posix()
+        if path.suffix not in (".py", ".html") or rel.startswith(SKIPPED) or "/migrations/" in rel:
+            continue
+        if rel.startswith(EMA_RANKINGS):
+            continue
+        yield rel, path.read_text(encoding="utf-8")
+
+
+def test_no_code_outside_the_rules_tests_the_family_by_name():
+    found = [
+        f"{rel}:{number}: {line.strip()}"
+        for rel, text in _sources()
+        for number, line in enumerate(text.splitlines(), start=1)
+        if any(tell.search(line) for tell in TELLS)
+    ]
+    assert not found, "ask the Ruleset contract instead:\n" + "\n".join(found)
+
+
+def test_the_family_check_finds_what_it_looks_for():
+    assert any(tell.search('if rules.family == "mcr":') for tell in TELLS)
+    assert any(tell.search('{% if form.family == "riichi" %}') for tell in TELLS)
+    assert any(tell.search('if hasattr(rules, "foul_charges"):') for tell in TELLS)
+    assert not any(tell.search("if rules.shows_dealer:") for tell in TELLS)

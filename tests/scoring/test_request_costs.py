@@ -1,0 +1,148 @@
+"""What a table's requests cost: the game is replayed at most once per request, and the SQL statements of
+a hand add, a correction, a confirmation and the table page (by the table's key and signed in) stay
+within their ceilings and do not grow with the number of hands at the table."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from penalties.services import penalty_record
+from scoring import services
+from scoring.rules.registry import _PRESETS
+from tests.scoring.test_pages_support import link_url, seat_session, table_url, version
+from tournaments.models import Role
+from tournaments.permissions import Actor
+
+# The most SQL statements each request may run (the demo on PostgreSQL runs the same or fewer: see
+# bench/requests). A confirmation also bumps the standings' input version and queues their recompute.
+CEILINGS = {
+    "table page by key": 10,
+    "table page signed in": 10,
+    "hand add": 10,
+    "hand correction": 15,
+    "confirm": 20,
+}
+
+
+@pytest.fixture
+def replays(monkeypatch):
+    """How many games the rule engines build (``play_game`` or ``game_from_totals``), over every ruleset."""
+    counter = {"n": 0}
+    for cls in {type(r) for r in _PRESETS.values()}:
+        for name in ("play_game", "game_from_totals"):
+            original = getattr(cls, name)
+
+            def counted(self, *args, _original=original, **kwargs):
+                counter["n"] += 1
+                return _original(self, *args, **kwargs)
+
+            monkeypatch.setattr(cls, name, counted)
+    return counter
+
+
+@pytest.fixture
+def queued_not_run(settings, monkeypatch):
+    """As in production: the standings recompute is queued for a worker, not run in the request."""
+    from rankings.standings import services as standings
+
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    monkeypatch.setattr(standings, "_publish", lambda tournament_id: None)
+
+
+def _hand_url(table, number: int) -> str:
+    session = table.session
+    return reverse("table-hand", args=[session.tournament.slug, session.number, table.number, number])
+
+
+def _hand(number: int) -> dict:
+    return {"result": "win", "winner": number % 4, "discarder": (number + 1) % 4, "fan": 8 + number % 9}
+
+
+def _costs(tournament, table, count, referee, replays) -> dict[str, tuple[int, int]]:
+    actor = Actor(user=referee, role=Role.REFEREE)
+    for number in range(1, count + 1):
+        services.hand_add(table=table, hand=_hand(number), actor=actor, expected_version=None)
+    by_key, signed_in = Client(), Client()
+    signed_in.force_login(referee)
+    by_key.get(link_url(table))
+    signed_in.get(table_url(table))
+    costs: dict[str, tuple[int, int]] = {}
+
+    def measure(kind, call, expect):
+        before = replays["n"]
+        with CaptureQueriesContext(connection) as queries:
+            response = call()
+        assert response.status_code == expect, (kind, response.status_code)
+        costs[kind] = (replays["n"] - before, len(queries))
+
+    measure("table page by key", lambda: by_key.get(link_url(table)), 200)
+    measure("table page signed in", lambda: signed_in.get(table_url(table)), 200)
+    hand = {
+        "action": "hand",
+        "version": version(table),
+        "result": "win",
+        "winner": 0,
+        "discarder": 1,
+        "fan": 8,
+    }
+    measure("hand add", lambda: by_key.post(link_url(table), hand), 302)
+    correction = {
+        "version": version(table),
+        "result": "win",
+        "winner": 2,
+        "discarder": 3,
+        "fan": 12,
+        "reason": "wrong fan",
+    }
+    measure("hand correction", lambda: signed_in.post(_hand_url(table, 1), correction), 302)
+    confirm = {"action": "confirm", "version": version(table), "short_reason": "time limit reached"}
+    measure("confirm", lambda: signed_in.post(table_url(table), confirm), 302)
+    return costs
+
+
+def test_requests_replay_once_and_do_not_grow_with_the_hands(
+    make_tournament, referee, replays, queued_not_run
+):
+    tournament = referee.tournament_roles.get().tournament
+    few, many = seat_session(tournament)
+    # a penalty at each table: the page and the confirmation read them too
+    for table in (few, many):
+        penalty_record(
+            tournament=tournament,
+            registration=table.seats.get(position=1).registration,
+            kind="foul",
+            actor=Actor(user=referee, role=Role.REFEREE),
+            session=table.session,
+            table=table,
+            reason="took a tile out of turn",
+        )
+    two = _costs(tournament, few, 2, referee, replays)
+    twelve = _costs(tournament, many, 12, referee, replays)
+    for kind, ceiling in CEILINGS.items():
+        (replayed_few, statements_few), (replayed_many, statements_many) = two[kind], twelve[kind]
+        assert replayed_few <= 1 and replayed_many <= 1, (kind, replayed_few, replayed_many)
+        assert statements_many == statements_few, (kind, statements_few, statements_many)
+        assert statements_few <= ceiling, (kind, statements_few, ceiling)
+
+
+def test_the_table_page_and_the_api_show_the_same_actions(client, make_tournament, referee, scorer):
+    tournament = referee.tournament_roles.get().tournament
+    table = seat_session(tournament)[0]
+    actor = Actor(user=referee, role=Role.REFEREE)
+    services.hand_add(table=table, hand=_hand(1), actor=actor, expected_version=None)
+    client.force_login(referee)
+    body = client.get(f"/api/tables/{table.pk}/result/").json()
+    assert body["actions"] == ["confirm", "edit", "hand", "submit", "undo"]
+    page = client.get(table_url(table)).content.decode()
+    assert 'value="confirm"' in page and 'value="reopen"' not in page
+    client.force_login(scorer)
+    assert client.get(f"/api/tables/{table.pk}/result/").json()["actions"] == [
+        "edit",
+        "hand",
+        "submit",
+        "undo",
+    ]
