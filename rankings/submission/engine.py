@@ -257,7 +257,17 @@ def check_breaks(facts: Facts) -> Check:
         if before.starts_at.date() != after.starts_at.date():
             continue
         gap = _minutes((after.starts_at - before.starts_at).total_seconds()) - before.minutes
-        if gap < SHORTEST_BREAK_MINUTES:
+        if gap < 0:
+            messages.append(
+                gettext_noop(
+                    "Session %(_b)s starts %(_overlap)s minutes before session %(_a)s ends; a break of at "
+                    "least 15 minutes is needed.",
+                    _a=str(before.number),
+                    _b=str(after.number),
+                    _overlap=str(-gap),
+                )
+            )
+        elif gap < SHORTEST_BREAK_MINUTES:
             messages.append(
                 gettext_noop(
                     "Between sessions %(_a)s and %(_b)s the break is %(_gap)s minutes; at least 15.",

@@ -23,7 +23,10 @@ def test_a_tournament_that_fails_every_check_says_why_each_time(director):
     found = _messages(failing_tournament(director))
     assert found == {
         "schedule": ("fail", ["1 day(s) need at least 4 sessions; 2 are planned."]),
-        "breaks": ("fail", ["Between sessions 1 and 2 the break is -60 minutes; at least 15."]),
+        "breaks": (
+            "fail",
+            ["Session 2 starts 60 minutes before session 1 ends; a break of at least 15 minutes is needed."],
+        ),
         "participants": ("fail", ["5 players from EMA countries; at least 16 are needed."]),
         "referees": ("fail", ["0 referee(s) named; 1 needed for these players."]),
         "ema_numbers": (
