@@ -179,3 +179,27 @@ def test_a_pack_is_out_of_date_once_anything_in_it_changes(director, make_user, 
         points=-10,
     )
     assert pack.pack_state(tournament=tournament).stale
+
+
+def test_a_riichi_tournament_balances_on_its_start_points_and_its_pack_lists_the_chombos(
+    director, make_tournament, media, make_pack
+):
+    from rankings.submission import selectors as sel
+    from tests.exports.helpers import play_totals
+    from tournaments.console.services import session_advance
+
+    tournament = make_tournament("riichi-open", "ema-riichi-2025", director=director, players=8, sessions=1)
+    start = tournament.get_rules().config.start_points
+    scores = (start + 20000, start + 5000, start - 10000, start - 15000)
+    play_totals(
+        tournament, 1, [(["p1", "p2", "p3", "p4"], scores), (["p5", "p6", "p7", "p8"], scores)], director
+    )
+    session = tournament.sessions.get(number=1)
+    for _ in range(3):
+        session = session_advance(session=session)
+    checks = {c.key: c for c in sel.checks(tournament=tournament)}
+    assert (checks["balance"].status, list(checks["balance"].messages)) == ("ok", [])
+    assert (checks["results"].status, checks["clock"].status) == ("ok", "fail")
+    _, archive = make_pack(tournament, director)
+    assert "chombos.csv" in archive.namelist()
+    assert pack.csv_rows(archive.read("chombos.csv"))[0][:3] == ["Session", "Table", "Hand"]
