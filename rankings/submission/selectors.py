@@ -377,23 +377,24 @@ def irregularities(*, tournament: Tournament) -> list[Penalty]:
 def stamp(*, tournament: Tournament) -> str:
     """A digest of everything the pack is made of: results and penalties (the standings' input version),
     the roster, the sessions and their clocks, the tournament's facts and the submission's own facts."""
-    tournament.refresh_from_db()
     state = (
         StandingsState.objects.filter(tournament=tournament).values_list("input_version", flat=True).first()
     )
     submission = EmaSubmission.objects.filter(tournament=tournament).values_list("version", flat=True).first()
     parts = {
-        "tournament": [
-            tournament.name,
-            tournament.city,
-            tournament.country,
-            tournament.starts_on.isoformat(),
-            tournament.days,
-            tournament.ruleset,
-            tournament.rules,
-            tournament.status,
-            tournament.qualifies_for_championship,
-        ],
+        "tournament": list(
+            Tournament.objects.filter(pk=tournament.pk).values_list(
+                "name",
+                "city",
+                "country",
+                "starts_on",
+                "days",
+                "ruleset",
+                "rules",
+                "status",
+                "qualifies_for_championship",
+            )
+        ),
         "standings": state,
         "submission": submission,
         "results": list(

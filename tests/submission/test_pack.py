@@ -203,3 +203,17 @@ def test_a_riichi_tournament_balances_on_its_start_points_and_its_pack_lists_the
     _, archive = make_pack(tournament, director)
     assert "chombos.csv" in archive.namelist()
     assert pack.csv_rows(archive.read("chombos.csv"))[0][:3] == ["Session", "Table", "Hand"]
+
+
+def test_the_command_writes_the_pack_to_a_file(director, make_tournament, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    tournament = make_tournament("cmd-open", director=director, players=4, sessions=4)
+    target = tmp_path / "pack.zip"
+    call_command("export", tournament.slug, "ema-pack", "--output", str(target))
+    with zipfile.ZipFile(target) as archive:
+        manifest = json.loads(archive.read("manifest.json"))
+    assert manifest["tournament"]["slug"] == "cmd-open"
+    assert manifest["checks"]["participants"] == "fail" and manifest["checks"]["schedule"] == "ok"
+    with pytest.raises(CommandError, match="a ZIP file needs --output FILE"):
+        call_command("export", tournament.slug, "ema-pack")

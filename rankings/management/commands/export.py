@@ -72,7 +72,7 @@ class Command(BaseCommand):
                 f"the '{exporter.identifier}' export is available as {', '.join(exporter.formats)}, not {fmt}"
             )
         if fmt in (XLSX, ZIP) and output is None:
-            raise CommandError(f"an {fmt.upper()} file needs --output FILE")
+            raise CommandError(f"{'an XLSX' if fmt == XLSX else 'a ZIP'} file needs --output FILE")
         try:
             export = exporter.render(fmt)
         except RuleError as exc:
