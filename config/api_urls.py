@@ -8,6 +8,7 @@ from rankings.archive import api as archive_api
 from rankings.ema import api as ema_api
 from rankings.exports import api as export_api
 from rankings.standings import api as rankings_api
+from rankings.submission import api as submission_api
 from scoring import api as scoring_api
 from scoring.tiles import api as tiles_api
 from tournaments import api as tournaments_api
@@ -58,6 +59,16 @@ router.register(
 urlpatterns = router.urls
 
 urlpatterns += [
+    path(
+        "tournaments/<slug:tournament_slug>/ema-submission/",
+        submission_api.SubmissionView.as_view(),
+        name="ema-submission-api",
+    ),
+    path(
+        "tournaments/<slug:tournament_slug>/ema-submission/report/",
+        submission_api.SubmissionReportView.as_view(),
+        name="ema-submission-report-api",
+    ),
     path("tournaments/<slug:tournament_slug>/clock/", clock_api.ClockView.as_view(), name="clock-api"),
     path(
         "tournaments/<slug:tournament_slug>/announcements/",

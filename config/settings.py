@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "scoring",
     "penalties",
     "rankings",
+    "rankings.submission",
     "idempotency",
     "csp",
 ]

@@ -36,6 +36,7 @@ urlpatterns = [
     path("", include("rankings.exports.urls")),
     path("", include("rankings.archive.urls")),
     path("", include("rankings.backups.urls")),
+    path("", include("rankings.submission.urls")),
     path("", include("tournaments.seating.urls")),
     path("", include("tournaments.console.urls")),
     path("", include("tournaments.teams.urls")),

@@ -27,6 +27,7 @@ from typing import Any
 from django.utils import timezone
 
 from penalties.models import Kind, Penalty, Scope
+from rankings.submission.models import EmaSubmission
 from scoring import handshape
 from scoring.models import Hand, TableResult
 from tournaments.models import Registration, Seat, Session, Table, Team, Tournament
@@ -54,7 +55,30 @@ def archive_export(*, tournament: Tournament) -> dict[str, Any]:
     ]
     if teams:
         doc["teams"] = teams
+    submission = _ema_submission(tournament)
+    if submission:
+        doc["ema_submission"] = submission
     return doc
+
+
+def _ema_submission(t: Tournament) -> dict[str, Any]:
+    """The EMA submission's facts that carry something (none: the key is left out)."""
+    stored = EmaSubmission.objects.filter(tournament=t).first()
+    if stored is None:
+        return {}
+    doc = {
+        "observer": stored.observer,
+        "observer_ema_id": stored.observer_ema_id,
+        "referees": [{"name": r["name"], "plays": bool(r.get("plays"))} for r in stored.referees or []],
+        "prizes": list(stored.prizes or []),
+        "substitute_answers": dict(sorted((stored.substitute_answers or {}).items())),
+        "organisation": stored.organisation,
+        "communication": stored.communication,
+        "irregularities": stored.irregularities,
+        "complaints": stored.complaints,
+        "conclusion": stored.conclusion,
+    }
+    return {key: value for key, value in doc.items() if value}
 
 
 def _tournament(t: Tournament) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from penalties.models import Penalty, Scope
 from penalties.services import penalty_record
 from rankings.standings.engine import check_tiebreaks
 from rankings.standings.services import standings_touch
+from rankings.submission import services as submission_services
 from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
@@ -123,8 +124,21 @@ class ArchiveImport:
                 index += 1
                 self._report(1 + index, max(steps, 2 + index))
             self._penalties(head.get("penalties"))
+            self._ema_submission(head.get("ema_submission"))
             self._statuses()
         return self.tournament
+
+    def _ema_submission(self, doc: Any) -> None:
+        """The EMA submission's facts (observer, referees, prizes, substitutes' answers, the observer's
+        comments), checked by the service that live entry uses; faults name ``ema_submission.<field>``."""
+        if doc is None:
+            return
+        if not isinstance(doc, dict):
+            raise RuleError(f"ema_submission must be an object, not {show(doc)}", "ema_submission")
+        try:
+            submission_services.submission_update(tournament=self.tournament, changes=doc)
+        except RuleError as exc:
+            raise exc.within("ema_submission") from None
 
     def _report(self, done: int, steps: int) -> None:
         if self.progress is not None:

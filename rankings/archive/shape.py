@@ -21,7 +21,7 @@ FORMAT = "mahjong-tournament-archive"
 VERSION = 1
 
 TOP_REQUIRED = ("format", "version", "tournament", "players")
-TOP_OPTIONAL = ("sessions", "penalties", "teams")
+TOP_OPTIONAL = ("sessions", "penalties", "teams", "ema_submission")
 
 TOURNAMENT_REQUIRED = ("name", "slug", "ruleset", "starts_on")
 TOURNAMENT_OPTIONAL = (

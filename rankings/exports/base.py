@@ -45,13 +45,15 @@ from scoring.rules.base import RuleError
 CSV = "csv"
 XLSX = "xlsx"
 JSON = "json"
-FORMATS: tuple[str, ...] = (CSV, XLSX, JSON)
+ZIP = "zip"  # a pack of files (the EMA submission pack)
+FORMATS: tuple[str, ...] = (CSV, XLSX, JSON, ZIP)
 CONTENT_TYPES = {
     CSV: "text/csv; charset=utf-8",
     XLSX: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
     JSON: "application/json",
+    ZIP: "application/zip",
 }
-FORMAT_LABELS = {CSV: "CSV", XLSX: "Excel (XLSX)", JSON: "JSON"}
+FORMAT_LABELS = {CSV: "CSV", XLSX: "Excel (XLSX)", JSON: "JSON", ZIP: "ZIP"}
 
 TOURNAMENT = "tournament"
 RANKING = "ranking"

@@ -40,7 +40,7 @@ REFEREES = frozenset({"referee", "director"})
 STAFF = frozenset({"scorer", "referee", "director"})
 RESULT_WRITERS = STAFF | {"table_link"}
 LINK = frozenset({"table_link"})
-APPS = ("tournaments", "scoring", "penalties", "rankings", "auth")
+APPS = ("tournaments", "scoring", "penalties", "rankings", "submission", "auth")
 
 
 @dataclass(frozen=True)
@@ -379,6 +379,10 @@ API: dict[str, Write] = {
     "DELETE /api/tournaments/{tournament_slug}/announcements/{id}/": Write(
         DIRECTORS, setup=announcement, path=announcement_id
     ),
+    # the EMA submission: the observer, referees, prizes, substitutes' answers
+    "PATCH /api/tournaments/{tournament_slug}/ema-submission/": Write(
+        DIRECTORS, body=lambda w: {"observer": "Jan Novák", "substitute_answers": {"p21": True}}
+    ),
     # results of tournaments held elsewhere: the site's staff (or the model permissions) only
     "POST /api/ranking-imports/": Write(NOBODY, body=lambda w: {"name": "Elsewhere Open"}),
     "PATCH /api/ranking-imports/{id}/": Write(NOBODY, path=lambda w: {"id": 1}, body=lambda w: {"name": "X"}),
@@ -570,6 +574,10 @@ PAGES: dict[str, Write] = {
         body=lambda w: {"prefix": "0", "0-name": backup_name(w), "0-mode": "new"},
         ok=(302,),
     ),
+    # the EMA submission: a substitute's answer, the observer's report, the pack (an export job)
+    "ema-submission-substitute": Write(DIRECTORS, body=lambda w: {"key": "p21", "answer": "yes"}, ok=(302,)),
+    "ema-submission-report": Write(DIRECTORS, body=lambda w: {"observer": "Jan Novák"}, ok=(302,)),
+    "ema-submission-pack": Write(DIRECTORS, ok=(302,)),
     # results of tournaments held elsewhere: the site's staff (or the model permissions) only
     "ema-import-new": Write(NOBODY, body=lambda w: {"name": "Elsewhere Open"}, ok=(302,)),
     "ema-import-correct": Write(NOBODY, body=lambda w: {"name": "X"}, ok=(302,)),
@@ -586,7 +594,7 @@ READ_PAGES = {
     "tiles-statistics", "console-home", "console-ema-search", "console-reveal", "my-tournaments",
     "entry-manifest", "entry-sw", "archive-import-job", "clock-page", "clock-tables", "director-backups",
     "director-backup-download", "ema-imports", "ema-import-detail", "print-schedules", "print-sheets",
-    "venue-screen", "venue-screen-panels",
+    "venue-screen", "venue-screen-panels", "ema-submission", "ema-submission-panel", "ema-submission-pdf",
 }  # fmt: skip
 
 

@@ -1,11 +1,11 @@
 """Run any exporter of the registry from the command line.
 
-    manage.py export SLUG EXPORTER [--format csv|xlsx|json] [--output FILE]
+    manage.py export SLUG EXPORTER [--format csv|xlsx|json|zip] [--output FILE]
     manage.py export --ranking mcr|riichi ema-ranking [--on YYYY-MM-DD] [--format csv|xlsx] [--output FILE]
     manage.py export --list
 
 CSV and JSON go to standard output when no file is given (CSV with its byte order mark, like the
-file); XLSX needs --output. The format defaults to the exporter's first (CSV; the archive is JSON).
+file); XLSX and ZIP (the EMA submission pack) need --output. The format defaults to the exporter's first (CSV; the archive is JSON).
 ``--ranking`` runs an exporter that is not bound to a tournament: without ``--on`` it writes the
 stored ranking (as the ranking page shows it), with ``--on`` the ranking as of that date.
 """
@@ -18,6 +18,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from rankings.exports import FORMATS, JSON, RANKING, TOURNAMENT, XLSX, exporter_get, exporter_list
+from rankings.exports.base import ZIP
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
 
@@ -29,7 +30,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "names", nargs="*", metavar="SLUG EXPORTER", help="the tournament and the exporter"
         )
-        parser.add_argument("--format", dest="fmt", choices=FORMATS, help="csv, xlsx or json")
+        parser.add_argument("--format", dest="fmt", choices=FORMATS, help="csv, xlsx, json or zip")
         parser.add_argument("--output", "-o", type=Path, help="the file to write (standard output if absent)")
         parser.add_argument(
             "--ranking", choices=("mcr", "riichi"), help="run a ranking exporter for this ruleset family"
@@ -70,8 +71,8 @@ class Command(BaseCommand):
             raise CommandError(
                 f"the '{exporter.identifier}' export is available as {', '.join(exporter.formats)}, not {fmt}"
             )
-        if fmt == XLSX and output is None:
-            raise CommandError("an XLSX file needs --output FILE")
+        if fmt in (XLSX, ZIP) and output is None:
+            raise CommandError(f"{'an XLSX' if fmt == XLSX else 'a ZIP'} file needs --output FILE")
         try:
             export = exporter.render(fmt)
         except RuleError as exc:

@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class SubmissionConfig(AppConfig):
+    name = "rankings.submission"
+    label = "submission"
+    verbose_name = "EMA submission"
+
+    def ready(self) -> None:
+        from rankings.submission import pack  # noqa: F401  (registers the ema-pack exporter)

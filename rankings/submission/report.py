@@ -1,0 +1,269 @@
+"""The EMA observer's report (ERGMT §3.11), drafted from the tournament's data, as a page and a PDF.
+
+ERGMT §3.11: "The EMA observer should submit a small report shortly after the tournament containing:
+Name of the EMA observer; Tournament name, location and dates; Rule system and MERS weight; Playing
+schedule: Number and length of playing sessions; Number of participants and number of countries
+represented; Names of the referees and whether they were playing or non-playing; Number of prizes and
+what they are awarded for; A few comments on the overall organisation [...]; Information and communication
+before and during the tournament. Was a clock clearly visible during sessions, and were results clearly
+communicated between sessions?; Irregularities experienced, if any; Complaints received or questions
+raised, if any; Brief conclusion". "[...] the report should be written in English language": the PDF is
+always in English.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import override
+
+from rankings.ema.selectors import tournament_ended_on
+from rankings.submission import engine, selectors
+from tournaments.countries import country_name
+from tournaments.models import Registration, Tournament
+
+FONTS = Path(__file__).resolve().parent / "fonts"
+
+
+@dataclass(frozen=True)
+class SessionLine:
+    number: int
+    starts: str
+    minutes: int
+    clock: bool | None  # None: not played yet
+
+
+@dataclass(frozen=True)
+class IrregularityLine:
+    sequence: int
+    session: str
+    table: str
+    player: str
+    kind: str
+    reason: str
+    appeal: str
+    decision: str
+
+
+@dataclass(frozen=True)
+class Report:
+    observer: str
+    observer_ema_id: str
+    name: str
+    place: str
+    starts_on: date
+    ends_on: date
+    rules: str
+    weight: selectors.Weight
+    sessions: tuple[SessionLine, ...]
+    participants: int
+    countries: tuple[str, ...]
+    referees: tuple[engine.RefereeFact, ...]
+    prizes: tuple[str, ...]
+    clock_ran: bool | None
+    results_published: bool | None
+    irregularities: tuple[IrregularityLine, ...]
+    organisation: str
+    communication: str
+    irregularities_comment: str
+    complaints: str
+    conclusion: str
+
+    @property
+    def weight_text(self) -> str:
+        value = self.weight.value
+        return "—" if value is None else engine._num(value)
+
+
+def _yes_no(status: str) -> bool | None:
+    return True if status == engine.OK else False if status == engine.FAIL else None
+
+
+def report_of(*, tournament: Tournament) -> Report:
+    submission = selectors.submission_of(tournament=tournament)
+    facts = selectors.facts(tournament=tournament)
+    checks = {c.key: c for c in engine.run_checks(facts)}
+    players = Registration.objects.filter(tournament=tournament, is_substitute=False).select_related("player")
+    countries = sorted({r.player.country for r in players if r.player.country})
+    sessions = tuple(
+        SessionLine(
+            number=s.number,
+            starts=timezone.localtime(s.starts_at).strftime("%Y-%m-%d %H:%M") if s.starts_at else "",
+            minutes=s.minutes,
+            clock=s.clock_ran if s.played else None,
+        )
+        for s in facts.sessions
+    )
+    irregular = tuple(
+        IrregularityLine(
+            sequence=p.sequence,
+            session=str(p.session.number) if p.session else "",
+            table=str(p.table.number) if p.table else "",
+            player=p.registration.player.full_name,
+            kind=str(p.get_kind_display()),
+            reason=p.reason,
+            appeal=p.appeal,
+            decision=p.appeal_decision,
+        )
+        for p in selectors.irregularities(tournament=tournament)
+    )
+    place = ", ".join(x for x in (tournament.city, country_name(tournament.country)) if x)
+    return Report(
+        observer=submission.observer,
+        observer_ema_id=submission.observer_ema_id,
+        name=tournament.name,
+        place=place,
+        starts_on=tournament.starts_on,
+        ends_on=tournament_ended_on(tournament),
+        rules=str(tournament.get_ruleset_display()),
+        weight=selectors.weight(tournament=tournament),
+        sessions=sessions,
+        participants=players.count(),
+        countries=tuple(countries),
+        referees=facts.referees,
+        prizes=facts.prizes,
+        clock_ran=_yes_no(checks["clock"].status) if checks else None,
+        results_published=_yes_no(checks["published"].status) if checks else None,
+        irregularities=irregular,
+        organisation=submission.organisation,
+        communication=submission.communication,
+        irregularities_comment=submission.irregularities,
+        complaints=submission.complaints,
+        conclusion=submission.conclusion,
+    )
+
+
+# -- PDF --------------------------------------------------------------------------------------------
+
+
+def _answer(value: bool | None) -> str:
+    return _("not yet known") if value is None else _("yes") if value else _("no")
+
+
+def report_pdf(report: Report) -> bytes:
+    """The report as a PDF (A4, DejaVu Sans so that every European name prints), in English."""
+    from fpdf import FPDF
+
+    with override("en"):
+        pdf = FPDF(format="A4")
+        pdf.set_title(f"EMA observer's report: {report.name}")
+        pdf.set_creator("mahjong tournaments")
+        pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSans.ttf"))
+        pdf.add_font("DejaVu", "B", str(FONTS / "DejaVuSans-Bold.ttf"))
+        pdf.set_auto_page_break(auto=True, margin=15)
+        pdf.add_page()
+        width = pdf.w - pdf.l_margin - pdf.r_margin
+
+        def heading(text: str) -> None:
+            pdf.ln(2)
+            pdf.set_font("DejaVu", "B", 12)
+            pdf.multi_cell(width, 7, text, new_x="LMARGIN", new_y="NEXT")
+            pdf.set_font("DejaVu", "", 10)
+
+        def line(label: str, value: str) -> None:
+            pdf.set_font("DejaVu", "B", 10)
+            pdf.multi_cell(width, 5.5, label, new_x="LMARGIN", new_y="NEXT")
+            pdf.set_font("DejaVu", "", 10)
+            pdf.multi_cell(width, 5.5, value or "—", new_x="LMARGIN", new_y="NEXT")
+
+        pdf.set_font("DejaVu", "B", 16)
+        pdf.multi_cell(width, 9, _("EMA observer's report"), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("DejaVu", "", 10)
+        observer = report.observer + (f" (EMA {report.observer_ema_id})" if report.observer_ema_id else "")
+        line(_("EMA observer"), observer)
+        line(_("Tournament"), report.name)
+        line(_("Location"), report.place)
+        dates = report.starts_on.isoformat()
+        if report.ends_on != report.starts_on:
+            dates += f" – {report.ends_on.isoformat()}"
+        line(_("Dates"), dates)
+        w = report.weight
+        parts = _(
+            "%(days)s (days) + %(players)s (players) + %(countries)s (countries) + %(qualifier)s (qualifier)"
+        ) % {
+            "days": engine._num(w.day_part),
+            "players": engine._num(w.player_part),
+            "countries": engine._num(w.country_part),
+            "qualifier": engine._num(w.qualifier_part),
+        }
+        line(_("Rules and MERS weight"), f"{report.rules}; {report.weight_text} = {parts}")
+        heading(_("Playing schedule"))
+        pdf.multi_cell(
+            width,
+            5.5,
+            _("%(count)s sessions") % {"count": len(report.sessions)},
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
+        for s in report.sessions:
+            text = _("Session %(n)s: %(start)s, %(minutes)s minutes") % {
+                "n": s.number,
+                "start": s.starts or "—",
+                "minutes": s.minutes,
+            }
+            pdf.multi_cell(width, 5.5, text, new_x="LMARGIN", new_y="NEXT")
+        heading(_("Participants"))
+        pdf.multi_cell(
+            width,
+            5.5,
+            _("%(players)s players from %(countries)s countries: %(list)s")
+            % {
+                "players": report.participants,
+                "countries": len(report.countries),
+                "list": ", ".join(report.countries) or "—",
+            },
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
+        heading(_("Referees"))
+        for r in report.referees or ():
+            pdf.multi_cell(
+                width,
+                5.5,
+                f"{r.name}: {_('playing') if r.plays else _('non-playing')}",
+                new_x="LMARGIN",
+                new_y="NEXT",
+            )
+        if not report.referees:
+            pdf.multi_cell(width, 5.5, "—", new_x="LMARGIN", new_y="NEXT")
+        heading(_("Prizes"))
+        pdf.multi_cell(
+            width, 5.5, _("%(count)s prize(s)") % {"count": len(report.prizes)}, new_x="LMARGIN", new_y="NEXT"
+        )
+        for prize in report.prizes:
+            pdf.multi_cell(width, 5.5, f"• {prize}", new_x="LMARGIN", new_y="NEXT")
+        heading(_("Information and communication"))
+        line(_("A countdown clock ran in every session"), _answer(report.clock_ran))
+        line(_("Results were published before each next session"), _answer(report.results_published))
+        line(_("Comments"), report.communication)
+        heading(_("Overall organisation"))
+        pdf.multi_cell(width, 5.5, report.organisation or "—", new_x="LMARGIN", new_y="NEXT")
+        heading(_("Irregularities"))
+        for i in report.irregularities:
+            text = _("#%(seq)s session %(session)s table %(table)s, %(player)s: %(kind)s") % {
+                "seq": i.sequence,
+                "session": i.session or "—",
+                "table": i.table or "—",
+                "player": i.player,
+                "kind": i.kind,
+            }
+            if i.reason:
+                text += f". {i.reason}"
+            if i.appeal:
+                text += ". " + _("Appeal: %(appeal)s") % {"appeal": i.appeal}
+            if i.decision:
+                text += ". " + _("Decision: %(decision)s") % {"decision": i.decision}
+            pdf.multi_cell(width, 5.5, text, new_x="LMARGIN", new_y="NEXT")
+        if not report.irregularities:
+            pdf.multi_cell(width, 5.5, _("None recorded."), new_x="LMARGIN", new_y="NEXT")
+        if report.irregularities_comment:
+            line(_("Comments"), report.irregularities_comment)
+        heading(_("Complaints and questions"))
+        pdf.multi_cell(width, 5.5, report.complaints or "—", new_x="LMARGIN", new_y="NEXT")
+        heading(_("Conclusion"))
+        pdf.multi_cell(width, 5.5, report.conclusion or "—", new_x="LMARGIN", new_y="NEXT")
+        return bytes(pdf.output())
