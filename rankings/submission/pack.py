@@ -78,7 +78,7 @@ class EmaPackExporter(Exporter):
             files["observer-report.pdf"] = report_pdf(report_of(tournament=tournament))
             self._set_progress(80)
             files["penalties.csv"] = exporter_get("penalties")(tournament=tournament).render(CSV).data
-            if tournament.family == "riichi":
+            if tournament.get_rules().has_chombo:
                 files["chombos.csv"] = exporter_get("chombos")(tournament=tournament).render(CSV).data
         self._set_progress(90)
         manifest = {

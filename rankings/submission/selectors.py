@@ -73,7 +73,7 @@ def referees_of(
 def _balance(tournament: Tournament) -> dict[int, Fraction]:
     """Per table: what its seats' game scores and transfers sum to beyond what the rules say."""
     rules = tournament.get_rules()
-    offset = 4 * rules.config.start_points if tournament.family == "riichi" else 0
+    offset = sum(rules.start_scores()) if rules.raw_scores else 0
     sums: dict[int, Fraction] = {}
     for table_id, game, transfers in SeatSummary.objects.filter(tournament=tournament).values_list(
         "table_id", "game_score", "transfers"

@@ -93,8 +93,14 @@ TELLS = [
     re.compile(r"""\.family\s*(==|!=|\bin\b|\bnot in\b)"""),  # rules.family == ...
     re.compile(r"""hasattr\(\s*rules\b"""),  # duck typing instead of the contract
 ]
-# The EMA keeps two rankings, MCR and riichi: there the names are the rankings' own, not a ruleset's branch.
-EMA_RANKINGS = ("rankings/ema/", "rankings/exports/ranking.py", "rankings/management/commands/")
+# The EMA keeps two rankings, MCR and riichi, each with its own requirements (the submission checks):
+# there the names are the rankings' own, not a ruleset's branch.
+EMA_RANKINGS = (
+    "rankings/ema/",
+    "rankings/exports/ranking.py",
+    "rankings/management/commands/",
+    "rankings/submission/",
+)
 SKIPPED = ("scoring/rules/", "tests/", "bench/", ".venv/", "/migrations/", "locale/", "static/")
 
 
