@@ -12,17 +12,28 @@ import logging
 import uuid
 from collections.abc import Mapping
 
+from django.conf import settings
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation, TooManyFieldsSent
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import DataError, IntegrityError
 from django.db.models import ProtectedError, RestrictedError
-from django.http import JsonResponse
+from django.http import Http404, JsonResponse
 from rest_framework import status
-from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.exceptions import (
+    APIException,
+    NotFound,
+    ParseError,
+    PermissionDenied,
+    UnsupportedMediaType,
+    ValidationError,
+)
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
+from config.parsers import NulInText, PayloadTooLarge
 from scoring.rules.base import RuleError
 from tournaments.deletion import DeletionRefused
 
@@ -89,6 +100,28 @@ def _holders(exc: ProtectedError | RestrictedError) -> str:
     return ", ".join(f"{n} {label}" for label, n in sorted(counts.items())) or "other records"
 
 
+NOT_FOUND = "Not found."
+
+
+def _hidden_tournament(context) -> bool:
+    """Whether the view was asked about a tournament (by its slug) that the caller may not see."""
+    kwargs = (context or {}).get("kwargs") or {}
+    slug = kwargs.get("tournament_slug") or kwargs.get("slug")
+    request = (context or {}).get("request")
+    if not slug or request is None or not str(request.path).startswith("/api/"):
+        return False
+    from tournaments.models import Tournament
+    from tournaments.permissions import can_view
+
+    tournament = Tournament.objects.filter(slug=str(slug)[:80]).first()
+    return tournament is not None and not can_view(getattr(request, "user", None), tournament)
+
+
+def field_error(field: str, message: str, status_code: int) -> Response:
+    """A refusal naming the field (``body``, ``Content-Type``, …) and the rule."""
+    return Response({field: [message], "detail": f"{field}: {message}"}, status=status_code)
+
+
 def conflict_body(detail: str) -> dict:
     return {"detail": detail}
 
@@ -119,6 +152,27 @@ def exception_handler(exc, context):
     if isinstance(exc, (DataError, OverflowError)):
         set_rollback()
         return Response({"detail": "A value is too large or malformed."}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, RequestDataTooBig):
+        limit = getattr(settings, "DATA_UPLOAD_MAX_MEMORY_SIZE", 0) or 0
+        return field_error("body", f"The request body is larger than {limit:,} bytes (the limit).", 413)
+    if isinstance(exc, TooManyFieldsSent):
+        limit = getattr(settings, "DATA_UPLOAD_MAX_NUMBER_FIELDS", 0) or 0
+        return field_error("body", f"The form has more than {limit:,} fields (the limit).", 400)
+    if isinstance(exc, SuspiciousOperation):
+        return field_error("request", f"The request was refused: {exc}", 400)
+    if isinstance(exc, NulInText):
+        return field_error(exc.path, str(exc.detail), 400)
+    if isinstance(exc, (ParseError, PayloadTooLarge)):
+        return field_error("body", str(exc.detail), exc.status_code)
+    if isinstance(exc, UnsupportedMediaType):
+        return field_error("Content-Type", str(exc.detail), exc.status_code)
+    if isinstance(exc, (Http404, NotFound)) or (
+        isinstance(exc, (PermissionDenied, DjangoPermissionDenied)) and _hidden_tournament(context)
+    ):
+        # One answer for what does not exist and what the caller may not see: the words of a 404 (which
+        # differ by the lookup that failed) and a refusal on a private tournament would tell them apart.
+        set_rollback()
+        return Response({"detail": NOT_FOUND}, status=status.HTTP_404_NOT_FOUND)
     response = drf_exception_handler(exc, context)
     if response is not None:
         return response
@@ -130,6 +184,53 @@ def exception_handler(exc, context):
         {"detail": f"Something went wrong on the server; it was logged as {incident}."},
         status=status.HTTP_500_INTERNAL_SERVER_ERROR,
     )
+
+
+def _api_error(request, status_code: int, field: str, message: str):
+    return JsonResponse({field: [message], "detail": f"{field}: {message}"}, status=status_code)
+
+
+def bad_request(request, exception=None, *args, **kwargs):
+    """Django's 400 handler (a request the framework refused: a bad host, a form too big, …): JSON under
+    /api/, the error page elsewhere."""
+    if request.path.startswith("/api/"):
+        if isinstance(exception, RequestDataTooBig):
+            limit = getattr(settings, "DATA_UPLOAD_MAX_MEMORY_SIZE", 0) or 0
+            return _api_error(
+                request, 413, "body", f"The request body is larger than {limit:,} bytes (the limit)."
+            )
+        if isinstance(exception, TooManyFieldsSent):
+            limit = getattr(settings, "DATA_UPLOAD_MAX_NUMBER_FIELDS", 0) or 0
+            return _api_error(request, 400, "body", f"The form has more than {limit:,} fields (the limit).")
+        return _api_error(request, 400, "request", "The request is malformed (its headers or its body).")
+    from django.views.defaults import bad_request as page_bad_request
+
+    return page_bad_request(request, exception, *args, **kwargs)
+
+
+def permission_denied(request, exception=None, *args, **kwargs):
+    if request.path.startswith("/api/"):
+        return _api_error(request, 403, "detail", "You do not have permission to perform this action.")
+    from django.views.defaults import permission_denied as page_permission_denied
+
+    return page_permission_denied(request, exception, *args, **kwargs)
+
+
+def page_not_found(request, exception=None, *args, **kwargs):
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": NOT_FOUND}, status=404)
+    from django.views.defaults import page_not_found as page_page_not_found
+
+    return page_page_not_found(request, exception, *args, **kwargs)
+
+
+def csrf_failure(request, reason: str = "", template_name=None):
+    """The CSRF check's refusal: JSON naming the rule under /api/, Django's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return _api_error(request, 403, "csrf", f"CSRF check failed: {reason}")
+    from django.views.csrf import csrf_failure as page_csrf_failure
+
+    return page_csrf_failure(request, reason=reason)
 
 
 def server_error(request, *args, **kwargs):

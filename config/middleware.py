@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.http import HttpResponseBadRequest, JsonResponse
+from django.conf import settings
+from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
 
 
 class RefuseNulMiddleware:
@@ -27,3 +28,65 @@ class RefuseNulMiddleware:
                 return JsonResponse(body, status=400)
             return HttpResponseBadRequest(f"{', '.join(n.replace(chr(0), '') for n in names)}: {message}")
         return self.get_response(request)
+
+
+def refusal(request, status: int, field: str, message: str):
+    """A refusal naming the field and the rule: JSON under /api/ (``{field: [message], "detail": …}``),
+    plain text elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({field: [message], "detail": f"{field}: {message}"}, status=status)
+    return HttpResponse(f"{field}: {message}", status=status, content_type="text/plain; charset=utf-8")
+
+
+def view_parsers(view_func):
+    """The parser classes a DRF view reads its body with (an action's own, else the view's); None for a
+    view that is not DRF's."""
+    cls = getattr(view_func, "cls", None)
+    if cls is None:
+        return None
+    initkwargs = getattr(view_func, "initkwargs", None) or {}
+    return initkwargs.get("parser_classes") or getattr(cls, "parser_classes", None)
+
+
+def body_limit(request, view_func) -> int:
+    """How many bytes the view may be sent: the limit of the parser that would read this body (API), else
+    the largest upload the project takes (pages: their forms are read by Django within its own limits)."""
+    from config import parsers
+
+    classes = view_parsers(view_func)
+    if classes is None:
+        return parsers.upload_max_bytes()
+    return parsers.body_limit_of(classes, request.META.get("CONTENT_TYPE", ""))
+
+
+class BoundedBodyMiddleware:
+    """Every request body is bounded before anything reads it.
+
+    The path and query: at most ``URI_MAX_BYTES`` (414). The body: its announced length (``Content-Length``)
+    at most the limit of the parser that would read it (413), checked before the CSRF check reads a form and
+    before the idempotency fingerprint reads anything; a body without a length is read as empty by Django.
+    The depth of a JSON body is the JSON parser's check (400). Under /api/ every refusal is JSON naming the
+    rule."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        limit = getattr(settings, "URI_MAX_BYTES", 4096)
+        length = len(request.META.get("PATH_INFO", "").encode("utf-8", "surrogateescape")) + len(
+            request.META.get("QUERY_STRING", "")
+        )
+        if length > limit:
+            return refusal(request, 414, "path", f"The address is longer than {limit:,} bytes (the limit).")
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        raw = request.META.get("CONTENT_LENGTH") or "0"
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+            return refusal(request, 400, "Content-Length", "Content-Length must be a whole number of bytes.")
+        limit = body_limit(request, view_func)
+        if int(raw) > limit:
+            return refusal(
+                request, 413, "body", f"The request body is larger than {limit:,} bytes (the limit)."
+            )
+        return None

@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "config.middleware.RefuseNulMiddleware",
+    # before anything reads a body (the CSRF check reads forms, the idempotency fingerprint every body)
+    "config.middleware.BoundedBodyMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -233,8 +235,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "DEFAULT_PARSER_CLASSES": [
         "config.parsers.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "config.parsers.BoundedFormParser",
+        "config.parsers.BoundedMultiPartParser",
     ],
     "DEFAULT_PAGINATION_CLASS": "config.api.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 100,
@@ -311,6 +313,13 @@ ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=25 * 1024 * 1024)
 ARCHIVE_INLINE_BYTES = env.int("ARCHIVE_INLINE_BYTES", default=256 * 1024)
 # Django's own cap on a request body read whole (an archive sent as a JSON body is the largest).
 DATA_UPLOAD_MAX_MEMORY_SIZE = ARCHIVE_MAX_BYTES
+# A URL-encoded form sent to the API; an upload (a file and the form around it).
+FORM_MAX_BYTES = env.int("FORM_MAX_BYTES", default=1024 * 1024)
+UPLOAD_MAX_BYTES = ARCHIVE_MAX_BYTES + 1024 * 1024
+# The longest path and query the project answers (414 beyond, JSON under /api/); the server in front must
+# let longer lines through (gunicorn --limit-request-line 8190) so that the answer is the project's.
+CSRF_FAILURE_VIEW = "config.api.csrf_failure"
+URI_MAX_BYTES = env.int("URI_MAX_BYTES", default=4096)
 
 # Public pages: how long a rendered page may be served from the cache (seconds).
 PUBLIC_PAGE_CACHE_SECONDS = env.int("PUBLIC_PAGE_CACHE_SECONDS", default=10)

@@ -43,6 +43,9 @@ urlpatterns = [
     path("", include("tournaments.clock.urls")),
     path("", include("tournaments.urls")),
 ]
+handler400 = "config.api.bad_request"
+handler403 = "config.api.permission_denied"
+handler404 = "config.api.page_not_found"
 handler500 = "config.api.server_error"
 
 if settings.DEBUG:

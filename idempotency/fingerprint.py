@@ -11,6 +11,8 @@ import hashlib
 import json
 from collections.abc import Iterable
 
+from scoring.rules.jsontext import nesting_over
+
 MAX_KEY_LENGTH = 255
 IGNORED_FIELDS = frozenset({"csrfmiddlewaretoken", "idempotency_key"})
 
@@ -24,11 +26,15 @@ def key_problem(key: str) -> str | None:
     return None
 
 
-def canonical_json(raw: bytes) -> bytes | None:
-    """The canonical form of a JSON body, or None when it is not JSON."""
+def canonical_json(raw: bytes, *, max_bytes: int, max_depth: int) -> bytes | None:
+    """The canonical form of a JSON body, or None when it is not JSON or not within the bounds the API's
+    JSON parser reads (``max_bytes``, ``max_depth`` levels of nesting): such a body is never parsed here,
+    its raw bytes are what a repeat must match."""
+    if len(raw) > max_bytes or nesting_over(raw, max_depth):
+        return None
     try:
         value = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 

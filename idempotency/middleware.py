@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import hashlib
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import render, resolve_url
 from django.utils.translation import gettext as _
+from rest_framework.exceptions import APIException
+from rest_framework.views import APIView
 
 from idempotency import fingerprint as fp
 from idempotency.services import InProgress, Mismatch, idempotent_run
@@ -36,12 +39,13 @@ def key_of(request: HttpRequest) -> str | None:
     return key
 
 
-def actor_scope(request: HttpRequest, view_kwargs: dict) -> str:
-    """Who sends the request: the user, the API credential, the table's (and player's) private link, the
-    browser's session, or else its address. Keys of different actors never meet."""
-    user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        return f"user:{user.pk}"
+def actor_scope(request: HttpRequest, view_kwargs: dict, api_user=None) -> str:
+    """Who sends the request: the user (however authenticated: session cookie or API token), the API
+    credential, the table's (and player's) private link, the browser's session, or else its address. Keys
+    of different actors never meet; one user's keys are one user's whatever the authentication."""
+    for user in (api_user, getattr(request, "user", None)):
+        if user is not None and user.is_authenticated:
+            return f"user:{user.pk}"
     authorization = request.headers.get("Authorization")
     if authorization:
         return fp.scope_hash("auth", authorization)
@@ -66,8 +70,16 @@ def request_fingerprint(request: HttpRequest) -> str:
                 fields.append((f"file:{name}", [f.name or "", str(f.size), digest.hexdigest()]))
         body = fp.canonical_fields(fields)
     else:
-        raw = request.body
-        body = fp.canonical_json(raw) if raw else b""
+        raw = request.body  # bounded before: BoundedBodyMiddleware checked its length
+        body = (
+            fp.canonical_json(
+                raw,
+                max_bytes=getattr(settings, "JSON_MAX_BYTES", 1024 * 1024),
+                max_depth=getattr(settings, "JSON_MAX_DEPTH", 32),
+            )
+            if raw
+            else b""
+        )
         if body is None:
             body = raw
     return fp.fingerprint(
@@ -93,6 +105,41 @@ def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
     return render(request, "idempotency/refused.html", {"message": message}, status=status)
 
 
+def api_gate(request: HttpRequest, view_func, view_args, view_kwargs):
+    """For a DRF view: (refused, user) after its authentication and its permission classes, run on the
+    request before anything reads its body. ``refused`` is True when the view would refuse the caller
+    (401/403): the request then goes to the view as if it had no key, and nothing is stored. ``user`` is
+    the user the API authenticated (a token's user too). (False, None) for other views."""
+    cls = getattr(view_func, "cls", None)
+    if cls is None or not issubclass(cls, APIView):
+        return False, None
+    view = cls(**(getattr(view_func, "initkwargs", None) or {}))
+    actions = getattr(view_func, "actions", None)
+    if actions is not None:
+        view.action_map = actions
+    view.args, view.kwargs, view.format_kwarg = view_args, view_kwargs, None
+    view.headers = {}
+    try:
+        drf_request = view.initialize_request(request, *view_args, **view_kwargs)
+        view.request = drf_request
+        user = drf_request.user
+        view.check_permissions(drf_request)
+    except APIException:
+        return True, None
+    return False, user
+
+
+def _refusal_of_the_caller(request: HttpRequest, response: HttpResponse) -> bool:
+    """An answer that refuses the caller (401, 403, or a page's redirect to the sign-in page): not kept,
+    so that refused requests store nothing."""
+    if response.status_code in (401, 403):
+        return True
+    if response.status_code in (301, 302, 303, 307, 308):
+        login = resolve_url(settings.LOGIN_URL)
+        return response.get("Location", "").split("?")[0] == login
+    return False
+
+
 class IdempotencyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -109,13 +156,18 @@ class IdempotencyMiddleware:
         problem = fp.key_problem(key)
         if problem is not None:
             return _refused(request, 400, _("the key %(problem)s.") % {"problem": problem})
+        # The caller's right first: a request its view refuses reads no body and stores no key.
+        refused, api_user = api_gate(request, view_func, view_args, view_kwargs)
+        if refused:
+            return None
         outcome = idempotent_run(
-            scope=actor_scope(request, view_kwargs),
+            scope=actor_scope(request, view_kwargs, api_user),
             key=key,
             fingerprint=request_fingerprint(request),
             method=request.method or "",
             path=request.path,
             run=lambda: view_func(request, *view_args, **view_kwargs),
+            kept=lambda response: not _refusal_of_the_caller(request, response),
         )
         if isinstance(outcome, Mismatch):
             return _refused(

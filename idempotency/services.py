@@ -50,7 +50,8 @@ def wait_seconds() -> float:
 
 
 class _NotKept(Exception):
-    """The answer must not be stored (a server error or a streamed body): roll the record back."""
+    """The answer must not be stored (a server error, a streamed body, a refusal of the caller): roll the
+    record back."""
 
     def __init__(self, response: HttpResponse):
         super().__init__(response.status_code)
@@ -93,13 +94,15 @@ def idempotent_run(
     method: str,
     path: str,
     run: Callable[[], HttpResponse],
+    kept: Callable[[HttpResponse], bool] = lambda response: True,
 ) -> HttpResponse | Mismatch | InProgress:
     """The answer of ``run()`` for the first request with (scope, key); the stored answer for a repeat
-    with the same fingerprint; a ``Mismatch`` for a repeat with another one."""
+    with the same fingerprint; a ``Mismatch`` for a repeat with another one. An answer for which
+    ``kept(answer)`` is false (a refusal of the caller) is rolled back with its record: nothing stored."""
 
     def again():
         return idempotent_run(
-            scope=scope, key=key, fingerprint=fingerprint, method=method, path=path, run=run
+            scope=scope, key=key, fingerprint=fingerprint, method=method, path=path, run=run, kept=kept
         )
 
     existing = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
@@ -125,7 +128,7 @@ def idempotent_run(
             response = run()
             if callable(getattr(response, "render", None)) and not getattr(response, "is_rendered", True):
                 response = response.render()
-            if response.streaming or response.status_code >= 500:
+            if response.streaming or response.status_code >= 500 or not kept(response):
                 raise _NotKept(response)
             record.status = response.status_code
             record.body = response.content

@@ -10,14 +10,14 @@ from drf_spectacular.utils import extend_schema, extend_schema_field, extend_sch
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 
 from config.api import require_object
+from config.parsers import BoundedFormParser, BoundedMultiPartParser
 from tournaments import deletion, filters, services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
-from tournaments.player_import import PlayerImportError, players_import_csv
+from tournaments.player_import import PlayerImportError, players_import_csv, upload_read
 from tournaments.search import name_query
 
 
@@ -295,7 +295,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(
         detail=True,
         methods=["post"],
-        parser_classes=[MultiPartParser, FormParser],
+        parser_classes=[BoundedMultiPartParser, BoundedFormParser],
         url_path="import-players",
     )
     def import_players(self, request, slug=None):
@@ -307,7 +307,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         if upload is None:
             return Response({"file": ["Attach the CSV file as 'file'."]}, status=status.HTTP_400_BAD_REQUEST)
         try:
-            report = players_import_csv(tournament=tournament, data=upload.read())
+            report = players_import_csv(tournament=tournament, data=upload_read(upload))
         except PlayerImportError as exc:
             return Response({"file": exc.faults}, status=status.HTTP_400_BAD_REQUEST)
         return Response(

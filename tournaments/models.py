@@ -17,6 +17,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.countries import validate_country
+from tournaments.names import name_clean
 from tournaments.search import folded_name
 
 RULESET_CHOICES = [
@@ -29,7 +30,9 @@ RULESET_CHOICES = [
     ("classical", "Classical Chinese"),
 ]
 
-ema_id_validator = RegexValidator(r"^\d{8}$", _("An EMA number has exactly 8 digits (leading zeros kept)."))
+ema_id_validator = RegexValidator(
+    r"^[0-9]{8}\Z", _("An EMA number has exactly 8 digits (leading zeros kept).")
+)
 
 
 def settings_fault(value) -> str | None:
@@ -126,6 +129,9 @@ class Player(models.Model):
         return self.full_name
 
     def save(self, *args, **kwargs):
+        self.first_name, self.last_name, self.club = map(
+            name_clean, (self.first_name, self.last_name, self.club)
+        )
         if self.ema_id == "":
             self.ema_id = None
         if self.country:
@@ -179,6 +185,10 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def save(self, *args, **kwargs):
+        self.name, self.city = name_clean(self.name), name_clean(self.city)
+        super().save(*args, **kwargs)
 
     def get_absolute_url(self) -> str:
         return reverse("tournament-home", kwargs={"slug": self.slug})
@@ -250,6 +260,10 @@ class Team(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args, **kwargs):
+        self.name, self.club = name_clean(self.name), name_clean(self.club)
+        super().save(*args, **kwargs)
+
 
 class Registration(FixedParent):
     fixed_parents = ("tournament",)
@@ -291,6 +305,10 @@ class Registration(FixedParent):
 
     def __str__(self) -> str:
         return f"{self.player} @ {self.tournament}"
+
+    def save(self, *args, **kwargs):
+        self.nickname = name_clean(self.nickname)
+        super().save(*args, **kwargs)
 
     @property
     def display_name(self) -> str:
@@ -399,6 +417,8 @@ class EMAPlayer(models.Model):
 
     def save(self, *args, **kwargs):
         from tournaments.console.plan import fold
+
+        self.first_name, self.last_name = name_clean(self.first_name), name_clean(self.last_name)
 
         self.search_text = fold(f"{self.ema_id} {self.first_name} {self.last_name}")[:220]
         super().save(*args, **kwargs)

@@ -5,13 +5,18 @@ names the player's team in a team event: teams are created by name as they first
 may not grow beyond the tournament's team size. UTF-8 with or
 without a byte order mark; comma or semicolon separated. A file with faults is refused with every
 faulty line and field named; a player already known by EMA number is reused, not duplicated.
+
+Every cell is bounded and checked before anything is written: at most ``MAX_BYTES`` and ``MAX_ROWS``
+players, each column its length, EMA numbers of exactly 8 digits 0-9 (not another script's digits),
+no control or text-direction character (NUL, tabs, line breaks inside a cell, right-to-left overrides:
+refused naming the line and the column), and a line the CSV reader cannot read is named too.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -20,10 +25,16 @@ from django.utils.translation import ngettext
 
 from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Tournament
+from tournaments.names import ascii_digits, name_clean, unsafe_character
 from tournaments.services import next_registration_key, standings_changed
 
 COLUMNS = ("first_name", "last_name", "ema_id", "country", "club", "team")
 REQUIRED = ("first_name",)
+# Bounds of one import: the file, its players, the faults listed, a header cell as quoted back.
+MAX_BYTES = 2 * 1024 * 1024
+MAX_ROWS = 2000
+MAX_FAULTS = 100
+MAX_HEADER_CELL = 40
 
 
 class PlayerImportError(ValueError):
@@ -87,24 +98,68 @@ def _delimiter(header_line: str) -> str:
     return ";" if header_line.count(";") > header_line.count(",") else ","
 
 
+def _lines(reader) -> Iterator[tuple[int, list[str]]]:
+    """The reader's lines with their numbers; a line the CSV reader cannot read (a field over its limit)
+    is a fault naming the line."""
+    while True:
+        try:
+            values = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            raise PlayerImportError(
+                [
+                    _("line %(line)s: the line cannot be read as CSV (%(error)s)")
+                    % {"line": reader.line_num, "error": exc}
+                ]
+            ) from None
+        yield reader.line_num, values
+
+
+def _cell_fault(line: int, column: str, value: str) -> str | None:
+    """A cell holding a control or text-direction character: refused, naming the line and column."""
+    unsafe = unsafe_character(value)
+    if unsafe is None:
+        return None
+    position, name = unsafe
+    return _(
+        "line %(line)s, %(column)s: %(name)s at character %(position)s; control and text-direction "
+        "characters are not allowed"
+    ) % {"line": line, "column": column, "name": name, "position": position}
+
+
+def upload_read(upload) -> bytes:
+    """The bytes of an uploaded file, refused by its size before it is read."""
+    if upload.size > MAX_BYTES:
+        raise PlayerImportError(
+            [_("The file is larger than %(limit)s bytes (the limit).") % {"limit": f"{MAX_BYTES:,}"}]
+        )
+    return upload.read()
+
+
 def parse_players_csv(data: bytes | str) -> list[_Row]:
+    if len(data) > MAX_BYTES:
+        raise PlayerImportError(
+            [_("The file is larger than %(limit)s bytes (the limit).") % {"limit": f"{MAX_BYTES:,}"}]
+        )
     text = _decode(data)
-    lines = text.splitlines()
-    if not lines or not lines[0].strip():
+    first = text.split("\n", 1)[0]
+    if not first.strip():
         raise PlayerImportError(
             [
                 _("The file is empty: the first line must name the columns %(columns)s")
                 % {"columns": ", ".join(COLUMNS)}
             ]
         )
-    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(lines[0]))
-    header = [h.strip().lower() for h in next(reader)]
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first))
+    lines = _lines(reader)
+    header = [h.strip().lower()[:MAX_HEADER_CELL] for h in next(lines)[1]]
     faults: list[str] = []
     unknown = [h for h in header if h not in COLUMNS]
     if unknown:
         faults.append(
             _("line 1: unknown column(s) %(unknown)s; the columns are %(columns)s")
-            % {"unknown": ", ".join(unknown), "columns": ", ".join(COLUMNS)}
+            % {"unknown": ", ".join(name_clean(u) for u in unknown[:10]), "columns": ", ".join(COLUMNS)}
         )
     missing = [c for c in REQUIRED if c not in header]
     if missing:
@@ -114,9 +169,25 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
 
     rows: list[_Row] = []
     seen_ema: dict[str, int] = {}
-    for values in reader:
-        line = reader.line_num
+    for line, values in lines:
+        if len(faults) >= MAX_FAULTS:
+            break
         if not any(v.strip() for v in values):
+            continue
+        if len(rows) >= MAX_ROWS:
+            raise PlayerImportError(
+                [
+                    _("line %(line)s: the file has more than %(limit)s players (the limit); split it")
+                    % {"line": line, "limit": f"{MAX_ROWS:,}"}
+                ]
+            )
+        unsafe = [
+            fault
+            for h, v in zip(header, values, strict=False)
+            if (fault := _cell_fault(line, h, v)) is not None
+        ]
+        if unsafe:
+            faults.extend(unsafe)
             continue
         if len(values) > len(header):
             faults.append(
@@ -130,16 +201,16 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
             faults.append(_("line %(line)s, first_name: a first name is required") % {"line": line})
         ema_id = record["ema_id"] or None
         if ema_id is not None:
-            if not re.fullmatch(r"\d{8}", ema_id):
+            if not ascii_digits(ema_id, 8):
                 message = (
                     _(
                         "line %(line)s, ema_id: “%(value)s” is not an EMA number of exactly 8 digits "
                         "(leading zeros lost? keep the column as text)"
                     )
-                    if ema_id.isdigit() and len(ema_id) < 8
-                    else _("line %(line)s, ema_id: “%(value)s” is not an EMA number of exactly 8 digits")
+                    if ema_id.isascii() and ema_id.isdigit() and len(ema_id) < 8
+                    else _("line %(line)s, ema_id: “%(value)s” is not an EMA number of exactly 8 digits 0-9")
                 )
-                faults.append(message % {"line": line, "value": ema_id})
+                faults.append(message % {"line": line, "value": ema_id[:20]})
             elif ema_id in seen_ema:
                 faults.append(
                     _("line %(line)s, ema_id: %(value)s is also on line %(other)s")
@@ -151,7 +222,7 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
         if country and not is_country(country):
             faults.append(
                 _("line %(line)s, country: “%(value)s” is not an ISO 3166 three-letter code (ESP, FRA, …)")
-                % {"line": line, "value": record["country"]}
+                % {"line": line, "value": record["country"][:20]}
             )
         for name, limit in (("first_name", 100), ("last_name", 100), ("club", 150), ("team", 100)):
             if len(record[name]) > limit:

@@ -23,7 +23,7 @@ from tournaments.clock import selectors as clock_selectors
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
 from tournaments.permissions import can_view, tournament_for_director, user_roles
-from tournaments.player_import import PlayerImportError, players_import_csv
+from tournaments.player_import import PlayerImportError, players_import_csv, upload_read
 from tournaments.presenters import SeatLine, TableView
 
 
@@ -75,7 +75,7 @@ def director_players(request, slug: str):
             try:
                 report = players_import_csv(
                     tournament=tournament,
-                    data=form.cleaned_data["file"].read(),
+                    data=upload_read(form.cleaned_data["file"]),
                     substitutes=form.cleaned_data["substitutes"],
                 )
             except PlayerImportError as exc:

@@ -23,10 +23,9 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serial
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import MultiPartParser
 from rest_framework.response import Response
 
-from config.parsers import PayloadTooLarge, RawJSONParser
+from config.parsers import BoundedMultiPartParser, PayloadTooLarge, RawJSONParser
 from rankings.archive import archive_export, archive_import, open_source
 from rankings.archive.access import import_allowed
 from rankings.archive.jobs import archive_import_job_create, job_progress
@@ -89,7 +88,7 @@ class ArchiveViewSet(viewsets.ViewSet):
     """Import a tournament from its archive, or export a tournament's archive."""
 
     permission_classes = [permissions.IsAuthenticated]
-    parser_classes = [RawJSONParser, MultiPartParser]
+    parser_classes = [RawJSONParser, BoundedMultiPartParser]
     lookup_field = "slug"
     lookup_value_regex = r"[-a-zA-Z0-9_]+"
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from scoring.rules.base import RuleError
 from scoring.rules.numbers import COUNT_LIMIT, POINTS_LIMIT, read_number
+from tournaments.names import unsafe_character
 
 FORMAT = "mahjong-tournament-archive"
 VERSION = 1
@@ -111,6 +112,14 @@ def text(obj: Mapping[str, Any], key: str, path: str, *, max_length: int, requir
         raise RuleError(f"{key} cannot be empty", where)
     if len(value) > max_length:
         raise RuleError(f"{key} has {len(value)} characters; at most {max_length}", where)
+    unsafe = unsafe_character(value.replace("\n", " ").replace("\t", " ").replace("\r", " "))
+    if unsafe is not None:
+        position, name = unsafe
+        raise RuleError(
+            f"{key} holds {name} at character {position}: control and text-direction characters are not "
+            "allowed",
+            where,
+        )
     return value
 
 

@@ -21,9 +21,9 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.response import Response
 
+from config.parsers import BoundedFormParser, BoundedJSONParser, BoundedMultiPartParser
 from rankings.ema.engine import LISTING_RESULTS, shown
 from rankings.ema.forms import FactsForm, ImportForm
 from rankings.ema.history import ranking_history
@@ -216,7 +216,7 @@ class ImportedTournamentViewSet(viewsets.ViewSet):
     """Results of tournaments held elsewhere: they count in the EMA ranking like local ones."""
 
     permission_classes = [ImportPermission]
-    parser_classes = [MultiPartParser, FormParser, JSONParser]
+    parser_classes = [BoundedMultiPartParser, BoundedFormParser, BoundedJSONParser]
     lookup_value_regex = r"[0-9]+"
 
     def get_queryset(self):  # for the schema: the path parameter is an imported tournament's id

@@ -37,6 +37,7 @@ from rankings.ema.services import ema_ranking_touch
 from rankings.models import ImportedResult, ImportedTournament
 from scoring.rules.text import gettext_noop
 from tournaments.models import EMAPlayer, Player, Tournament
+from tournaments.names import name_clean
 from tournaments.search import fold, folded_name
 
 MAX_DAYS = 30
@@ -328,11 +329,12 @@ def _write_results(*, tournament: ImportedTournament, preview: ImportPreview) ->
     players = {p.ema_id: p for p in Player.objects.filter(ema_id__in=list(wanted))}
     missing = [
         Player(
-            first_name=r.first_name or r.last_name,
-            last_name=r.last_name if r.first_name else "",
+            first_name=name_clean(r.first_name or r.last_name),
+            last_name=name_clean(r.last_name if r.first_name else ""),
             ema_id=e,
             country=r.country,
-            # bulk_create skips Player.save(), which keeps the folded name used by name search
+            # bulk_create skips Player.save(), which keeps the folded name used by name search and takes
+            # control and text-direction characters out of names
             search_name=folded_name(r.first_name or r.last_name, r.last_name if r.first_name else ""),
         )
         for e, r in wanted.items()

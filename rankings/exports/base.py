@@ -18,7 +18,8 @@ an EMA number keeps its leading zeros. Long exports report their progress throug
   A text cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is prefixed with
   an apostrophe so that a spreadsheet never runs it as a formula; numbers are written as they are.
 - XLSX: one sheet, bold header row kept in view, column widths from the content, text cells stored
-  as text (a cell that begins with ``=`` is never a formula).
+  as text (a cell that begins with ``=`` is never a formula); a text cell that begins like a formula
+  carries the quote prefix, so it stays text when edited or saved again as CSV.
 """
 
 from __future__ import annotations
@@ -239,6 +240,8 @@ def render_xlsx(
             if isinstance(value, str):
                 cell.value = ILLEGAL_CHARACTERS_RE.sub("", value)
                 cell.data_type = "s"  # never a formula
+                if value.startswith(FORMULA_STARTS):
+                    cell.quotePrefix = True  # and stays text when edited or saved again as CSV
                 if as_text:
                     cell.number_format = "@"
             else:

@@ -13,9 +13,9 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 
+from config.parsers import BoundedJSONParser
 from scoring import api as result_api
 from scoring import handshape
 from scoring import services as result_services
@@ -103,7 +103,7 @@ class TableTilesViewSet(viewsets.ViewSet):
     """Hands from tiles at one table."""
 
     permission_classes = [permissions.AllowAny]  # checked per table, as for result entry
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     def _access(self, request, table_pk):
         viewset = result_api.TableResultViewSet()
@@ -209,7 +209,7 @@ class NotableHandViewSet(viewsets.ViewSet):
     """The register of notable hands (Salamanca rules, appendix A), kept across tournaments."""
 
     permission_classes = [permissions.AllowAny]
-    parser_classes = [JSONParser]
+    parser_classes = [BoundedJSONParser]
 
     @extend_schema(responses={200: NotableHandSerializer(many=True)})
     def list(self, request):

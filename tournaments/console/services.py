@@ -37,11 +37,14 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.names import ascii_digits, unsafe_character
 from tournaments.selectors import HIDE_SETTING, REVEALED_SETTING  # noqa: F401 (the console's names)
 
 User = get_user_model()
 STAFF_ROLES = (Role.REFEREE, Role.SCORER, Role.DIRECTOR)
 MAX_EMA_LIST_BYTES = 5_000_000
+MAX_EMA_LIST_ROWS = 50_000
+EMA_LIST_CELL_LIMIT = 100
 
 
 class Blocked(ValidationError):
@@ -222,6 +225,36 @@ def sign_in_path(user) -> str:
     changes) or its password changes."""
     uid = urlsafe_base64_encode(force_bytes(user.pk))
     return reverse("console-sign-in", args=[uid, default_token_generator.make_token(user)])
+
+
+def sign_in_link_user(*, uid: str, token: str):
+    """The active account a one-time sign-in link names, while the link is still valid; else None."""
+    from django.utils.http import urlsafe_base64_decode
+
+    try:
+        user = User.objects.get(pk=int(urlsafe_base64_decode(uid).decode()))
+    except (ValueError, TypeError, OverflowError, User.DoesNotExist, UnicodeDecodeError):
+        return None
+    if not user.is_active or not default_token_generator.check_token(user, token):
+        return None
+    return user
+
+
+def sign_in_link_use(*, uid: str, token: str):
+    """Use a one-time sign-in link: the account it names, to sign in, for exactly one of any number of
+    simultaneous requests; None for the others and for a link used before.
+
+    The link is consumed by one conditional update: the account's last login moves on only where it is
+    still the one the link was made with (the token hashes it), so two requests that both found the link
+    valid cannot both use it."""
+    user = sign_in_link_user(uid=uid, token=token)
+    if user is None:
+        return None
+    with transaction.atomic():
+        used = User.objects.filter(
+            pk=user.pk, is_active=True, password=user.password, last_login=user.last_login
+        ).update(last_login=timezone.now())
+    return user if used == 1 else None
 
 
 def staff_create(
@@ -411,36 +444,64 @@ def ema_list_import(*, data: bytes, may_change: bool = True) -> EMAListReport:
     except UnicodeDecodeError:
         raise Blocked([_("The file is not UTF-8 text.")]) from None
     dialect = ";" if text[:2000].count(";") > text[:2000].count(",") else ","
-    rows = list(csv.reader(io.StringIO(text), delimiter=dialect))
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=dialect))
+    except csv.Error as exc:
+        raise Blocked([_("The file cannot be read as CSV: %(error)s.") % {"error": exc}]) from None
+    # blank lines before the first one that says something are not lines of the list
+    start = next((i for i, row in enumerate(rows) if any(c.strip() for c in row)), len(rows))
+    if len(rows) - start > MAX_EMA_LIST_ROWS + 1:
+        raise Blocked(
+            [_("The list has more than %(limit)s lines (the limit).") % {"limit": f"{MAX_EMA_LIST_ROWS:,}"}]
+        )
     order = ["ema_id", "first_name", "last_name", "country"]
-    start = 0
-    if rows and not rows[0][0].strip().isdigit():
-        header = [fold(c).replace("-", "_") for c in rows[0]]
+    if start < len(rows) and not rows[start][0].strip().isdigit():  # digits of any script: a data line
+        header = [fold(c).replace("-", "_") for c in rows[start]]
         order = []
         for cell in header:
             name = next((k for k, names in EMA_HEADERS.items() if cell in names), "")
             order.append(name)
         if "ema_id" not in order or "first_name" not in order:
             raise Blocked([_("The header needs the columns ema_id and first_name.")])
-        start = 1
+        start += 1
     report = EMAListReport()
     parsed: dict[str, dict[str, str]] = {}
     for line, row in enumerate(rows[start:], start=start + 1):
         if not any(c.strip() for c in row):
             continue
         values = {name: (row[i].strip() if i < len(row) else "") for i, name in enumerate(order) if name}
-        ema_id = values.get("ema_id", "")
-        if len(ema_id) < 8 and ema_id.isdigit():
-            ema_id = ema_id.zfill(8)
-        if not (len(ema_id) == 8 and ema_id.isdigit()):
+        unsafe = next(
+            ((name, found) for name, v in values.items() if (found := unsafe_character(v)) is not None), None
+        )
+        if unsafe is not None:
+            name, (position, character) = unsafe
             report.faults.append(
-                _("Line %(line)s: %(v)s is not an 8-digit EMA number.") % {"line": line, "v": ema_id}
+                _(
+                    "Line %(line)s, %(column)s: %(name)s at character %(position)s; control and "
+                    "text-direction characters are not allowed."
+                )
+                % {"line": line, "column": name, "name": character, "position": position}
+            )
+            continue
+        long = next((name for name, v in values.items() if len(v) > EMA_LIST_CELL_LIMIT), None)
+        if long is not None:
+            report.faults.append(
+                _("Line %(line)s, %(column)s: longer than %(limit)s characters.")
+                % {"line": line, "column": long, "limit": EMA_LIST_CELL_LIMIT}
+            )
+            continue
+        ema_id = values.get("ema_id", "")
+        if 0 < len(ema_id) < 8 and ascii_digits(ema_id, len(ema_id)):
+            ema_id = ema_id.zfill(8)
+        if not ascii_digits(ema_id, 8):
+            report.faults.append(
+                _("Line %(line)s: %(v)s is not an 8-digit EMA number.") % {"line": line, "v": ema_id[:20]}
             )
             continue
         country = values.get("country", "").upper()
         if country and not is_country(country):
             report.faults.append(
-                _("Line %(line)s: %(v)s is not a country code.") % {"line": line, "v": country}
+                _("Line %(line)s: %(v)s is not a country code.") % {"line": line, "v": country[:20]}
             )
             continue
         if not values.get("first_name"):

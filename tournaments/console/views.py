@@ -7,14 +7,12 @@ some tournament or a site admin; creating a tournament needs an organiser.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -292,14 +290,14 @@ def staff(request, slug: str):
 
 def sign_in(request, uid: str, token: str):
     """A helper's one-time sign-in link: valid until the account signs in once or sets a password."""
-    User = get_user_model()
-    try:
-        user = User.objects.get(pk=int(urlsafe_base64_decode(uid).decode()))
-    except (ValueError, TypeError, OverflowError, User.DoesNotExist, UnicodeDecodeError):
-        user = None
-    if user is None or not user.is_active or not default_token_generator.check_token(user, token):
+    user = services.sign_in_link_user(uid=uid, token=token)
+    if user is None:
         return render(request, "tournaments/console/sign_in_used.html", status=410)
     if request.method == "POST":
+        # consumed atomically: of simultaneous requests with the link, one signs in
+        user = services.sign_in_link_use(uid=uid, token=token)
+        if user is None:
+            return render(request, "tournaments/console/sign_in_used.html", status=410)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("You are signed in. Choose a password to sign in next time."))
         return redirect("console-password")
