@@ -187,7 +187,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsState | None:
 
     Returns the state after the run (None when the tournament no longer exists).
     """
-    from rankings.standings.selectors import standings_compute
+    from rankings.standings.selectors import standings_view
 
     _cache_delete(QUEUE_KEY.format(tournament_id))  # changes from now on queue another run
     tournament = Tournament.objects.filter(pk=tournament_id).first()
@@ -202,7 +202,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsState | None:
     if computed_at is not None and computed >= version:
         log.info("standings of tournament %s already at version %s", tournament_id, version)
         return _state_without_breakdown(tournament_id)
-    standings = standings_compute(tournament=tournament)
+    standings = standings_view(tournament=tournament)
     stored = standings_store(
         tournament_id=tournament_id,
         version=version,

@@ -23,7 +23,7 @@ from django.db import connection
 
 from rankings.models import StandingsState
 from rankings.standings import services
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from rankings.standings.tasks import recompute_standings
 from tests.conftest import skip_or_fail
 from tests.rankings.test_standings_pages import confirm, seat
@@ -162,7 +162,7 @@ def test_two_workers_on_one_tournament_leave_the_snapshot_of_the_newest_input(
             services._publish(tournament.pk)
     final = StandingsState.objects.get(tournament=tournament).input_version
     state = _wait_fresh(tournament, at_least=final)
-    expected = standings_compute(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
+    expected = standings_view(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
     assert state.document == expected
     assert state.computed_version == final
     assert _runs(logs, tournament) >= 1

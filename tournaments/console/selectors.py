@@ -1,4 +1,4 @@
-"""Reads of the director's console: a person's tournaments, the EMA player list, the hidden standings."""
+"""Reads of the director's console: a person's tournaments, the EMA player list, hidden standings."""
 
 from __future__ import annotations
 
@@ -75,27 +75,3 @@ def hidden_after(*, tournament: Tournament) -> int | None:
 
 def sees_hidden(*, user, tournament: Tournament) -> bool:
     return bool(user_roles(user, tournament) & {Role.DIRECTOR, Role.REFEREE})
-
-
-def standings_document_upto(*, tournament: Tournament, last_session: int) -> dict:
-    """The standings as they stood after ``last_session`` (rows and penalties of later sessions left out)."""
-    from rankings.standings.engine import compute_standings, method_for_family
-    from rankings.standings.selectors import standings_inputs, tiebreak_order
-
-    players, rows, score_penalties, tp_penalties, _complete = standings_inputs(tournament=tournament)
-    rows = [r for r in rows if r.session <= last_session]
-    score_penalties = [p for p in score_penalties if p.session is not None and p.session <= last_session]
-    tp_penalties = [p for p in tp_penalties if p.session is not None and p.session <= last_session]
-    complete = Session.objects.filter(
-        tournament=tournament, status=Session.Status.FINISHED, number__lte=last_session
-    ).count()
-    standings = compute_standings(
-        players=players,
-        rows=rows,
-        method=method_for_family(tournament.get_rules().family),
-        table_points_penalties=tp_penalties,
-        score_penalties=score_penalties,
-        tiebreaks=tiebreak_order(tournament=tournament),
-        complete_sessions=complete,
-    )
-    return standings.to_document(tournament.slug, tournament.ruleset)
