@@ -159,7 +159,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS.update(
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
 }
-# The standings sweep (rankings/sweep.py): every STANDINGS_SWEEP_SECONDS, the recompute of a tournament
+# The standings sweep (rankings/standings/sweep.py): every STANDINGS_SWEEP_SECONDS, the recompute of a tournament
 # whose snapshot is older than its input, and not queued for STANDINGS_SWEEP_STALE_SECONDS, is queued again.
 STANDINGS_SWEEP_SECONDS = env.int("STANDINGS_SWEEP_SECONDS", default=60)
 STANDINGS_SWEEP_STALE_SECONDS = env.int("STANDINGS_SWEEP_STALE_SECONDS", default=60)
@@ -176,10 +176,10 @@ EMBEDDED_SCHEDULE_FILE = Path(
     env.str("EMBEDDED_SCHEDULE_FILE", default=str(BASE_DIR / "var" / "embedded-schedule.json"))
 )
 CELERY_BEAT_SCHEDULE = {
-    "purge-idempotency-keys": {"task": "idempotency.tasks.purge_idempotency_keys", "schedule": 3600.0},
-    "backups": {"task": "rankings.backups.tasks.write_backups", "schedule": float(BACKUP_SECONDS)},
+    "purge-idempotency-keys": {"task": "idempotency.tasks.idempotency_purge", "schedule": 3600.0},
+    "backups": {"task": "rankings.backups.tasks.backups_write_running", "schedule": float(BACKUP_SECONDS)},
     "standings-sweep": {
-        "task": "rankings.standings.tasks.sweep_standings",
+        "task": "rankings.standings.tasks.standings_sweep",
         "schedule": float(STANDINGS_SWEEP_SECONDS),
     },
 }

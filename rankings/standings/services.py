@@ -106,11 +106,11 @@ def standings_enqueue(*, tournament_id: int, force: bool = False) -> bool:
 def _publish(tournament_id: int) -> None:
     """Send the task to the broker named in the settings (a fresh connection, so a broker that went away
     is noticed at once and never hangs the request that confirmed a result)."""
-    from rankings.standings.tasks import recompute_standings
+    from rankings.standings import tasks
 
-    app = recompute_standings.app
+    app = tasks.standings_recompute.app
     with app.connection_for_write(url=settings.CELERY_BROKER_URL or None) as connection:
-        recompute_standings.apply_async(
+        tasks.standings_recompute.apply_async(
             args=[tournament_id], countdown=COUNTDOWN_SECONDS, connection=connection
         )
 

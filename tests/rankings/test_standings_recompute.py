@@ -14,7 +14,7 @@ from penalties.services import penalty_cancel, penalty_record
 from rankings.models import StandingsState
 from rankings.standings import services
 from rankings.standings.selectors import standings_view
-from rankings.standings.tasks import recompute_standings
+from rankings.standings.tasks import standings_recompute as standings_recompute_task
 from scoring.services import hand_replace, result_reopen
 from tests.rankings.test_standings_pages import (  # the shared helpers
     SESSION_1,
@@ -205,23 +205,23 @@ def test_two_workers_on_the_same_tournament_leave_the_same_snapshot(tournament, 
 def test_the_task_is_safe_to_run_twice_and_survives_a_deleted_tournament(tournament, referee):
     tables = seat(tournament, 1, [keys for keys, _ in SESSION_1])
     confirm(tables[0], SESSION_1[0][1], referee)
-    version = recompute_standings.apply(args=[tournament.pk]).get()
-    assert recompute_standings.apply(args=[tournament.pk]).get() == version
+    version = standings_recompute_task.apply(args=[tournament.pk]).get()
+    assert standings_recompute_task.apply(args=[tournament.pk]).get() == version
     assert state_of(tournament).computed_version == version == state_of(tournament).input_version
-    assert recompute_standings.apply(args=[987654]).get() is None
+    assert standings_recompute_task.apply(args=[987654]).get() is None
     assert not StandingsState.objects.filter(tournament_id=987654).exists()
 
 
 def test_the_task_is_acknowledged_late_and_retried():
-    assert recompute_standings.acks_late is True
-    assert recompute_standings.max_retries >= 3 and recompute_standings.autoretry_for
-    assert recompute_standings.ignore_result is True
+    assert standings_recompute_task.acks_late is True
+    assert standings_recompute_task.max_retries >= 3 and standings_recompute_task.autoretry_for
+    assert standings_recompute_task.ignore_result is True
 
 
 @pytest.mark.django_db
 def test_a_task_out_of_retries_marks_the_standings_delayed(tournament):
     services.standings_touch(tournament_id=tournament.pk)
-    recompute_standings.on_failure(RuntimeError("database gone"), "task-id", (tournament.pk,), {}, None)
+    standings_recompute_task.on_failure(RuntimeError("database gone"), "task-id", (tournament.pk,), {}, None)
     state = state_of(tournament)
     assert state.delayed and "database gone" in state.queue_error
 

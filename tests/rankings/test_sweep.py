@@ -135,7 +135,7 @@ def test_the_embedded_scheduler_starts_only_without_a_broker(settings):
 
 def test_beat_runs_the_sweep_and_a_dead_workers_messages_come_back_within_a_minute():
     assert (
-        settings.CELERY_BEAT_SCHEDULE["standings-sweep"]["task"] == "rankings.standings.tasks.sweep_standings"
+        settings.CELERY_BEAT_SCHEDULE["standings-sweep"]["task"] == "rankings.standings.tasks.standings_sweep"
     )
     assert settings.CELERY_BEAT_SCHEDULE["standings-sweep"]["schedule"] <= 60
     assert settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"] <= 60
