@@ -17,7 +17,7 @@ from django.db import DataError, IntegrityError
 from django.db.models import ProtectedError, RestrictedError
 from django.http import JsonResponse
 from rest_framework import status
-from rest_framework.exceptions import APIException, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -30,12 +30,6 @@ logger = logging.getLogger("config.api")
 
 MAX_LIMIT = 1000
 MAX_OFFSET = 10**9
-
-
-class Conflict(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "Someone else changed this record; reload it and try again."
-    default_code = "conflict"
 
 
 class BoundedLimitOffsetPagination(LimitOffsetPagination):

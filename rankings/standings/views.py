@@ -123,15 +123,6 @@ def _hidden_standings(request, tournament: Tournament) -> HttpResponse | None:
     )
 
 
-def _anonymous_visit(request) -> bool:
-    """A visitor whose page is the same as everybody's: no session, no messages, no query string."""
-    return (
-        not request.GET
-        and settings.SESSION_COOKIE_NAME not in request.COOKIES
-        and "messages" not in request.COOKIES
-    )
-
-
 @require_GET
 def standings(request, slug: str):
     tournament, freshness = _visible(request, slug)

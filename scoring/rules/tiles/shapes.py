@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .notation import Tiles, is_honour, is_terminal, number_of
+from .notation import Tiles, is_honour, number_of
 
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
@@ -91,10 +91,6 @@ def is_thirteen_orphans(tiles: list[int] | tuple[int, ...]) -> bool:
     return len(tiles) == 14 and set(tiles) == set(ORPHANS)
 
 
-def is_winning(tiles: list[int] | tuple[int, ...]) -> bool:
-    return bool(concealed_shapes(tiles)) or is_seven_pairs(tiles) or is_thirteen_orphans(tiles)
-
-
 def shapes(hand: Tiles, *, self_drawn: bool) -> list[Shape]:
     """Every reading of the hand. A concealed pung that the winning tile completed on a discard
     counts as exposed; when the winning tile could sit in several sets, each placement is a reading."""
@@ -155,7 +151,3 @@ def is_nine_gates(hand: Tiles) -> bool:
     counts = _counts(tiles)[suit * 9 : suit * 9 + 9]
     base = [3, 1, 1, 1, 1, 1, 1, 1, 3]
     return all(c >= b for c, b in zip(counts, base, strict=True))
-
-
-def terminal_or_honour(tile: int) -> bool:
-    return is_honour(tile) or is_terminal(tile)
