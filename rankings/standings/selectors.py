@@ -264,7 +264,9 @@ class Freshness:
 
     @property
     def fresh(self) -> bool:
-        return self.has_snapshot and self.computed_version >= self.input_version
+        """The snapshot holds the newest input; with no input ever (no state yet: nothing entered), the
+        standings the pages compute are as fresh as can be."""
+        return self.computed_version >= self.input_version and (self.has_snapshot or self.input_version == 0)
 
     @property
     def delayed(self) -> bool:
@@ -307,7 +309,7 @@ def page_stamp(tournament: Tournament) -> str:
 
 def freshness_of(state: StandingsState | None) -> Freshness:
     if state is None:
-        return Freshness(0, 1, None, None, None, "", False)
+        return Freshness(0, 0, None, None, None, "", False)
     return Freshness(
         computed_version=state.computed_version,
         input_version=state.input_version,

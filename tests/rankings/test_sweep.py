@@ -92,6 +92,14 @@ def test_a_tournament_with_no_snapshot_yet_shows_its_standings_without_storing_t
     assert StandingsState.objects.get(tournament=tournament).document is None
 
 
+def test_a_new_tournament_shows_empty_standings_as_up_to_date_and_stores_nothing(client, make_tournament):
+    tournament = make_tournament(slug="new-cup", players=0)
+    page = client.get(f"/t/{tournament.slug}/standings/").content.decode()
+    assert "updating" not in page
+    assert client.get(f"/api/tournaments/{tournament.slug}/standings/").json()["freshness"]["fresh"] is True
+    assert not StandingsState.objects.filter(tournament=tournament).exists()
+
+
 @pytest.fixture
 def schedule_file(settings, tmp_path):
     settings.EMBEDDED_SCHEDULE_FILE = tmp_path / "schedule.json"
