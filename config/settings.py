@@ -124,7 +124,7 @@ if REDIS_URL:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "BACKEND": "config.filecache.SharedFileCache",
             "LOCATION": env.str("CACHE_DIR", default=str(BASE_DIR / "var" / "cache")),
             "OPTIONS": {"MAX_ENTRIES": 20_000},
         }

@@ -36,7 +36,7 @@ def _cache_in_this_process():
     from django.conf import settings as django_settings
     from django.test.utils import override_settings
 
-    if django_settings.CACHES["default"]["BACKEND"].endswith("FileBasedCache"):
+    if django_settings.CACHES["default"]["BACKEND"] == "config.filecache.SharedFileCache":
         with override_settings(
             CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"}}
         ):
