@@ -28,7 +28,6 @@ FAMILY_FLAGS = {
     "salamanca": ("last_tile", "replacement_tile", "robbing_kong", "first_turn", "dealer_first_discard"),
     "classical": ("last_tile", "replacement_tile", "robbing_kong", "first_turn", "dealer_first_discard"),
 }
-TILE_FIELDS = ("tiles_hand", "tiles_melds", "tiles_winning")
 # rule error paths inside ``tiles`` → form fields
 PATHS = {
     "hand": "tiles_hand",
