@@ -8,7 +8,8 @@ daemon thread that wakes every ``EMBEDDED_SCHEDULER_TICK_SECONDS`` and runs the 
 The processes of the server share one schedule file (``EMBEDDED_SCHEDULE_FILE``): a tick takes an
 exclusive lock on it (``flock``; a process that finds it taken skips that tick), reads when each task last
 ran, runs the tasks whose period has passed and writes the times back before letting go. So a task runs
-once per period whatever the number of processes, and never from a page view.
+once per period whatever the number of processes, and never from a page view. (With ``gunicorn --preload``
+the application is loaded once, before the workers are forked: the master process then runs it alone.)
 """
 
 from __future__ import annotations
