@@ -21,7 +21,6 @@ from django.db.models import ProtectedError, RestrictedError
 from django.http import Http404, JsonResponse
 from rest_framework import status
 from rest_framework.exceptions import (
-    APIException,
     NotFound,
     ParseError,
     PermissionDenied,
@@ -41,12 +40,6 @@ logger = logging.getLogger("config.api")
 
 MAX_LIMIT = 1000
 MAX_OFFSET = 10**9
-
-
-class Conflict(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_detail = "Someone else changed this record; reload it and try again."
-    default_code = "conflict"
 
 
 class BoundedLimitOffsetPagination(LimitOffsetPagination):

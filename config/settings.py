@@ -105,7 +105,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Cache: REDIS_URL, local memory by default.
+# Cache: REDIS_URL; without it, files in CACHE_DIR, shared by every process of the server (the publication
+# stamps of the public pages and the clock's document must read the same in every process).
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
@@ -124,7 +125,13 @@ if REDIS_URL:
     DJANGO_REDIS_IGNORE_EXCEPTIONS = True
     DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "mahjong"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "config.filecache.SharedFileCache",
+            "LOCATION": env.str("CACHE_DIR", default=str(BASE_DIR / "var" / "cache")),
+            "OPTIONS": {"MAX_ENTRIES": 20_000},
+        }
+    }
 
 # Background tasks: CELERY_BROKER_URL; unset, tasks run eagerly in-process.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
@@ -161,7 +168,7 @@ JOB_LEASE_SECONDS = env.int("JOB_LEASE_SECONDS", default=30)
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
 }
-# The standings sweep (rankings/sweep.py): every STANDINGS_SWEEP_SECONDS, the recompute of a tournament
+# The standings sweep (rankings/standings/sweep.py): every STANDINGS_SWEEP_SECONDS, the recompute of a tournament
 # whose snapshot is older than its input, and not queued for STANDINGS_SWEEP_STALE_SECONDS, is queued again.
 STANDINGS_SWEEP_SECONDS = env.int("STANDINGS_SWEEP_SECONDS", default=60)
 STANDINGS_SWEEP_STALE_SECONDS = env.int("STANDINGS_SWEEP_STALE_SECONDS", default=60)
@@ -170,11 +177,18 @@ STANDINGS_SWEEP_STALE_SECONDS = env.int("STANDINGS_SWEEP_STALE_SECONDS", default
 BACKUP_SECONDS = env.int("BACKUP_SECONDS", default=15 * 60)
 BACKUP_KEEP = env.int("BACKUP_KEEP", default=96)
 BACKUP_ROOT = Path(env.str("BACKUP_ROOT", default=str(BASE_DIR / "var" / "backups")))
+# With no broker there is no beat: each server process runs CELERY_BEAT_SCHEDULE in-process
+# (config/scheduler.py), one process at a time through the lock on EMBEDDED_SCHEDULE_FILE.
+EMBEDDED_SCHEDULER = env.bool("EMBEDDED_SCHEDULER", default=True)
+EMBEDDED_SCHEDULER_TICK_SECONDS = env.float("EMBEDDED_SCHEDULER_TICK_SECONDS", default=5.0)
+EMBEDDED_SCHEDULE_FILE = Path(
+    env.str("EMBEDDED_SCHEDULE_FILE", default=str(BASE_DIR / "var" / "embedded-schedule.json"))
+)
 CELERY_BEAT_SCHEDULE = {
-    "purge-idempotency-keys": {"task": "idempotency.tasks.purge_idempotency_keys", "schedule": 3600.0},
-    "backups": {"task": "rankings.backups.tasks.write_backups", "schedule": float(BACKUP_SECONDS)},
+    "purge-idempotency-keys": {"task": "idempotency.tasks.idempotency_purge", "schedule": 3600.0},
+    "backups": {"task": "rankings.backups.tasks.backups_write_running", "schedule": float(BACKUP_SECONDS)},
     "standings-sweep": {
-        "task": "rankings.standings.tasks.sweep_standings",
+        "task": "rankings.standings.tasks.standings_sweep",
         "schedule": float(STANDINGS_SWEEP_SECONDS),
     },
 }
@@ -323,4 +337,8 @@ URI_MAX_BYTES = env.int("URI_MAX_BYTES", default=4096)
 
 # Public pages: how long a rendered page may be served from the cache (seconds).
 PUBLIC_PAGE_CACHE_SECONDS = env.int("PUBLIC_PAGE_CACHE_SECONDS", default=10)
+# How long a process may trust the publication stamp it read last (tournaments/pagecache.py): with Redis a
+# second (a change made in another process shows within it); with the file cache none, so every process
+# reads the shared stamp on every request and all of them serve the same page after a change.
+PUBLIC_STAMP_MEMO_SECONDS = env.float("PUBLIC_STAMP_MEMO_SECONDS", default=1.0 if REDIS_URL else 0.0)
 CLOCK_POLL_SECONDS = env.int("CLOCK_POLL_SECONDS", default=15)

@@ -4,3 +4,8 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 application = get_wsgi_application()
+
+# With no broker (the embedded default) this process runs the periodic tasks itself (config/scheduler.py).
+from config import scheduler  # noqa: E402
+
+scheduler.start()

@@ -2,9 +2,9 @@
 
 from celery import shared_task
 
-from idempotency.services import idempotency_purge
+from idempotency import services
 
 
 @shared_task(acks_late=True)
-def purge_idempotency_keys() -> int:
-    return idempotency_purge()
+def idempotency_purge() -> int:
+    return services.idempotency_purge()

@@ -28,6 +28,23 @@ def skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _cache_in_this_process():
+    """The tests run in one process: without Redis the cache is this process's memory, empty at the start
+    of every run (the server's default, files shared by its processes, is run by
+    tests/test_processes.py under gunicorn)."""
+    from django.conf import settings as django_settings
+    from django.test.utils import override_settings
+
+    if django_settings.CACHES["default"]["BACKEND"] == "config.filecache.SharedFileCache":
+        with override_settings(
+            CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "t"}}
+        ):
+            yield
+    else:
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _tasks_in_process(request, settings):
     """Tasks run in-process in tests, also where a broker is configured (CI), so that a test sees what a

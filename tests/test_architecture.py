@@ -1,8 +1,10 @@
 """The layers of docs/ARCHITECTURE.md hold: import-linter's contracts (.importlinter) pass on the project,
-and they fail as soon as a lower layer imports a higher one, even inside a function."""
+they fail as soon as a lower layer imports a higher one, even inside a function, and every module that is
+not an entry point is the source of one of them."""
 
 from __future__ import annotations
 
+import configparser
 import shutil
 import subprocess
 import sys
@@ -81,6 +83,27 @@ def test_the_project_keeps_its_layers():
             "from django.utils import timezone\n",
             "Request fingerprints import no Django",
         ),
+        # a standings read that would store: the first visit of the page used to store a snapshot
+        (
+            "rankings/standings/selectors.py",
+            "def _sneak():\n    from rankings.standings.services import standings_current\n",
+            "Standings reads write nothing",
+        ),
+        (
+            "tournaments/console/services.py",
+            "def _sneak():\n    from tournaments.console import views\n",
+            "The director's console imports no entry point",
+        ),
+        (
+            "tournaments/teams/services.py",
+            "from rankings.standings import selectors\n",
+            "The tournaments core imports no layer above it",
+        ),
+        (
+            "rankings/backups/services.py",
+            "from rankings.backups import views\n",
+            "Rankings import every domain below them and no entry point",
+        ),
     ],
 )
 def test_a_lower_layer_importing_a_higher_one_breaks_a_contract(copy_of_project, module, line, contract):
@@ -89,3 +112,31 @@ def test_a_lower_layer_importing_a_higher_one_breaks_a_contract(copy_of_project,
     result = lint(copy_of_project)
     assert result.returncode != 0
     assert f"{contract}" in result.stdout and "BROKEN" in result.stdout
+
+
+ENTRY_POINTS = {"views", "forms", "api", "urls", "admin", "apps", "tasks", "demo", "filters", "__init__"}
+ENTRY_PACKAGES = {"management", "migrations", "templatetags"}
+
+
+def test_every_module_but_the_entry_points_is_in_a_contract():
+    config = configparser.ConfigParser()
+    config.read(ROOT / ".importlinter")
+    sources = {
+        line.strip()
+        for section in config.sections()
+        if section.startswith("importlinter:contract:")
+        for line in config[section].get("source_modules", "").splitlines()
+        if line.strip()
+    }
+    outside = []
+    for package in PACKAGES:
+        if package == "config":  # settings, URLs, WSGI, the scheduler: entry points all
+            continue
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            if parts[-1] in ENTRY_POINTS or ENTRY_PACKAGES & set(parts):
+                continue
+            module = ".".join(parts)
+            if not any(module == s or module.startswith(f"{s}.") for s in sources):
+                outside.append(module)
+    assert outside == []

@@ -113,9 +113,10 @@ def _memo_seconds() -> float:
 def stamp(slug: str) -> str:
     """The tournament's current publication stamp (a new one when the cache lost it).
 
-    Each process remembers a stamp for ``PUBLIC_STAMP_MEMO_SECONDS`` (1 s): a change made in this process
-    is seen at once, one made in another process within that time, and a page request costs no round trip
-    to the shared cache at all while the memo holds."""
+    Each process may remember a stamp for ``PUBLIC_STAMP_MEMO_SECONDS`` (1 s with Redis): a change made in
+    this process is seen at once, one made in another process within that time, and a page request costs
+    no round trip to the shared cache while the memo holds. With the embedded file cache the memo is off:
+    every read checks the shared stamp, so every process serves the same page after a change."""
     memo_key = f"stamp:{slug}"
     value = local.get(memo_key)
     if value is not None:

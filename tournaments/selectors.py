@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
-from tournaments.models import Registration, Role, Seat, Session, Tournament
+from tournaments.models import Registration, Role, Session, Tournament
 from tournaments.permissions import can_view, user_roles
 
 # settings of a tournament whose last sessions are hidden for the prize-giving (the console sets them)
@@ -82,10 +82,3 @@ def next_session(*, tournament: Tournament) -> Session | None:
         .order_by("number")
         .first()
     )
-
-
-def seats_of_registration(*, registration: Registration, published_only: bool = True) -> QuerySet[Seat]:
-    qs = Seat.objects.filter(registration=registration).select_related("table", "session")
-    if published_only:
-        qs = qs.filter(session__seating_published=True)
-    return qs.order_by("session__number")

@@ -105,10 +105,8 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
     hidden = last is not None and not (
         user is not None and console.sees_hidden(user=user, tournament=tournament)
     )
-    if hidden:  # the standings as after the last session the public may see
-        document = console.standings_document_upto(tournament=tournament, last_session=last)
-    else:
-        document = rk.standings_document_if_any(tournament=tournament)
+    # the standings as after the last session the public may see while the last ones are hidden
+    document = rk.standings_document(tournament=tournament, upto_session=last if hidden else None)
     published = rk.next_published_session(tournament=tournament)
     next_seat = None
     if published is not None:

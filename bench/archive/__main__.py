@@ -170,7 +170,7 @@ def main() -> None:
 
     from rankings.archive import archive_export, archive_import, tournament_delete
     from rankings.ema.engine import EmaPlayer, ema_results_rows
-    from rankings.standings.selectors import standings_compute
+    from rankings.standings.selectors import standings_view
     from tournaments.models import Registration, Tournament
 
     old = Tournament.objects.filter(slug=SLUG).first()
@@ -208,7 +208,7 @@ def main() -> None:
     measure("commit + standings snapshot", lambda: outer.__exit__(None, None, None), figures, trace)
 
     def standings():
-        result = standings_compute(tournament=tournament)
+        result = standings_view(tournament=tournament)
         return result, result.to_document(tournament.slug, tournament.ruleset)
 
     computed, standings_document = measure("standings document", standings, figures, trace)

@@ -340,7 +340,9 @@ def main() -> None:
     env = environment()
     create_database(env["DATABASE_URL"])
     setup_django(env)
-    print(f"database: {env['DATABASE_URL'].split('@')[-1]}, cache: {env['REDIS_URL'] or 'local memory'}")
+    print(
+        f"database: {env['DATABASE_URL'].split('@')[-1]}, cache: {env['REDIS_URL'] or 'files shared by the processes'}"
+    )
     built = build_history(rebuild=args.rebuild)
     if built["reused"]:
         print(

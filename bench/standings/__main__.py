@@ -167,13 +167,13 @@ def measure_recompute(tournament, runs: int = 7) -> dict:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from rankings.standings.selectors import standings_compute
+    from rankings.standings.selectors import standings_view
     from rankings.standings.services import standings_refresh
 
     compute_times, full_times, queries = [], [], set()
     for _ in range(runs):
         started = time.perf_counter()
-        standings_compute(tournament=tournament)
+        standings_view(tournament=tournament)
         compute_times.append(time.perf_counter() - started)
         with CaptureQueriesContext(connection) as captured:
             started = time.perf_counter()

@@ -1,7 +1,7 @@
 """Archive imports in the background: a large archive is stored and imported by a task, with progress.
 
 - :func:`archive_import_job_create` stores the upload and a queued job, and queues
-  ``rankings.archive.tasks.run_archive_import`` on commit (with no broker it runs at once, in-process).
+  ``rankings.archive.tasks.archive_import_job_run`` on commit (with no broker it runs at once, in-process).
 - :func:`archive_import_job_run` is the task's body: it claims the job, checks the requester's right to
   import this archive, imports it (one transaction, all or nothing) and records the tournament or the
   refusal with its JSON path. The import's progress goes to the cache while its transaction is open (a
@@ -36,13 +36,13 @@ PROGRESS_KEY = "archive-import-progress:{}"
 
 def archive_import_job_create(*, upload, replace: bool, user, only_slug: str = "") -> ArchiveImportJob:
     """Store ``upload`` (a file object) and a queued job; its run is queued when the transaction commits."""
-    from rankings.archive.tasks import run_archive_import
+    from rankings.archive import tasks
 
     upload.seek(0)
     job = ArchiveImportJob(replace=replace, requested_by=user, only_slug=only_slug)
     job.file.save("archive.json", File(upload), save=False)
     job.save()
-    transaction.on_commit(lambda: run_archive_import.delay(job.pk))
+    transaction.on_commit(lambda: tasks.archive_import_job_run.delay(job.pk))
     return job
 
 

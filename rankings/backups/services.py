@@ -1,10 +1,11 @@
 """Writing and restoring backups: archives (ARCHIVE.md) of running tournaments in ``BACKUP_ROOT``.
 
-Celery beat runs :func:`backups_write_running` every ``BACKUP_SECONDS`` (15 minutes): each running
-tournament's archive goes to ``BACKUP_ROOT/tournament.<id>/<slug>-<UTC time>.json``, written to a
-temporary file and renamed, so a backup is never half written; the newest ``BACKUP_KEEP`` of each
-tournament are kept. The folder is the tournament's id, never its slug: a slug can change or be taken by
-another tournament later, and the backups stay with the tournament they were taken of.
+Celery beat (with no broker, the server's own scheduler, ``config/scheduler.py``) runs
+:func:`backups_write_running` every ``BACKUP_SECONDS`` (15 minutes): each running tournament's archive
+goes to ``BACKUP_ROOT/tournament.<id>/<slug>-<UTC time>.json``, written to a temporary file and renamed,
+so a backup is never half written; the newest ``BACKUP_KEEP`` of each tournament are kept. The folder is
+the tournament's id, never its slug: a slug can change or be taken by another tournament later, and the
+backups stay with the tournament they were taken of.
 
 A director restores one as a new tournament (a new slug) or in place (the tournament is replaced: the
 same all-or-nothing import as an uploaded archive, under the tournament's current slug; the tables keep
@@ -26,7 +27,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 
 from rankings.archive import archive_export, archive_import
@@ -35,7 +35,6 @@ from tournaments.models import Tournament
 
 log = logging.getLogger(__name__)
 NAME = re.compile(r"^(?P<slug>[-a-zA-Z0-9_]+)-(?P<stamp>\d{8}T\d{6}Z)\.json$")
-IN_PROCESS_KEY = "backups-in-process"
 
 
 @dataclass(frozen=True)
@@ -104,18 +103,6 @@ def backups_write_running() -> list[str]:
         except Exception:
             log.exception("backup of %s failed", tournament.slug)
     return written
-
-
-def backups_in_process() -> None:
-    """The embedded default has no beat: pages run the backups in-process, at most once per period."""
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        return
-    try:
-        due = cache.add(IN_PROCESS_KEY, "1", settings.BACKUP_SECONDS)
-    except Exception:
-        return
-    if due:
-        backups_write_running()
 
 
 def backup_restore(*, tournament: Tournament, name: str, in_place: bool, user) -> Tournament:

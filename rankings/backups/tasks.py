@@ -1,11 +1,11 @@
-"""Background task of the backups (Celery beat, every BACKUP_SECONDS)."""
+"""Background task of the backups (Celery beat, every BACKUP_SECONDS), named as the service it runs."""
 
 from celery import shared_task
 
 
 @shared_task(ignore_result=True)
-def write_backups() -> list[str]:
+def backups_write_running() -> list[str]:
     """Write the archive of every running tournament to the backups folder."""
-    from rankings.backups.services import backups_write_running
+    from rankings.backups import services
 
-    return backups_write_running()
+    return services.backups_write_running()

@@ -66,9 +66,9 @@ def tournament_places(*, tournament: Tournament) -> TournamentPlaces:
     Tied players share the best place and its base rank; substitutes have no place and do not count
     in N; players without an EMA number and disqualified players (MERS §4.4) do.
     """
-    from rankings.standings.selectors import standings_compute
+    from rankings.standings.selectors import standings_view
 
-    standings = standings_compute(tournament=tournament)
+    standings = standings_view(tournament=tournament)
     ranks = base_ranks(standings)
     places = dict(
         zip(

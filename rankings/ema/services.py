@@ -4,7 +4,7 @@ How it flows:
 
 - When a tournament is finished, or a finished tournament (its results, penalties, players, dates,
   weight) changes, :func:`ema_ranking_touch` marks it changed and, once the transaction commits,
-  queues one ``rankings.exports.tasks.recompute_ema_ranking`` task. ``rankings/signals.py`` calls it
+  queues one ``rankings.exports.tasks.ema_ranking_recompute`` task. ``rankings/ema/signals.py`` calls it
   for the changes it can see; other code may call it too.
 - The task (:func:`ema_ranking_recompute`) first stores again the results of every changed tournament
   (:func:`tournament_results_store`: each ranked player's place and base rank, and the MERS weight),
@@ -71,13 +71,13 @@ def ema_ranking_enqueue(*, force: bool = False) -> bool:
     True when a recompute was queued (or, with no broker, run). Never raises: a failure is logged and
     recorded on the ranking state, and the next change or page visit tries again.
     """
-    from rankings.exports.tasks import recompute_ema_ranking
+    from rankings.exports import tasks
 
     if not force and _is_fresh(timezone.localdate()):
         return False
     if settings.CELERY_TASK_ALWAYS_EAGER:
         try:
-            recompute_ema_ranking.apply(args=[None], throw=True)
+            tasks.ema_ranking_recompute.apply(args=[None], throw=True)
         except Exception as exc:  # the results of the request that got us here are saved: keep them
             log.exception("EMA ranking recompute failed")
             _record_queue_failure(exc)
@@ -86,7 +86,7 @@ def ema_ranking_enqueue(*, force: bool = False) -> bool:
     if not force and not cache.add(QUEUE_KEY, "1", QUEUE_TTL_SECONDS):
         return False
     try:
-        recompute_ema_ranking.apply_async(args=[None], countdown=1)
+        tasks.ema_ranking_recompute.apply_async(args=[None], countdown=1)
     except Exception as exc:  # the broker is down
         cache.delete(QUEUE_KEY)
         log.warning("EMA ranking recompute not queued: %s", exc)

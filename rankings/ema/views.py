@@ -15,7 +15,6 @@ import hashlib
 from fractions import Fraction
 from urllib.parse import urlencode
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -77,11 +76,6 @@ def _cached(key: str) -> str | None:
 
 def _keep(key: str, html: str) -> None:
     pagecache.keep(local_pages, key, html, CACHE_SECONDS)
-
-
-def _anonymous(request) -> bool:
-    """A visitor who sees what everybody sees: no session, no pending messages."""
-    return settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES
 
 
 def _page_key(*parts: str) -> str:

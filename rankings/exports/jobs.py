@@ -1,7 +1,7 @@
 """Export jobs: an exporter run in the background, with its progress and the file it made.
 
 - :func:`export_job_create` checks the request, stores a queued job and, once the transaction
-  commits, queues ``rankings.exports.tasks.run_export`` with the job's id (with no broker the task
+  commits, queues ``rankings.exports.tasks.export_job_run`` with the job's id (with no broker the task
   runs at once, in-process).
 - :func:`export_job_run` is the task's body: it claims the job, runs the exporter while writing its
   progress (0–100) to the job, and stores the file under ``MEDIA_ROOT/exports/``. A job that is done
@@ -74,13 +74,13 @@ def export_job_create(
 
 def export_job_enqueue(*, job_id: int) -> None:
     """Queue (or, with no broker, run) the job; a broker that is down fails the job with a message."""
-    from rankings.exports.tasks import run_export
+    from rankings.exports import tasks
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        run_export.apply(args=[job_id])
+        tasks.export_job_run.apply(args=[job_id])
         return
     try:
-        run_export.apply_async(args=[job_id])
+        tasks.export_job_run.apply_async(args=[job_id])
     except Exception as exc:
         log.warning("export job %s not queued: %s", job_id, exc)
         _finish(

@@ -1,4 +1,5 @@
-"""Background tasks of the exports and the EMA ranking: thin wrappers over services, taking ids only."""
+"""Background tasks of the exports and the EMA ranking: thin wrappers over services, taking ids only, each
+named as the service it runs."""
 
 from __future__ import annotations
 
@@ -8,15 +9,15 @@ from celery import shared_task
 
 
 @shared_task(bind=True, acks_late=True)
-def run_export(self, job_id: int) -> str:
+def export_job_run(self, job_id: int) -> str:
     """Run an export job; a job that is done or failed is left alone, so running twice is safe. A job
     running under a live lease elsewhere is looked at again after a lease; one whose worker is gone is
     taken over."""
-    from rankings.exports.jobs import export_job_run
+    from rankings.exports import jobs
     from rankings.leases import JobBusy, lease_seconds
 
     try:
-        job = export_job_run(job_id=job_id)
+        job = jobs.export_job_run(job_id=job_id)
     except JobBusy:
         if self.request.is_eager:
             return "busy"
@@ -25,13 +26,13 @@ def run_export(self, job_id: int) -> str:
 
 
 @shared_task(bind=True, acks_late=True, autoretry_for=(Exception,), retry_backoff=2, max_retries=5)
-def recompute_ema_ranking(self, on: str | None = None) -> int:
+def ema_ranking_recompute(self, on: str | None = None) -> int:
     """Store the results of changed tournaments and recompute the EMA ranking (as of ``on``, ISO date,
     or today). Safe to run twice or concurrently; returns the input version it computed."""
-    from rankings.ema.services import ema_ranking_recompute
+    from rankings.ema import services
 
-    state = ema_ranking_recompute(on=date.fromisoformat(on) if on else None)
+    state = services.ema_ranking_recompute(on=date.fromisoformat(on) if on else None)
     return state.computed_version
 
 
-__all__ = ["recompute_ema_ranking", "run_export"]
+__all__ = ["ema_ranking_recompute", "export_job_run"]

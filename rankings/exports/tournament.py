@@ -24,9 +24,9 @@ from tournaments.models import Registration, Seat
 
 
 def _standings(tournament) -> Standings:
-    from rankings.standings.selectors import standings_compute
+    from rankings.standings.selectors import standings_view
 
-    return standings_compute(tournament=tournament)
+    return standings_view(tournament=tournament)
 
 
 def _registrations(tournament) -> dict[str, Registration]:

@@ -48,8 +48,5 @@ class StandingsViewSet(viewsets.ViewSet):
         tournament, freshness = selectors.tournament_with_freshness(slug=tournament_slug)
         if not can_view(request.user, tournament):
             raise Http404("No such tournament.")
-        if not freshness.has_snapshot:
-            selectors.standings_document(tournament=tournament)  # computes the first snapshot
-            tournament, freshness = selectors.tournament_with_freshness(slug=tournament_slug)
         document = selectors.standings_document_shown(tournament=tournament, user=request.user)
         return Response({**(document or {}), "freshness": freshness.as_dict()})

@@ -54,11 +54,13 @@ def exact(text: str | None):
         return int(value) if value.denominator == 1 else value
 
 
-def standings_inputs(*, tournament: Tournament):
+def standings_inputs(*, tournament: Tournament, upto_session: int | None = None):
     """Players, session rows and penalties of a tournament: four queries.
 
     The summary rows are read as plain tuples (no model instances; numbers as text, parsed here): the
-    read costs the same few queries and stays cheap for 400 players and 10 sessions.
+    read costs the same few queries and stays cheap for 400 players and 10 sessions. ``upto_session``
+    leaves out the rows and the penalties of later sessions (and penalties of no session), and counts
+    the finished sessions up to it.
     """
     registrations = list(Registration.objects.filter(tournament=tournament).select_related("player"))
     key_of = {r.pk: r.key for r in registrations}
@@ -79,7 +81,11 @@ def standings_inputs(*, tournament: Tournament):
         .select_related("session")
         .order_by("sequence")
     )
-    complete = Session.objects.filter(tournament=tournament, status=Session.Status.FINISHED).count()
+    finished = Session.objects.filter(tournament=tournament, status=Session.Status.FINISHED)
+    if upto_session is not None:
+        summaries = summaries.filter(session__number__lte=upto_session)
+        finished = finished.filter(number__lte=upto_session)
+    complete = finished.count()
 
     by_table = defaultdict(list)
     for s in summaries:
@@ -123,6 +129,10 @@ def standings_inputs(*, tournament: Tournament):
             tp_penalties.append(
                 TablePointsPenalty(player=key_of[p.registration_id], session=number, points=p.table_points)
             )
+    if upto_session is not None:
+        rows = [r for r in rows if r.session <= upto_session]
+        score_penalties = [p for p in score_penalties if p.session is not None and p.session <= upto_session]
+        tp_penalties = [p for p in tp_penalties if p.session is not None and p.session <= upto_session]
     players = [
         PlayerInfo(
             player=r.key,
@@ -196,8 +206,14 @@ def tiebreak_order(*, tournament: Tournament) -> tuple[str, ...]:
     return tuple(order)
 
 
-def standings_compute(*, tournament: Tournament) -> Standings:
-    players, rows, score_penalties, tp_penalties, complete = standings_inputs(tournament=tournament)
+def standings_view(*, tournament: Tournament, upto_session: int | None = None) -> Standings:
+    """The standings of ``tournament``, with its teams, computed now from the stored results: after every
+    session, or as they stood after ``upto_session`` (the public page while the last sessions are hidden).
+    The one computation behind the stored snapshot, the hidden standings, the reveal, the EMA results
+    and the exports; it only reads."""
+    players, rows, score_penalties, tp_penalties, complete = standings_inputs(
+        tournament=tournament, upto_session=upto_session
+    )
     rules = tournament.get_rules()
     standings = compute_standings(
         players=players,
@@ -248,7 +264,9 @@ class Freshness:
 
     @property
     def fresh(self) -> bool:
-        return self.has_snapshot and self.computed_version >= self.input_version
+        """The snapshot holds the newest input; with no input ever (no state yet: nothing entered), the
+        standings the pages compute are as fresh as can be."""
+        return self.computed_version >= self.input_version and (self.has_snapshot or self.input_version == 0)
 
     @property
     def delayed(self) -> bool:
@@ -291,7 +309,7 @@ def page_stamp(tournament: Tournament) -> str:
 
 def freshness_of(state: StandingsState | None) -> Freshness:
     if state is None:
-        return Freshness(0, 1, None, None, None, "", False)
+        return Freshness(0, 0, None, None, None, "", False)
     return Freshness(
         computed_version=state.computed_version,
         input_version=state.input_version,
@@ -371,35 +389,17 @@ def _aware(value):
     return value
 
 
-def standings_document(*, tournament: Tournament) -> dict | None:
-    """The stored standings document (one query); computed now if there is none yet."""
-    from rankings.standings.services import standings_current
-
-    document = StandingsState.objects.filter(tournament=tournament).values_list("document", flat=True).first()
-    if document is None:
-        document = standings_current(tournament=tournament).document
-    return document
-
-
-def standings_document_upto(*, tournament: Tournament, last_session: int) -> dict:
-    """The standings as they stood after ``last_session`` (rows and penalties of later sessions left out)."""
-    players, rows, score_penalties, tp_penalties, _complete = standings_inputs(tournament=tournament)
-    rows = [r for r in rows if r.session <= last_session]
-    score_penalties = [p for p in score_penalties if p.session is not None and p.session <= last_session]
-    tp_penalties = [p for p in tp_penalties if p.session is not None and p.session <= last_session]
-    complete = Session.objects.filter(
-        tournament=tournament, status=Session.Status.FINISHED, number__lte=last_session
-    ).count()
-    standings = compute_standings(
-        players=players,
-        rows=rows,
-        method=method_of(tournament.get_rules()),
-        table_points_penalties=tp_penalties,
-        score_penalties=score_penalties,
-        tiebreaks=tiebreak_order(tournament=tournament),
-        complete_sessions=complete,
+def standings_document(*, tournament: Tournament, upto_session: int | None = None) -> dict:
+    """The standings document pages and the API show: the stored snapshot (one query), or, when
+    ``upto_session`` is given or no snapshot was stored yet, the standings computed now (nothing is
+    stored: storing is the recompute's, queued by the writes and by the sweep)."""
+    if upto_session is None:
+        document = standings_document_if_any(tournament=tournament)
+        if document is not None:
+            return document
+    return standings_view(tournament=tournament, upto_session=upto_session).to_document(
+        tournament.slug, tournament.ruleset
     )
-    return standings.to_document(tournament.slug, tournament.ruleset)
 
 
 def standings_document_shown(*, tournament: Tournament, user=None) -> dict | None:
@@ -411,7 +411,7 @@ def standings_document_shown(*, tournament: Tournament, user=None) -> dict | Non
     last = visible_through(tournament=tournament, user=user)
     if last is None:
         return standings_document(tournament=tournament)
-    return standings_document_upto(tournament=tournament, last_session=last)
+    return standings_document(tournament=tournament, upto_session=last)
 
 
 @dataclass(frozen=True)

@@ -106,11 +106,11 @@ def standings_enqueue(*, tournament_id: int, force: bool = False) -> bool:
 def _publish(tournament_id: int) -> None:
     """Send the task to the broker named in the settings (a fresh connection, so a broker that went away
     is noticed at once and never hangs the request that confirmed a result)."""
-    from rankings.standings.tasks import recompute_standings
+    from rankings.standings import tasks
 
-    app = recompute_standings.app
+    app = tasks.standings_recompute.app
     with app.connection_for_write(url=settings.CELERY_BROKER_URL or None) as connection:
-        recompute_standings.apply_async(
+        tasks.standings_recompute.apply_async(
             args=[tournament_id], countdown=COUNTDOWN_SECONDS, connection=connection
         )
 
@@ -187,7 +187,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsState | None:
 
     Returns the state after the run (None when the tournament no longer exists).
     """
-    from rankings.standings.selectors import standings_compute
+    from rankings.standings.selectors import standings_view
 
     _cache_delete(QUEUE_KEY.format(tournament_id))  # changes from now on queue another run
     tournament = Tournament.objects.filter(pk=tournament_id).first()
@@ -202,7 +202,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsState | None:
     if computed_at is not None and computed >= version:
         log.info("standings of tournament %s already at version %s", tournament_id, version)
         return _state_without_breakdown(tournament_id)
-    standings = standings_compute(tournament=tournament)
+    standings = standings_view(tournament=tournament)
     stored = standings_store(
         tournament_id=tournament_id,
         version=version,

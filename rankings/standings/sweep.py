@@ -5,7 +5,7 @@ down when the result was confirmed, the process running an in-process task died.
 tournament whose snapshot is older than its input and whose last queueing is older than
 ``STANDINGS_SWEEP_STALE_SECONDS`` (so a run that is merely queued is not queued twice), and queues its
 recompute again. Celery beat runs it every ``STANDINGS_SWEEP_SECONDS``; with no broker (the embedded
-default) the standings pages run it in-process, at most once per period.
+default) the server's own scheduler does (``config/scheduler.py``), never a page view.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import datetime as dt
 import logging
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db.models import F, Q
 from django.utils import timezone
 
@@ -22,7 +21,6 @@ from rankings.models import StandingsState
 from rankings.standings.services import standings_enqueue
 
 log = logging.getLogger(__name__)
-IN_PROCESS_KEY = "standings-sweep-in-process"
 
 
 def stale_tournament_ids() -> list[int]:
@@ -46,18 +44,3 @@ def standings_sweep() -> list[int]:
     if queued:
         log.info("standings sweep re-queued tournaments %s", queued)
     return queued
-
-
-def standings_sweep_in_process() -> None:
-    """The sweep of the embedded default (no broker, no beat): at most once per period, from a page."""
-    if not settings.CELERY_TASK_ALWAYS_EAGER:
-        return
-    try:
-        due = cache.add(IN_PROCESS_KEY, "1", settings.STANDINGS_SWEEP_SECONDS)
-    except Exception:  # a cache outage: no sweep this time
-        return
-    if due:
-        try:
-            standings_sweep()
-        except Exception:  # the sweep never breaks the page that ran it
-            log.exception("standings sweep failed")

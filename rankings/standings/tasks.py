@@ -1,8 +1,9 @@
-"""Background tasks of the rankings app: thin wrappers over services, taking ids only."""
+"""Background tasks of the standings: thin wrappers over services, taking ids only, each named as the
+service it runs."""
 
 from celery import Task, shared_task
 
-from rankings.standings.services import standings_failed, standings_recompute
+from rankings.standings import services
 
 
 class StandingsTask(Task):
@@ -10,7 +11,7 @@ class StandingsTask(Task):
         """Out of retries: say on the pages and the dashboard that the standings are late, and why."""
         tournament_id = (list(args) or [kwargs.get("tournament_id")])[0]
         if tournament_id is not None:
-            standings_failed(tournament_id=tournament_id, error=f"{type(exc).__name__}: {exc}")
+            services.standings_failed(tournament_id=tournament_id, error=f"{type(exc).__name__}: {exc}")
 
 
 @shared_task(
@@ -23,15 +24,15 @@ class StandingsTask(Task):
     retry_jitter=True,
     max_retries=5,
 )
-def recompute_standings(self, tournament_id: int) -> int | None:
+def standings_recompute(self, tournament_id: int) -> int | None:
     """Recompute a tournament's standings; safe to run twice or concurrently."""
-    state = standings_recompute(tournament_id=tournament_id)
+    state = services.standings_recompute(tournament_id=tournament_id)
     return None if state is None else state.computed_version
 
 
 @shared_task(ignore_result=True)
-def sweep_standings() -> list[int]:
+def standings_sweep() -> list[int]:
     """Re-queue the recompute of every tournament whose snapshot is older than its input (beat)."""
-    from rankings.standings.sweep import standings_sweep
+    from rankings.standings import sweep
 
-    return standings_sweep()
+    return sweep.standings_sweep()

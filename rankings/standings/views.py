@@ -25,12 +25,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
-from rankings.backups.services import backups_in_process
 from rankings.standings import selectors, services
 from rankings.standings.engine import TIEBREAKS, method_of
-from rankings.standings.sweep import standings_sweep_in_process
 from scoring.rules.base import RuleError
 from tournaments import pagecache
+from tournaments.console import selectors as console
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, tournament_for_director, user_roles
 
@@ -46,11 +45,6 @@ def _visible(request, slug: str) -> tuple[Tournament, selectors.Freshness]:
     tournament, freshness = selectors.tournament_with_freshness(slug=slug)
     if not can_view(request.user, tournament):
         raise Http404("No such tournament.")
-    if not freshness.has_snapshot:  # first visit ever: compute now
-        from rankings.standings.services import standings_current
-
-        standings_current(tournament=tournament)
-        tournament, freshness = selectors.tournament_with_freshness(slug=slug)
     return tournament, freshness
 
 
@@ -85,7 +79,7 @@ def standings_rows_html(*, tournament: Tournament, freshness: selectors.Freshnes
             {
                 "lines": selectors.standings_lines(tournament=tournament, document=document),
                 "by_table_points": _by_table_points(tournament),
-                "player_base": reverse("player-public", args=[tournament.slug, "KEY"]).removesuffix("KEY/"),
+                "player_base": _player_base(tournament),
             },
         )
         _cache_set(key, str(html))
@@ -99,30 +93,38 @@ def _context(tournament: Tournament, freshness: selectors.Freshness) -> dict:
         "rows": standings_rows_html(tournament=tournament, freshness=freshness),
         "by_table_points": _by_table_points(tournament),
         "poll_seconds": poll_seconds(),
-        "teams": selectors.team_lines(document=selectors.standings_document_if_any(tournament=tournament)),
+        "teams": selectors.team_lines(document=selectors.standings_document(tournament=tournament)),
     }
 
 
-def _hidden_standings(request, tournament: Tournament):
-    """The page shown instead while the last sessions' standings are hidden from the public."""
-    from tournaments.console.views import hidden_standings
-
-    return hidden_standings(request, tournament)
+def _player_base(tournament: Tournament) -> str:
+    return reverse("player-public", args=[tournament.slug, "KEY"]).removesuffix("KEY/")
 
 
-def _anonymous_visit(request) -> bool:
-    """A visitor whose page is the same as everybody's: no session, no messages, no query string."""
-    return (
-        not request.GET
-        and settings.SESSION_COOKIE_NAME not in request.COOKIES
-        and "messages" not in request.COOKIES
+def _hidden_standings(request, tournament: Tournament) -> HttpResponse | None:
+    """The page shown instead while the last sessions' standings are hidden from the public: the
+    standings (and teams) as after the last session the public may see. None: show the live standings."""
+    last = console.hidden_after(tournament=tournament)
+    if last is None or console.sees_hidden(user=request.user, tournament=tournament):
+        return None
+    document = selectors.standings_document(tournament=tournament, upto_session=last)
+    return render(
+        request,
+        "rankings/hidden_standings.html",
+        {
+            "tournament": tournament,
+            "roles": user_roles(request.user, tournament),
+            "last": last,
+            "lines": selectors.standings_lines(tournament=tournament, document=document),
+            "teams": selectors.team_lines(document=document),
+            "by_table_points": _by_table_points(tournament),
+            "player_base": _player_base(tournament),
+        },
     )
 
 
 @require_GET
 def standings(request, slug: str):
-    standings_sweep_in_process()
-    backups_in_process()
     tournament, freshness = _visible(request, slug)
     hidden = _hidden_standings(request, tournament)
     if hidden is not None:

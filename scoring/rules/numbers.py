@@ -87,23 +87,6 @@ def read_number(value: Any, *, field: str, limit: int, whole: bool = False) -> i
     return number
 
 
-def read_whole(value: Any, *, field: str, limit: int, minimum: int | None = None) -> int:
-    """A whole number between ``minimum`` (when given) and ``limit`` (in magnitude)."""
-    number = read_number(value, field=field, limit=limit, whole=True)
-    assert isinstance(number, int)
-    if minimum is not None and number < minimum:
-        raise RuleError(
-            gettext_noop(
-                "%(_value)s must be at least %(_minimum)s, not %(_number)s",
-                _value=_named(field),
-                _minimum=minimum,
-                _number=number,
-            ),
-            field,
-        )
-    return number
-
-
 def _from_text(text: str, name: str, field: str) -> Fraction:
     if len(text) > MAX_TEXT:
         raise RuleError(

@@ -24,7 +24,6 @@ FLAG_LABELS = {
     "dealer_first_discard": _("Won on the dealer's first discard"),
     "first_turn_discard": _("Won on a discard before the first draw (renhō)"),
 }
-TILE_FIELDS = ("tiles_hand", "tiles_melds", "tiles_winning")
 # rule error paths inside ``tiles`` → form fields
 PATHS = {
     "hand": "tiles_hand",

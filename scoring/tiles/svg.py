@@ -81,7 +81,3 @@ def tile_svg(code: str, label: str = "") -> str:
         f'<svg class="tile-svg" viewBox="0 0 30 40" width="30" height="40" role="img" '
         f'aria-label="{label or code}" xmlns="http://www.w3.org/2000/svg">{title}{FRAME}{_face(number, suit)}</svg>'
     )
-
-
-def all_codes() -> list[str]:
-    return [f"{n}{s}" for s in SUITS for n in range(1, 8 if s == "z" else 10)]

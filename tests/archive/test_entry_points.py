@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 
 from rankings.archive import archive_import
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from tests.archive.conftest import fixture_path, load
 from tournaments.models import Role, Tournament, TournamentRole
 from tournaments.services import role_grant
@@ -42,7 +42,7 @@ def test_import_export_and_standings_commands(make_user):
     assert json.loads(run("export_tournament", "wrc-qualifier-lisboa-2026")) == load("wrc-riichi")
 
     document = json.loads(run("standings", "wrc-qualifier-lisboa-2026", "--json"))
-    assert document == standings_compute(tournament=tournament).to_document(tournament.slug, "wrc-riichi")
+    assert document == standings_view(tournament=tournament).to_document(tournament.slug, "wrc-riichi")
     assert document["ruleset"] == "wrc-riichi" and len(document["standings"]) == 8
 
     table = run("standings", "wrc-qualifier-lisboa-2026")

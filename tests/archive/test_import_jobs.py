@@ -138,14 +138,16 @@ def _abandoned_job(admin, *, started_seconds_ago: int) -> ArchiveImportJob:
 def test_a_job_whose_worker_died_is_taken_over_when_its_message_comes_back(admin):
     """The dead worker's lease lapsed (nothing renews it): the redelivered message imports the archive,
     47 s after the start, instead of answering "skipped" for 15 minutes and leaving the job running."""
-    from rankings.archive.tasks import run_archive_import
+    from rankings.archive.tasks import archive_import_job_run
 
     job = _abandoned_job(admin, started_seconds_ago=47)
-    assert run_archive_import.apply(args=[job.pk]).get() == "done"
+    assert archive_import_job_run.apply(args=[job.pk]).get() == "done"
     job.refresh_from_db()
     assert job.status == "done" and job.progress == 100
     assert job.tournament.slug == load("mcr")["tournament"]["slug"]
-    assert run_archive_import.apply(args=[job.pk]).get() == "skipped"  # done: a later delivery does nothing
+    assert (
+        archive_import_job_run.apply(args=[job.pk]).get() == "skipped"
+    )  # done: a later delivery does nothing
 
 
 @override_settings(JOB_LEASE_SECONDS=30)
@@ -153,16 +155,16 @@ def test_a_job_whose_worker_is_alive_is_not_run_twice(admin):
     """A long import outlives the broker's visibility timeout: the message comes back while the worker
     still holds the lease (renewed by its heartbeat); the second delivery leaves the job alone and looks
     again later, and takes it over once the lease lapses."""
-    from rankings.archive.tasks import run_archive_import
+    from rankings.archive.tasks import archive_import_job_run
     from rankings.leases import Lease
 
     job = _abandoned_job(admin, started_seconds_ago=120)
     with Lease(jobs.lease_name(job.pk)):  # the first worker, alive
-        assert run_archive_import.apply(args=[job.pk]).get() == "busy"
+        assert archive_import_job_run.apply(args=[job.pk]).get() == "busy"
         job.refresh_from_db()
         assert job.status == "running" and not Tournament.objects.exists()
     # the first worker is gone (its lease ended with it): the next look takes the job over
-    assert run_archive_import.apply(args=[job.pk]).get() == "done"
+    assert archive_import_job_run.apply(args=[job.pk]).get() == "done"
 
 
 def test_the_heartbeat_keeps_a_lease_alive_past_its_length(settings):

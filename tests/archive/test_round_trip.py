@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from rankings.archive import archive_export, archive_import
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import RuleError
 from tests.archive.conftest import RULESETS, fixture_path, load
@@ -51,7 +51,7 @@ SAMPLE_PENALTY = {
 
 
 def standings(tournament: Tournament) -> dict:
-    return standings_compute(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
+    return standings_view(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
 
 
 def row(document: dict, player: str) -> dict:

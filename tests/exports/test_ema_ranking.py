@@ -271,7 +271,7 @@ def test_with_the_broker_down_a_change_is_saved_and_the_delay_recorded(
     settings, monkeypatch, django_capture_on_commit_callbacks
 ):
     from rankings.ema.services import ema_ranking_touch
-    from rankings.exports.tasks import recompute_ema_ranking
+    from rankings.exports.tasks import ema_ranking_recompute as ema_task
     from rankings.models import EmaRankingState
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
@@ -279,7 +279,7 @@ def test_with_the_broker_down_a_change_is_saved_and_the_delay_recorded(
     def down(*args, **kwargs):
         raise ConnectionError("Connection refused")
 
-    monkeypatch.setattr(recompute_ema_ranking, "apply_async", down)
+    monkeypatch.setattr(ema_task, "apply_async", down)
     with django_capture_on_commit_callbacks(execute=True):
         ema_ranking_touch()  # does not raise: the change that called it stays saved
     state = EmaRankingState.objects.get()

@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 
 from rankings.exports import Exporter, registry
 from rankings.exports.jobs import export_job_create, export_job_enqueue, export_job_run
-from rankings.exports.tasks import run_export
+from rankings.exports.tasks import export_job_run as export_task
 from rankings.models import ExportJob
 from scoring.rules.base import RuleError
 from tests.exports.helpers import play_totals
@@ -94,10 +94,10 @@ def test_progress_is_written_to_the_job_while_it_runs(played, director, media, m
 
 def test_running_a_job_twice_keeps_one_file(played, director, media):
     job = ExportJob.objects.create(tournament=played, exporter="seating", format="csv", requested_by=director)
-    run_export.apply(args=[job.pk])
+    export_task.apply(args=[job.pk])
     job.refresh_from_db()
     first = job.file.name
-    assert run_export.apply(args=[job.pk]).get() == "done"
+    assert export_task.apply(args=[job.pk]).get() == "done"
     job.refresh_from_db()
     assert job.file.name == first
     assert len(list((Path(media) / "exports").rglob("*.csv"))) == 1
@@ -280,7 +280,7 @@ def test_with_the_broker_down_the_job_fails_and_says_why(played, director, media
     def down(*args, **kwargs):
         raise ConnectionError("Error 111 connecting to redis:6379. Connection refused.")
 
-    monkeypatch.setattr(run_export, "apply_async", down)
+    monkeypatch.setattr(export_task, "apply_async", down)
     job = ExportJob.objects.create(tournament=played, exporter="seating", format="csv", requested_by=director)
     export_job_enqueue(job_id=job.pk)
     job.refresh_from_db()
@@ -310,9 +310,9 @@ def test_an_export_running_under_a_live_lease_is_not_run_twice_and_a_dead_ones_i
         started_at=timezone.now() - timedelta(minutes=2),
     )
     with Lease(lease_name(job.pk)):
-        assert run_export.apply(args=[job.pk]).get() == "busy"
+        assert export_job_run.apply(args=[job.pk]).get() == "busy"
         job.refresh_from_db()
         assert job.status == "running" and not job.file
-    assert run_export.apply(args=[job.pk]).get() == "done"
+    assert export_job_run.apply(args=[job.pk]).get() == "done"
     job.refresh_from_db()
     assert job.progress == 100 and Path(job.file.path).is_file()

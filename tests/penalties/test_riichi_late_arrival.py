@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from penalties.models import Kind, Penalty
 from rankings.archive import archive_export, archive_import
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from scoring import services as scoring
 from scoring.rules.base import RuleError
 from tests.penalties.test_services_substitutes import confirm
@@ -48,7 +48,7 @@ def _post(client, **penalty):
 
 
 def _scores(tournament) -> dict:
-    return {row.player: (row.score, row.sessions) for row in standings_compute(tournament=tournament).rows}
+    return {row.player: (row.score, row.sessions) for row in standings_view(tournament=tournament).rows}
 
 
 def test_a_short_delay_is_deducted_and_past_the_limit_a_substitute_plays(make_tournament, director, api_as):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from rankings.archive import archive_export, archive_import
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from tests.penalties.test_services_substitutes import confirm, record
 from tournaments import services as tournament_services
 from tournaments.models import Role
@@ -41,7 +41,7 @@ def _riichi(make_tournament, director, rules):
 
 
 def _scores(tournament) -> dict:
-    standings = standings_compute(tournament=tournament)
+    standings = standings_view(tournament=tournament)
     return {row.player: (row.score, row.sessions) for row in standings.rows}
 
 

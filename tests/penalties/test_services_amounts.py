@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied
 
 from penalties.models import Penalty
 from penalties.services import penalty_cancel, penalty_record
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from scoring import services as scoring
 from scoring.models import SeatSummary
 from scoring.rules.base import RuleError
@@ -94,15 +94,15 @@ def test_a_late_arrival_lowers_the_offenders_score_but_not_the_table_ranking(tou
     # p1: 20 − 10 = 10, below p2's 15, but the table is ranked on the game scores: p1 keeps 4.
     assert summary(tables[1][0])["p1"] == (20, 0, -10, 10, 4)
     assert summary(tables[1][0])["p2"] == (15, 0, 0, 15, 2)
-    row = standings_compute(tournament=tournament).row("p1")
+    row = standings_view(tournament=tournament).row("p1")
     assert (row.table_points, row.score, row.penalties) == (4, 10, -10)
 
 
 def test_a_late_arrival_in_a_session_not_yet_confirmed_still_counts_once(tournament, tables, ref):
     record(tournament, ref, "p1", "late_arrival", minutes_late=12)
-    assert standings_compute(tournament=tournament).row("p1").score == -20
+    assert standings_view(tournament=tournament).row("p1").score == -20
     confirm_totals(tables[1][0], ref, [0, 0, 0, 0])
-    row = standings_compute(tournament=tournament).row("p1")
+    row = standings_view(tournament=tournament).row("p1")
     assert (row.score, row.penalties) == (-20, -20)  # now in the table's row, not counted twice
 
 
@@ -112,7 +112,7 @@ def test_a_late_arrival_in_a_session_not_yet_confirmed_still_counts_once(tournam
 def test_the_foul_ladder_warning_5_10_20_30_40(tournament, tables, ref):
     amounts = [record(tournament, ref, "p1", "foul", reason=f"foul {i}").points for i in range(6)]
     assert amounts == [0, -5, -10, -20, -30, -40]  # after 30, 10 more each time
-    assert standings_compute(tournament=tournament).row("p1").penalties == -105  # 5+10+20+30+40
+    assert standings_view(tournament=tournament).row("p1").penalties == -105  # 5+10+20+30+40
 
 
 def test_the_foul_count_restarts_each_session(tournament, tables, ref):
@@ -229,7 +229,7 @@ def test_a_riichi_chombo_from_a_totals_table_costs_20000_after_uma(riichi, rules
     # with one chombo for the third: −7000 − 20000 = −27000 (the table sums to −20000).
     finals = {r.registration.key: r.final for r in SeatSummary.objects.filter(table=table)}
     assert finals == {"p1": 15000, "p2": 15000, "p3": -27000, "p4": -23000}
-    row = standings_compute(tournament=tournament).row("p3")
+    row = standings_view(tournament=tournament).row("p3")
     assert (row.score, row.penalties) == (-27000, -20000)
 
 
@@ -317,7 +317,7 @@ def test_a_referee_decision_carries_its_own_points_within_the_bounds_and_needs_a
     with pytest.raises(RuleError, match="a referee decision needs a reason"):
         record(tournament, ref, "p1", "referee", points=-15)
     assert Penalty.objects.count() == 1
-    assert standings_compute(tournament=tournament).row("p1").score == -15
+    assert standings_view(tournament=tournament).row("p1").score == -15
 
 
 def test_riichi_referee_decisions_reach_100000_points(riichi):
@@ -366,7 +366,7 @@ def test_a_riichi_referee_minimum_set_by_the_tournament_is_enforced(riichi):
 def test_a_table_points_deduction_lowers_table_points_not_the_score(tournament, tables, ref):
     confirm_totals(tables[1][0], ref, [20, 15, -15, -20])
     record(tournament, ref, "p1", "table_points", table_points=-1, reason="late for the session")
-    row = standings_compute(tournament=tournament).row("p1")
+    row = standings_view(tournament=tournament).row("p1")
     assert (row.table_points, row.score) == (3, 20)  # 4 − 1
     with pytest.raises(RuleError, match="points must be written as a plain number"):
         record(tournament, ref, "p1", "table_points", table_points="one")

@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 
 from penalties.models import Penalty
 from penalties.services import penalty_appeal, penalty_cancel, penalty_record
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from scoring import services as scoring
 from scoring.models import SeatSummary
 from scoring.rules.base import RuleError
@@ -52,13 +52,13 @@ def confirmed(table, actor, scores=(20, 15, -15, -20)):
 
 def test_cancelling_a_penalty_restores_the_standings(tournament, table, ref, referee):
     confirmed(table, ref)
-    before = standings_compute(tournament=tournament).row("p1")
+    before = standings_view(tournament=tournament).row("p1")
     penalty = record(tournament, ref, "p1", "referee", points=-15, reason="deliberate slow play")
     # recorded after confirmation: the table's rows are rewritten (20 − 15 = 5)
     assert SeatSummary.objects.get(table=table, registration__key="p1").final == 5
-    assert standings_compute(tournament=tournament).row("p1").score == before.score - 15
+    assert standings_view(tournament=tournament).row("p1").score == before.score - 15
     penalty_cancel(penalty=penalty, actor=ref, reason="the clock was wrong")
-    after = standings_compute(tournament=tournament).row("p1")
+    after = standings_view(tournament=tournament).row("p1")
     assert (after.score, after.penalties, after.table_points) == (before.score, 0, before.table_points)
     penalty.refresh_from_db()
     assert (penalty.active, penalty.cancelled_by, penalty.cancel_reason) == (

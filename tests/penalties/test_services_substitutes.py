@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from penalties.services import penalty_cancel, penalty_record
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from scoring import services as scoring
 from scoring.models import SeatSummary
 from scoring.rules.base import RuleError
@@ -78,7 +78,7 @@ def test_a_late_player_replaced_from_the_start_the_substitute_can_take_4(tournam
     confirm(tables[1][0], ref)
     # §4.1.1: shared out normally; the substitute in East scored 30 and takes 4.
     assert points(tables[1][0]) == {"s1": 4, "p2": 2, "p3": 1, "p4": 0}
-    standings = standings_compute(tournament=tournament)
+    standings = standings_view(tournament=tournament)
     assert "s1" not in [r.player for r in standings.rows]  # a substitute never gets a place
     assert (standings.row("p1").sessions, standings.row("p1").table_points) == (0, 0)
 
@@ -110,7 +110,7 @@ def test_disqualified_for_the_session_the_substitute_gets_0_and_the_others_4_2_1
     confirm(tables[1][0], ref)
     # §4.2: South's seat gets 0; East 30 → 4, West −10 → 2, North −30 → 1.
     assert points(tables[1][0]) == {"p1": 4, "s1": 0, "p3": 2, "p4": 1}
-    assert standings_compute(tournament=tournament).row("p2").table_points == 0
+    assert standings_view(tournament=tournament).row("p2").table_points == 0
 
 
 def test_disqualified_for_the_session_without_a_substitute_the_seat_gets_0(tournament, tables, ref):
@@ -123,7 +123,7 @@ def test_disqualified_from_the_tournament_is_listed_last_with_0_table_points(tou
     confirm(tables[1][0], ref)
     confirm(tables[1][1], ref, scores=[-30, -10, 10, 30])
     record(tournament, ref, "p1", "disqualified", scope="tournament", session=None, reason="cheating")
-    standings = standings_compute(tournament=tournament)
+    standings = standings_view(tournament=tournament)
     last = standings.rows[-1]
     # §4.4: p1 won the table (4 points, +30) but is listed at the bottom with 0 table points; the
     # score is kept (it still counts for the EMA ranking).
@@ -136,7 +136,7 @@ def test_a_replaced_player_gets_0_table_points_for_the_session_missed(tournament
     confirm(tables[1][0], ref)
     # Session 2 table 1 seats p1 p5 p2 p6: p1 scores 40 and takes 4.
     confirm(tables[2][0], ref, scores=[40, 0, 0, -40])
-    row = standings_compute(tournament=tournament).row("p1")
+    row = standings_view(tournament=tournament).row("p1")
     assert (row.sessions, row.table_points, row.score) == (1, 4, 40)  # nothing from session 1
 
 
@@ -178,4 +178,4 @@ def test_cancelling_a_substitution_gives_the_seat_back(tournament, tables, ref):
     assert points(tables[1][0])["s1"] == 0
     penalty_cancel(penalty=replaced, actor=ref, reason="recorded at the wrong table")
     assert points(tables[1][0]) == {"p1": 4, "p2": 2, "p3": 1, "p4": 0}
-    assert standings_compute(tournament=tournament).row("p1").table_points == 4
+    assert standings_view(tournament=tournament).row("p1").table_points == 4

@@ -12,7 +12,7 @@ from django.conf import settings
 from rankings.archive import archive_export
 from rankings.archive.importer import tournament_delete
 from rankings.backups import services
-from rankings.backups.tasks import write_backups
+from rankings.backups.tasks import backups_write_running as backups_task
 from scoring.models import TableResult
 from scoring.services import Actor, totals_set
 from tests.scoring.test_pages_support import link_url, seat_session, text
@@ -37,9 +37,9 @@ def running(tournament, director):
 
 def test_beat_backs_up_every_running_tournament_and_keeps_the_newest(running, make_tournament, settings):
     make_tournament(slug="draft-one")  # not running: not backed up
-    assert settings.CELERY_BEAT_SCHEDULE["backups"]["task"] == "rankings.backups.tasks.write_backups"
+    assert settings.CELERY_BEAT_SCHEDULE["backups"]["task"] == "rankings.backups.tasks.backups_write_running"
     assert settings.CELERY_BEAT_SCHEDULE["backups"]["schedule"] == 15 * 60
-    names = write_backups.delay().get()
+    names = backups_task.delay().get()
     assert len(names) == 1 and names[0].startswith("open-2026-")
     backup = services.backups_list(tournament=running)[0]
     assert json.loads(backup.path.read_text()) == archive_export(tournament=running)

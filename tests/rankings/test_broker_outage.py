@@ -25,7 +25,7 @@ import pytest
 from django.db import connection
 
 from rankings.models import StandingsState
-from rankings.standings.tasks import recompute_standings
+from rankings.standings.tasks import standings_recompute
 from tests.conftest import skip_or_fail
 from tests.rankings.test_standings_pages import confirm, seat
 from tests.rankings.test_worker import ROOT, _database_url
@@ -92,7 +92,7 @@ def own_redis(tmp_path):
 @pytest.fixture
 def broker_is(own_redis, settings):
     """This test process queues its tasks to the test's Redis (as a web server would)."""
-    app = recompute_standings.app
+    app = standings_recompute.app
     saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
     settings.CELERY_BROKER_URL = own_redis.url
     settings.CELERY_TASK_ALWAYS_EAGER = False

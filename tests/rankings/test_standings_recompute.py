@@ -13,8 +13,8 @@ from django.test import override_settings
 from penalties.services import penalty_cancel, penalty_record
 from rankings.models import StandingsState
 from rankings.standings import services
-from rankings.standings.selectors import standings_compute
-from rankings.standings.tasks import recompute_standings
+from rankings.standings.selectors import standings_view
+from rankings.standings.tasks import standings_recompute as standings_recompute_task
 from scoring.services import hand_replace, result_reopen
 from tests.rankings.test_standings_pages import (  # the shared helpers
     SESSION_1,
@@ -153,7 +153,7 @@ def test_a_burst_of_twelve_confirmations_queues_one_recompute(
 def test_an_older_computation_finishing_late_never_replaces_a_newer_snapshot(tournament, referee):
     tables = seat(tournament, 1, [keys for keys, _ in SESSION_1])
     confirm(tables[0], SESSION_1[0][1], referee)
-    real_compute = standings_compute
+    real_compute = standings_view
     late = {}
 
     def slow_compute(*, tournament):
@@ -165,7 +165,7 @@ def test_an_older_computation_finishing_late_never_replaces_a_newer_snapshot(tou
             services.standings_recompute(tournament_id=tournament.pk)
         return standings
 
-    with mock.patch("rankings.standings.selectors.standings_compute", side_effect=slow_compute):
+    with mock.patch("rankings.standings.selectors.standings_view", side_effect=slow_compute):
         services.standings_recompute(tournament_id=tournament.pk)
     state = state_of(tournament)
     assert state.computed_version > late["version"]
@@ -197,7 +197,7 @@ def test_two_workers_on_the_same_tournament_leave_the_same_snapshot(tournament, 
     second = services.standings_recompute(tournament_id=tournament.pk)  # a duplicate delivery
     assert second.computed_version == first.computed_version
     assert second.document == first.document and second.computed_at == first.computed_at  # not redone
-    expected = standings_compute(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
+    expected = standings_view(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
     assert first.document == expected
 
 
@@ -205,23 +205,23 @@ def test_two_workers_on_the_same_tournament_leave_the_same_snapshot(tournament, 
 def test_the_task_is_safe_to_run_twice_and_survives_a_deleted_tournament(tournament, referee):
     tables = seat(tournament, 1, [keys for keys, _ in SESSION_1])
     confirm(tables[0], SESSION_1[0][1], referee)
-    version = recompute_standings.apply(args=[tournament.pk]).get()
-    assert recompute_standings.apply(args=[tournament.pk]).get() == version
+    version = standings_recompute_task.apply(args=[tournament.pk]).get()
+    assert standings_recompute_task.apply(args=[tournament.pk]).get() == version
     assert state_of(tournament).computed_version == version == state_of(tournament).input_version
-    assert recompute_standings.apply(args=[987654]).get() is None
+    assert standings_recompute_task.apply(args=[987654]).get() is None
     assert not StandingsState.objects.filter(tournament_id=987654).exists()
 
 
 def test_the_task_is_acknowledged_late_and_retried():
-    assert recompute_standings.acks_late is True
-    assert recompute_standings.max_retries >= 3 and recompute_standings.autoretry_for
-    assert recompute_standings.ignore_result is True
+    assert standings_recompute_task.acks_late is True
+    assert standings_recompute_task.max_retries >= 3 and standings_recompute_task.autoretry_for
+    assert standings_recompute_task.ignore_result is True
 
 
 @pytest.mark.django_db
 def test_a_task_out_of_retries_marks_the_standings_delayed(tournament):
     services.standings_touch(tournament_id=tournament.pk)
-    recompute_standings.on_failure(RuntimeError("database gone"), "task-id", (tournament.pk,), {}, None)
+    standings_recompute_task.on_failure(RuntimeError("database gone"), "task-id", (tournament.pk,), {}, None)
     state = state_of(tournament)
     assert state.delayed and "database gone" in state.queue_error
 
@@ -293,7 +293,7 @@ def test_a_failing_computation_never_fails_the_confirmation(
 ):
     tables = seat(tournament, 1, [keys for keys, _ in SESSION_1])
     with (
-        mock.patch("rankings.standings.selectors.standings_compute", side_effect=RuntimeError("bad data")),
+        mock.patch("rankings.standings.selectors.standings_view", side_effect=RuntimeError("bad data")),
         django_capture_on_commit_callbacks(execute=True),
     ):
         confirm(tables[0], SESSION_1[0][1], referee)
@@ -308,6 +308,6 @@ def test_the_standings_page_recomputes_nothing_while_fresh(client, tournament, r
     confirm(tables[0], SESSION_1[0][1], referee)
     services.standings_refresh(tournament_id=tournament.pk)
     Session.objects.filter(tournament=tournament).update(status="finished")
-    with mock.patch("rankings.standings.selectors.standings_compute") as compute:
+    with mock.patch("rankings.standings.selectors.standings_view") as compute:
         assert client.get(f"/t/{tournament.slug}/standings/").status_code == 200
     compute.assert_not_called()

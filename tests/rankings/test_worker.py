@@ -23,8 +23,8 @@ from django.db import connection
 
 from rankings.models import StandingsState
 from rankings.standings import services
-from rankings.standings.selectors import standings_compute
-from rankings.standings.tasks import recompute_standings
+from rankings.standings.selectors import standings_view
+from rankings.standings.tasks import standings_recompute as standings_recompute_task
 from tests.conftest import skip_or_fail
 from tests.rankings.test_standings_pages import confirm, seat
 
@@ -88,13 +88,13 @@ def workers(services_required, tmp_path):
 
 def _queued_recomputes(tournament) -> int:
     """Recompute messages for ``tournament`` waiting in the broker's queue (a Redis list)."""
-    with recompute_standings.app.connection_for_write() as conn:
+    with standings_recompute_task.app.connection_for_write() as conn:
         raw = conn.default_channel.client.lrange(settings.CELERY_TASK_DEFAULT_QUEUE, 0, -1)
     headers = [json.loads(message)["headers"] for message in raw]
     return sum(
         1
         for h in headers
-        if h.get("task") == recompute_standings.name and h.get("argsrepr") == f"[{tournament.pk}]"
+        if h.get("task") == standings_recompute_task.name and h.get("argsrepr") == f"[{tournament.pk}]"
     )
 
 
@@ -118,7 +118,7 @@ def _runs(logs: list[Path], tournament) -> int:
 
 
 def test_a_real_worker_recomputes_after_a_burst_of_confirmations(make_tournament, director, workers):
-    recompute_standings.app.control.purge()  # leftovers of earlier runs would only add noise
+    standings_recompute_task.app.control.purge()  # leftovers of earlier runs would only add noise
     tournament = make_tournament(
         slug=f"worker-{uuid.uuid4().hex[:6]}", director=director, players=48, sessions=2
     )
@@ -151,7 +151,7 @@ def test_a_real_worker_recomputes_after_a_burst_of_confirmations(make_tournament
 def test_two_workers_on_one_tournament_leave_the_snapshot_of_the_newest_input(
     make_tournament, director, workers
 ):
-    recompute_standings.app.control.purge()
+    standings_recompute_task.app.control.purge()
     tournament = make_tournament(slug=f"workers-{uuid.uuid4().hex[:6]}", director=director, players=16)
     keys = [f"p{i}" for i in range(1, 17)]
     tables = seat(tournament, 1, [keys[i : i + 4] for i in range(0, 16, 4)])
@@ -162,7 +162,7 @@ def test_two_workers_on_one_tournament_leave_the_snapshot_of_the_newest_input(
             services._publish(tournament.pk)
     final = StandingsState.objects.get(tournament=tournament).input_version
     state = _wait_fresh(tournament, at_least=final)
-    expected = standings_compute(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
+    expected = standings_view(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
     assert state.document == expected
     assert state.computed_version == final
     assert _runs(logs, tournament) >= 1

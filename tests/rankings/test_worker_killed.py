@@ -20,7 +20,7 @@ import pytest
 from django.conf import settings
 
 from rankings.models import StandingsState
-from rankings.standings.tasks import recompute_standings
+from rankings.standings.tasks import standings_recompute as standings_recompute_task
 from tests.rankings.test_standings_pages import confirm, seat
 from tests.rankings.test_worker import (  # noqa: F401
     ROOT,
@@ -67,7 +67,7 @@ def test_a_worker_killed_mid_recompute_and_the_standings_still_catch_up(
     director,
     tmp_path,
 ):
-    recompute_standings.app.control.purge()
+    standings_recompute_task.app.control.purge()
     tournament = make_tournament(slug=f"killed-{uuid.uuid4().hex[:6]}", director=director, players=8)
     tables = seat(tournament, 1, [["p1", "p2", "p3", "p4"], ["p5", "p6", "p7", "p8"]])
     confirm(tables[0], [30, 10, -10, -30], director)  # queues the recompute
@@ -85,7 +85,7 @@ def test_a_worker_killed_mid_recompute_and_the_standings_still_catch_up(
         assert marker.exists(), "the worker never started the recompute"
         os.kill(doomed.pid, signal.SIGKILL)  # mid-task: the message is taken and not acknowledged
         doomed.wait(timeout=10)
-        recompute_standings.app.control.purge()  # only the dead worker's unacknowledged message is left
+        standings_recompute_task.app.control.purge()  # only the dead worker's unacknowledged message is left
         assert _queued_recomputes(tournament) == 0
         state = StandingsState.objects.get(tournament=tournament)
         assert state.computed_version < target  # the recompute was lost with the worker

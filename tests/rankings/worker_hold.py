@@ -7,9 +7,9 @@ from pathlib import Path
 
 from celery.signals import task_prerun
 
-from rankings.standings.tasks import recompute_standings
+from rankings.standings.tasks import standings_recompute as standings_recompute_task
 
-recompute_name = recompute_standings.name
+recompute_name = standings_recompute_task.name
 
 
 @task_prerun.connect

@@ -18,7 +18,7 @@ from fractions import Fraction
 import pytest
 
 from rankings.archive import archive_export, archive_import
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from scoring.models import SeatSummary
 from scoring.rules.riichi_handlog import parse_handlog
 from tests.realdata import data_dir
@@ -137,7 +137,7 @@ def test_every_game_ends_on_its_published_scores_and_the_standings_follow():
             sessions[name] += 1
     assert sum(1 for v in chombo_points.values() if v) == 3
 
-    document = standings_compute(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
+    document = standings_view(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
     assert document["complete_sessions"] == 4
     rows = {row["player"]: row for row in document["standings"]}
     assert set(rows) == set(expected)

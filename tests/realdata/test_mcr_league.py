@@ -16,7 +16,7 @@ from fractions import Fraction
 import pytest
 
 from rankings.archive import archive_export, archive_import
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from scoring.models import TableResult
 from tests.realdata import data_dir
 
@@ -110,7 +110,7 @@ def test_the_league_standings_are_the_published_ones():
     )
     assert imbalanced.count() == 8
 
-    document = standings_compute(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
+    document = standings_view(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
     assert document["complete_sessions"] == 60
     rows = {row["name"]: row for row in document["standings"]}
     published = read_csv("standings.csv")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import PermissionDenied
 
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from scoring import services
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import RuleError
@@ -262,14 +262,14 @@ def test_only_confirmed_results_count_in_the_standings(tournament, table, as_sco
     for hand in (P1_ON_P3_8, P2_SELF_10):
         version = services.hand_add(table=table, hand=hand, actor=as_scorer, expected_version=version).version
     version = services.result_submit(table=table, actor=as_scorer, expected_version=version).version
-    before = standings_compute(tournament=tournament)
+    before = standings_view(tournament=tournament)
     assert all(row.sessions == 0 and row.table_points == 0 and row.score == 0 for row in before.rows)
 
     version = services.result_confirm(
         table=table, actor=as_referee, expected_version=version, short_reason=SHORT
     ).version
     # Totals: p1 32−18 = 14, p2 −8+54 = 46, p3 −16−18 = −34, p4 −8−18 = −26 → 4 to p2, 2 p1, 1 p4, 0 p3.
-    after = standings_compute(tournament=tournament)
+    after = standings_view(tournament=tournament)
     seen = {r.player: (r.rank, r.table_points, r.score, r.sessions) for r in after.rows}
     assert seen["p2"] == (1, 4, 46, 1)
     assert seen["p1"] == (2, 2, 14, 1)
@@ -281,7 +281,7 @@ def test_only_confirmed_results_count_in_the_standings(tournament, table, as_sco
     services.result_reopen(
         table=table, actor=as_referee, reason="score sheet disputed", expected_version=version
     )
-    assert all(row.sessions == 0 for row in standings_compute(tournament=tournament).rows)
+    assert all(row.sessions == 0 for row in standings_view(tournament=tournament).rows)
     assert not SeatSummary.objects.filter(table=table).exists()
 
 

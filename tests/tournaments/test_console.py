@@ -532,6 +532,41 @@ def test_last_sessions_hidden_from_the_public_until_revealed(client, make_tourna
     assert "After session 1." not in public
 
 
+def test_hidden_standings_and_the_reveal_rank_the_teams_from_the_one_standings_view(
+    client, make_tournament, director
+):
+    from rankings.standings.selectors import standings_view
+    from tournaments.teams.services import team_save, team_size_set
+
+    tournament = make_tournament(director=director, players=4, sessions=2, settings={"hide_last_sessions": 1})
+    team_size_set(tournament=tournament, size=2)
+    team_save(tournament=tournament, name="Dragons", member_keys=["p1", "p2"])
+    team_save(tournament=tournament, name="Tigers", member_keys=["p3", "p4"])
+    (t1,) = seat(tournament, 1, [["p1", "p2", "p3", "p4"]])
+    confirm(t1, [10, 5, -5, -10], director)
+    (t2,) = seat(tournament, 2, [["p1", "p2", "p3", "p4"]])
+    confirm(t2, [-40, -30, 40, 30], director)
+    after_one = standings_view(tournament=tournament, upto_session=1)
+    final = standings_view(tournament=tournament)
+    assert [t.name for t in after_one.teams] == ["Dragons", "Tigers"]
+    assert [t.name for t in final.teams] == ["Tigers", "Dragons"]
+    assert standings_view(tournament=tournament, upto_session=2) == final
+
+    def teams_in(html: str) -> list[str]:
+        part = html[html.index('id="team-standings"') :]
+        return sorted(("Dragons", "Tigers"), key=part.index)
+
+    public = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    assert "After session 1." in public and teams_in(public) == ["Dragons", "Tigers"]
+    login(client, director)
+    reveal = client.get(reverse("console-reveal", args=[tournament.slug])).content.decode()
+    assert teams_in(reveal) == ["Tigers", "Dragons"]
+    client.post(reverse("console-tournament-action", args=[tournament.slug, "reveal"]))
+    client.logout()
+    public = client.get(reverse("standings", args=[tournament.slug])).content.decode()
+    assert "After session 1." not in public and teams_in(public) == ["Tigers", "Dragons"]
+
+
 # -- the API ---------------------------------------------------------------------------------------------
 
 

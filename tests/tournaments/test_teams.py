@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from rankings.archive import archive_export, archive_import
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from tests.archive.conftest import load
 from tournaments.models import Registration, Team, Tournament
 from tournaments.player_import import PlayerImportError, players_import_csv
@@ -147,7 +147,7 @@ def test_archive_round_trip_keeps_teams_and_standings_rank_them():
     assert tournament.team_size == 4
     assert Team.objects.get(tournament=tournament, name="Tigers").club == "Club Tigre"
 
-    standings = standings_compute(tournament=tournament)
+    standings = standings_view(tournament=tournament)
     document = standings.to_document(tournament.slug, tournament.ruleset)
     rows = {r["player"]: r for r in document["standings"]}
     assert [t["name"] for t in document["teams"]] and len(document["teams"]) == 2

@@ -62,12 +62,12 @@ def standings_top(*, tournament: Tournament, limit: int = 24) -> list[StandingRo
     """The first rows of the stored standings (nothing is computed here), or, while the last sessions are
     hidden for the prize-giving, of the standings as the public sees them (the screen is public)."""
     from rankings.models import StandingsState
-    from rankings.standings.selectors import standings_document_upto
+    from rankings.standings.selectors import standings_document
     from tournaments.selectors import visible_through
 
     last = visible_through(tournament=tournament, user=None)
     if last is not None:
-        document = standings_document_upto(tournament=tournament, last_session=last)
+        document = standings_document(tournament=tournament, upto_session=last)
     else:
         document = (
             StandingsState.objects.filter(tournament=tournament).values_list("document", flat=True).first()

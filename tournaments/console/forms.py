@@ -228,10 +228,6 @@ class CheckinForm(forms.Form):
         return present, absent, subs, new[:20]
 
 
-class ConfirmTournamentForm(forms.Form):
-    confirm = forms.BooleanField(label=_("I understand"), required=True)
-
-
 def tournament_initial(tournament: Tournament) -> dict:
     return {
         "name": tournament.name,

@@ -1,4 +1,4 @@
-"""Reads of the director's console: a person's tournaments, the EMA player list, the hidden standings."""
+"""Reads of the director's console: a person's tournaments, the EMA player list, hidden standings."""
 
 from __future__ import annotations
 
@@ -61,10 +61,3 @@ def registered_ema_ids(*, tournament: Tournament) -> set[str]:
 # the rule lives in the tournaments core (every channel asks it); these names are the console's
 hidden_after = core_selectors.hidden_after
 sees_hidden = core_selectors.sees_hidden
-
-
-def standings_document_upto(*, tournament: Tournament, last_session: int) -> dict:
-    """The standings as they stood after ``last_session`` (rows and penalties of later sessions left out)."""
-    from rankings.standings.selectors import standings_document_upto as upto
-
-    return upto(tournament=tournament, last_session=last_session)

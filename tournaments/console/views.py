@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -710,38 +710,20 @@ def tournament_action(request, slug: str, action: str):
 
 @login_required
 def reveal(request, slug: str):
-    """The prize-giving: the final places from the bottom up, one tap at a time."""
+    """The prize-giving: the final places from the bottom up, one tap at a time, then the teams."""
     tournament = _director_tournament(request, slug)
-    from rankings.standings.services import standings_current
-
-    document = standings_current(tournament=tournament).document
+    document = rk.standings_view(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
     lines = rk.standings_lines(tournament=tournament, document=document)
     lines = [line for line in lines if not line.withdrawn_from or line.sessions]
     return render(
         request,
         "tournaments/console/reveal.html",
-        {"tournament": tournament, "lines": list(reversed(lines)), "count": len(lines)},
-    )
-
-
-def hidden_standings(request, tournament: Tournament) -> HttpResponse | None:
-    """The public standings page while the last sessions are hidden (None: show the live standings)."""
-    last = selectors.hidden_after(tournament=tournament)
-    if last is None or selectors.sees_hidden(user=request.user, tournament=tournament):
-        return None
-    document = selectors.standings_document_upto(tournament=tournament, last_session=last)
-    from rankings.standings.views import _by_table_points
-
-    return render(
-        request,
-        "tournaments/console/hidden_standings.html",
         {
             "tournament": tournament,
-            "roles": user_roles(request.user, tournament),
-            "last": last,
-            "lines": rk.standings_lines(tournament=tournament, document=document),
-            "by_table_points": _by_table_points(tournament),
-            "player_base": reverse("player-public", args=[tournament.slug, "KEY"]).removesuffix("KEY/"),
+            "lines": list(reversed(lines)),
+            "count": len(lines),
+            "teams": rk.team_lines(document=document),
+            "by_table_points": any(line.table_points is not None for line in lines),
         },
     )
 

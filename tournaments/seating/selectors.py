@@ -293,9 +293,9 @@ def engine_players(
 
 
 def standings_ranks(tournament: Tournament) -> dict[str, int]:
-    from rankings.standings.selectors import standings_compute
+    from rankings.standings.selectors import standings_view
 
-    return {row.player: row.rank for row in standings_compute(tournament=tournament).rows}
+    return {row.player: row.rank for row in standings_view(tournament=tournament).rows}
 
 
 def registration_name(registration: Registration) -> str:

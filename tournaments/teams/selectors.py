@@ -28,12 +28,3 @@ def tournament_teams(*, tournament: Tournament) -> list[TeamView]:
     ):
         members.setdefault(r.team_id, []).append(r)
     return [TeamView(team=t, members=members[t.pk]) for t in teams]
-
-
-def team_of_keys(*, tournament: Tournament) -> dict[str, str]:
-    """Team name by registration key, for players who have a team."""
-    return dict(
-        Registration.objects.filter(tournament=tournament, team__isnull=False).values_list(
-            "key", "team__name"
-        )
-    )

@@ -4,7 +4,7 @@ import json as jsonlib
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rankings.standings.selectors import standings_compute
+from rankings.standings.selectors import standings_view
 from tournaments.models import Tournament
 
 
@@ -23,7 +23,7 @@ class Command(BaseCommand):
             tournament = Tournament.objects.get(slug=slug)
         except Tournament.DoesNotExist:
             raise CommandError(f"no tournament with slug '{slug}'") from None
-        document = standings_compute(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
+        document = standings_view(tournament=tournament).to_document(tournament.slug, tournament.ruleset)
         if options["json"]:
             self.stdout.write(jsonlib.dumps(document, ensure_ascii=False, indent=2))
             return

@@ -23,7 +23,6 @@ from ..text import gettext_noop
 
 SUITS = "mpsz"
 SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo", "z": "honours"}
-HONOUR_NAMES = ("East", "South", "West", "North", "White dragon", "Green dragon", "Red dragon")
 WIND_KEYS = ("E", "S", "W", "N")
 MELD_KINDS = ("chow", "pung", "kong", "concealed_kong")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .notation import Tiles, is_honour, is_terminal, number_of
+from .notation import Tiles, is_honour, number_of
 
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
@@ -91,10 +91,6 @@ def is_thirteen_orphans(tiles: list[int] | tuple[int, ...]) -> bool:
     return len(tiles) == 14 and set(tiles) == set(ORPHANS)
 
 
-def is_winning(tiles: list[int] | tuple[int, ...]) -> bool:
-    return bool(concealed_shapes(tiles)) or is_seven_pairs(tiles) or is_thirteen_orphans(tiles)
-
-
 def _pung_pairs_allowed(hand: Tiles, pung_pairs: bool) -> bool:
     """Whether the hand's declared sets still allow seven pairs: none, or (``pung_pairs``) only
     exposed pungs, each of which, with its fourth tile among the concealed ones, makes two pairs."""
@@ -171,7 +167,3 @@ def is_nine_gates(hand: Tiles) -> bool:
     counts = _counts(tiles)[suit * 9 : suit * 9 + 9]
     base = [3, 1, 1, 1, 1, 1, 1, 1, 3]
     return all(c >= b for c, b in zip(counts, base, strict=True))
-
-
-def terminal_or_honour(tile: int) -> bool:
-    return is_honour(tile) or is_terminal(tile)
