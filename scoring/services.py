@@ -22,9 +22,10 @@ from scoring.rules.base import TableResult as EngineTableResult
 from scoring.rules.numbers import SCORE_LIMIT, read_number, read_text
 from scoring.rules.text import gettext_noop
 from scoring.tiles import services as tiles_services
+from tournaments.lifecycle import results_open_check
 from tournaments.models import Registration, Table
 from tournaments.permissions import Actor
-from tournaments.signals import results_changed_send
+from tournaments.signals import ENTRY, RESULTS, changed_send
 
 
 class StaleWrite(Exception):
@@ -83,6 +84,7 @@ def _guard(result: TableResult, actor: Actor, expected_version: int | None, reas
         raise PermissionDenied("This link opens another table.")
     if expected_version is not None and expected_version != result.version:
         raise StaleWrite(result.version)
+    results_open_check(session=result.table.session)
     if result.is_confirmed:
         if not actor.is_referee:
             raise RuleError("this table is confirmed; a referee must reopen it", "status")
@@ -97,6 +99,9 @@ def _stamp(record, actor: Actor, table: Table) -> None:
 
 
 def _save(result: TableResult, actor: Actor, reason: str, **changes) -> TableResult:
+    """Every write of a table's result ends here: the version, the history, the summary rows of a
+    confirmed table, and the domain event (``RESULTS`` when the table counts or counted, else ``ENTRY``)."""
+    counted = result.is_confirmed
     for name, value in changes.items():
         setattr(result, name, value)
     result.version += 1
@@ -105,6 +110,13 @@ def _save(result: TableResult, actor: Actor, reason: str, **changes) -> TableRes
     result.save()
     if result.is_confirmed:
         summaries_write(result=result)
+    table = result.table
+    changed_send(
+        tournament_id=table.session.tournament_id,
+        what={RESULTS if counted or result.is_confirmed else ENTRY},
+        sessions=[table.session_id],
+        tables=[table.pk],
+    )
     return result
 
 
@@ -394,6 +406,7 @@ def result_confirm_by_player(*, table: Table, player_key: str, expected_version:
         raise PermissionDenied("Only the four players of the table can confirm it.")
     if expected_version is not None and expected_version != result.version:
         raise StaleWrite(result.version)
+    results_open_check(session=table.session)
     if result.status != TableResult.Status.SUBMITTED:
         raise RuleError("the table must be submitted before the players confirm it", "status")
     confirmed = sorted(set(result.player_confirmations) | {seat_players[player_key]})
@@ -415,10 +428,10 @@ def result_reopen(
         raise StaleWrite(result.version)
     if not reason.strip():
         raise RuleError("reopening a table needs a reason", "reason")
+    results_open_check(session=result.table.session)
     if not result.is_confirmed:
         raise RuleError("this table is not confirmed", "status")
     SeatSummary.objects.filter(table=table).delete()
-    _touch_standings(table)
     return _save(
         result,
         actor,
@@ -490,7 +503,7 @@ def summary_rows(
 
 
 def summaries_write(*, result: TableResult) -> list[SeatSummary]:
-    """(Re)write the summary rows of a confirmed table and queue the standings recompute."""
+    """(Re)write the summary rows of a confirmed table (the caller's event tells the standings)."""
     table = result.table
     _, outcome, credited, excluded = table_outcome(result)
     SeatSummary.objects.filter(table=table).delete()
@@ -502,7 +515,6 @@ def summaries_write(*, result: TableResult) -> list[SeatSummary]:
         excluded=excluded,
     )
     SeatSummary.objects.bulk_create(rows)
-    _touch_standings(table)
     return rows
 
 
@@ -511,7 +523,3 @@ def summaries_refresh(*, table: Table) -> None:
     result = TableResult.objects.filter(table=table, status=TableResult.Status.CONFIRMED).first()
     if result is not None:
         summaries_write(result=result)
-
-
-def _touch_standings(table: Table) -> None:
-    results_changed_send(tournament_id=table.session.tournament_id)

@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from rankings.standings import selectors as rk
+from scoring.rules.base import RuleError
 from tournaments import selectors as tsel
 from tournaments.api import player_foreign_tournaments, visible_players
 from tournaments.console import selectors, services
@@ -668,7 +669,9 @@ def session_action(request, slug: str, number: int, action: str):
                 _("Session %(n)s: %(status)s.") % {"n": number, "status": session.get_status_display()},
             )
         elif action == "reopen":
-            session = services.session_reopen(session=session)
+            session = services.session_reopen(
+                session=session, reason=request.POST.get("reason", ""), user=request.user
+            )
             messages.success(
                 request,
                 _("Session %(n)s is back to: %(status)s.")
@@ -678,6 +681,8 @@ def session_action(request, slug: str, number: int, action: str):
             raise Http404
     except services.Blocked as exc:
         _blocked(request, exc)
+    except RuleError as exc:
+        messages.error(request, exc.message)
     except SeatingError as exc:
         for fault in exc.faults:
             messages.error(request, fault)
@@ -693,7 +698,9 @@ def tournament_action(request, slug: str, action: str):
             services.tournament_finish(tournament=tournament)
             messages.success(request, _("The tournament is finished: it counts for the EMA ranking."))
         elif action == "reopen":
-            services.tournament_reopen(tournament=tournament)
+            services.tournament_reopen(
+                tournament=tournament, reason=request.POST.get("reason", ""), user=request.user
+            )
             messages.success(
                 request, _("The tournament is open again: it no longer counts for the EMA ranking.")
             )
@@ -707,6 +714,8 @@ def tournament_action(request, slug: str, action: str):
             raise Http404
     except services.Blocked as exc:
         _blocked(request, exc)
+    except RuleError as exc:
+        messages.error(request, exc.message)
     return redirect("console-home", slug=slug)
 
 
