@@ -214,9 +214,22 @@ def test_starting_a_session_starts_its_clock_and_finishing_it_ends_it(tournament
     assert SessionClock.objects.get(session=session).state == "ended"
 
 
-def test_a_tournament_setting_leaves_the_clock_to_the_director(tournament):
-    tournament.settings = {**tournament.settings, lifecycle.CLOCK_SETTING: False}
-    tournament.save()
+def test_a_tournament_setting_leaves_the_clock_to_the_director(client, tournament, director):
+    client.force_login(director)
+    edit = client.get(f"/t/{tournament.slug}/console/edit/").content.decode()
+    box = edit.split('name="t-clock_with_session"')[1].split(">")[0]
+    assert " checked" in box  # on by default
+    details = {
+        "t-name": tournament.name,
+        "t-ruleset": tournament.ruleset,
+        "t-starts_on": "2026-05-01",
+        "t-days": "1",
+        "t-is_public": "on",
+        "t-hide_last_sessions": "0",
+    }  # the box "The clock starts with the session" left unticked
+    assert client.post(f"/t/{tournament.slug}/console/edit/", details).status_code == 302
+    tournament.refresh_from_db()
+    assert not lifecycle.clock_follows_session(tournament)
     session = start(tournament.sessions.get(number=1))
     assert session.status == Session.Status.PLAYING
     assert not SessionClock.objects.filter(session=session, state="running").exists()

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from rankings.standings import selectors as rk
 from scoring.rules.base import RuleError
+from tournaments import lifecycle
 from tournaments import selectors as tsel
 from tournaments.api import player_foreign_tournaments, visible_players
 from tournaments.console import selectors, services
@@ -103,9 +104,14 @@ def tournament_new(request):
                 city=data["city"],
                 country=data["country"],
                 is_public=data["is_public"],
-                settings={"hide_last_sessions": data["hide_last_sessions"]}
-                if data["hide_last_sessions"]
-                else {},
+                settings={
+                    **(
+                        {"hide_last_sessions": data["hide_last_sessions"]}
+                        if data["hide_last_sessions"]
+                        else {}
+                    ),
+                    **({} if data["clock_with_session"] else {lifecycle.CLOCK_SETTING: False}),
+                },
                 session_starts=form.session_starts(),
             )
         except ValidationError as exc:
@@ -154,6 +160,7 @@ def tournament_edit(request, slug: str):
         hide = data.pop("hide_last_sessions")
         settings = dict(tournament.settings or {})
         settings[services.HIDE_SETTING] = hide
+        settings[lifecycle.CLOCK_SETTING] = data.pop("clock_with_session")
         rules = tournament.rules if data["ruleset"] == tournament.ruleset else {}
         try:
             services.tournament_edit(

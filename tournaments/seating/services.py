@@ -525,6 +525,14 @@ def seating_swap(*, session: Session, a: str, b: str) -> SeatingOutcome:
 # -- publishing -------------------------------------------------------------------------------------------
 
 
+def _move(session: Session, to: str) -> Session:
+    """The session's status follows its seating, through the lifecycle (its refusals as seating faults)."""
+    try:
+        return lifecycle.session_move(session=session, to=to)
+    except lifecycle.Blocked as exc:
+        raise SeatingError(exc.reasons) from None
+
+
 def seating_publish(*, session: Session) -> Session:
     """Show the seating of ``session`` to the players. Refuses an empty session and a seating that seats a
     withdrawn player or leaves out a player due to play."""
@@ -542,7 +550,7 @@ def seating_publish(*, session: Session) -> Session:
         locked.seating_published = True
         locked.save(update_fields=["seating_published"])
         if locked.status == Session.Status.PLANNED:  # published: the session's first step
-            locked = lifecycle.session_move(session=locked, to=Session.Status.SEATED)
+            locked = _move(locked, Session.Status.SEATED)
         else:
             changed_send(tournament_id=locked.tournament_id, what={SCHEDULE}, sessions=[locked.pk])
     session.seating_published = True
@@ -563,7 +571,7 @@ def seating_unpublish(*, session: Session) -> Session:
         locked.seating_published = False
         locked.save(update_fields=["seating_published"])
         if locked.status == Session.Status.SEATED:  # a seated session goes back to planned
-            locked = lifecycle.session_move(session=locked, to=Session.Status.PLANNED)
+            locked = _move(locked, Session.Status.PLANNED)
         else:
             changed_send(tournament_id=locked.tournament_id, what={SCHEDULE}, sessions=[locked.pk])
     session.seating_published = False
