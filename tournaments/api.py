@@ -452,6 +452,11 @@ class PlayerViewSet(viewsets.ModelViewSet):
     def perform_update(self, serializer):
         services.player_changed(player=serializer.save())
 
+    @transaction.atomic
+    def perform_destroy(self, instance):
+        services.player_changed(player=instance)  # its tournaments are found before it goes
+        instance.delete()
+
 
 @extend_schema_view(destroy=HELD_DESTROY)
 class RegistrationViewSet(TournamentScopedViewSet):

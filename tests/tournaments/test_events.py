@@ -14,6 +14,7 @@ from rankings.archive import archive_export, archive_import
 from rankings.archive.importer import tournament_delete
 from rankings.backups import services as backups
 from rankings.models import EmaRankingEntry, EmaTournament, TournamentResult
+from rankings.standings import services as standings
 from scoring import services as scoring
 from scoring.tiles import services as tiles
 from tests.tournaments.test_lifecycle import SCORES, boss, play, start
@@ -74,6 +75,9 @@ SENDS_NOTHING = {
     "hands_revalue", "held_numbers", "require_nothing_held", "hand_tiles_value", "session_holders",
     "table_holders", "registration_holders", "parse_players_csv", "backup_root", "backups_list",
     "backup_get", "backups_in_process", "backups_write_running", "backup_write",
+    # the standings' own state, which follows the event
+    "standings_state", "standings_touch", "standings_enqueue", "standings_failed", "standings_store",
+    "standings_recompute", "standings_refresh", "standings_current",
     # accounts and roles: no tournament data the listeners read
     "role_grant", "organiser_grant", "organiser_revoke", "staff_add", "staff_create", "staff_remove",
     "ema_list_import",
@@ -97,6 +101,7 @@ WRITE_MODULES = (
     penalties,
     tiles,
     backups,
+    standings,
 )
 
 
@@ -155,6 +160,7 @@ CENSUS = {
     "penalty_cancel": RESULTS,
     "penalty_appeal": RESULTS,
     "backup_restore": STATUS,
+    "standings_tiebreaks_set": SETTINGS,
 }
 
 
@@ -194,6 +200,10 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
     )
     check("registration_remove", lambda: console.registration_remove(registration=reg))
     check("tournament_update", lambda: base.tournament_update(tournament=tournament, city="Sevilla"))
+    check(
+        "standings_tiebreaks_set",
+        lambda: standings.standings_tiebreaks_set(tournament=tournament, tiebreaks=["first_places"]),
+    )
     check(
         "tournament_edit", lambda: console.tournament_edit(tournament=tournament, fields={"city": "Madrid"})
     )

@@ -291,6 +291,7 @@ API: dict[str, Write] = {
             "date": "2026-05-01",
         },
         ok=(201,),
+        event=False,  # the register of notable hands belongs to no tournament's pages
     ),
     "POST /api/tournaments/": Write(  # staff only (or the add_tournament permission): none of these callers
         NOBODY,
@@ -311,7 +312,7 @@ API: dict[str, Write] = {
         DIRECTORS, body=lambda w: {"file": csv_upload()}, multipart=True
     ),
     "POST /api/tournaments/{tournament_slug}/exports/": Write(
-        DIRECTORS, body=lambda w: {"exporter": "standings", "format": "csv"}
+        DIRECTORS, body=lambda w: {"exporter": "standings", "format": "csv"}, event=False
     ),
     "POST /api/tournaments/{tournament_slug}/seating/{number}/publish/": Write(
         DIRECTORS, path=lambda w: {"number": 3}
@@ -345,7 +346,7 @@ API: dict[str, Write] = {
         DIRECTORS, body=lambda w: {"first_name": "Nueva", "last_name": "Jugadora", "country": "ESP"}
     ),
     "POST /api/tournaments/{tournament_slug}/console/staff/": Write(
-        DIRECTORS, body=lambda w: {"who": w.users["plain"].username, "role": "scorer"}
+        DIRECTORS, body=lambda w: {"who": w.users["plain"].username, "role": "scorer"}, event=False
     ),
     "POST /api/tournaments/{tournament_slug}/console/sessions/{number}/advance/": Write(
         DIRECTORS, path=lambda w: {"number": 3}, setup=running
@@ -427,6 +428,7 @@ PAGES: dict[str, Write] = {
         },
         ok=(302,),
         anonymous=(403,),
+        event=False,  # the register of notable hands
     ),
     # importing needs the right to create tournaments (staff), even to replace one's own tournament
     "archive-import": Write(NOBODY, body=lambda w: {"file": archive_upload(w), "replace": "on"}, ok=(302,)),
@@ -434,9 +436,11 @@ PAGES: dict[str, Write] = {
         DIRECTORS, body=lambda w: {"file": archive_upload(w), "replace": "on"}, ok=(302,)
     ),
     "director-players": Write(DIRECTORS, body=lambda w: {"file": csv_upload()}, ok=(302,)),
-    "director-recompute": Write(DIRECTORS, ok=(302,)),
+    "director-recompute": Write(DIRECTORS, ok=(302,), event=False),
     "director-tiebreaks": Write(DIRECTORS, body=lambda w: {"tiebreak_1": "first_places"}, ok=(302,)),
-    "export-list": Write(DIRECTORS, body=lambda w: {"exporter": "standings", "format": "csv"}, ok=(302,)),
+    "export-list": Write(
+        DIRECTORS, body=lambda w: {"exporter": "standings", "format": "csv"}, ok=(302,), event=False
+    ),
     "penalty-appeal": Write(REFEREES, body=lambda w: {"appeal": "I was at the table"}, ok=(302,)),
     "penalty-cancel": Write(REFEREES, body=lambda w: {"reason": "the clock was wrong"}, ok=(302,)),
     "player-penalties": Write(
@@ -512,6 +516,7 @@ PAGES: dict[str, Write] = {
         DIRECTORS,
         body=lambda w: {"form": "add", "add-who": w.users["plain"].username, "add-role": "scorer"},
         ok=(302,),
+        event=False,  # roles
     ),
     "console-players": Write(
         DIRECTORS,
@@ -527,7 +532,7 @@ PAGES: dict[str, Write] = {
     "console-ema-register": Write(
         DIRECTORS, setup=ema_line, body=lambda w: {"ema_id": "09000001"}, ok=(302,)
     ),
-    "console-ema-list": Write(ANY_DIRECTOR, body=lambda w: {"file": ema_csv()}, ok=(302,)),
+    "console-ema-list": Write(ANY_DIRECTOR, body=lambda w: {"file": ema_csv()}, ok=(302,), event=False),
     "console-session": Write(
         DIRECTORS,
         setup=running,
@@ -547,6 +552,7 @@ PAGES: dict[str, Write] = {
         frozenset({"scorer", "referee", "director", "other_director", "plain"}),
         body=lambda w: {"new_password1": "A-long-new-pass-42", "new_password2": "A-long-new-pass-42"},
         ok=(302,),
+        event=False,  # an account
     ),
     "console-sign-in": Write(  # the one-time link is the permission: a wrong one signs nobody in
         NOBODY, ok=(302,), refused=(410,), anonymous=(410,)
