@@ -112,6 +112,14 @@ def running(world: World) -> None:
     world.tournament.save(update_fields=["status"])
 
 
+def seated(world: World) -> None:
+    """Session 1 (published) is seated, through the lifecycle."""
+    from tournaments import lifecycle
+
+    running(world)
+    lifecycle.session_move(session=world.session, to="seated")
+
+
 def finished(world: World) -> None:
     """The state a reopening needs (made here, not through the console: its sessions are not all done)."""
     world.tournament.status = "finished"
@@ -383,8 +391,8 @@ API: dict[str, Write] = {
     ),
     "POST /api/tournaments/{tournament_slug}/teams/size/": Write(DIRECTORS, body=lambda w: {"team_size": 4}),
     # the session clock and the venue screen's announcements
-    "POST /api/tournaments/{tournament_slug}/clock/": Write(
-        REFEREES, setup=running, body=lambda w: {"action": "start", "session": 4}
+    "POST /api/tournaments/{tournament_slug}/clock/": Write(  # a seated session: its clock starts it
+        REFEREES, setup=seated, body=lambda w: {"action": "start", "session": 1}
     ),
     "POST /api/tournaments/{tournament_slug}/announcements/": Write(
         DIRECTORS, body=lambda w: {"text": "Lunch at 14:00"}, ok=(201,)
