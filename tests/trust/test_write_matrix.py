@@ -589,8 +589,8 @@ PAGES: dict[str, Write] = {
         anonymous=(403,),
     ),
     # the session clock, the venue screen and the backups
-    "clock-control": Write(
-        REFEREES, setup=running, body=lambda w: {"action": "start", "session": "4"}, ok=(302,)
+    "clock-control": Write(  # a seated session: its clock starts it
+        REFEREES, setup=seated, body=lambda w: {"action": "start", "session": "1"}, ok=(302,)
     ),
     "clock-announcements": Write(DIRECTORS, body=lambda w: {"text": "Lunch at 14:00"}, ok=(302,)),
     "director-backup-now": Write(  # writes a file of the backups folder, no row
