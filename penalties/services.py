@@ -21,9 +21,10 @@ from penalties.models import Kind, Penalty, Scope, Variant
 from scoring.rules.base import GameResult, RuleError, Ruleset
 from scoring.rules.common import dealer_of_hand
 from scoring.rules.numbers import POINTS_LIMIT, read_number, read_text
+from tournaments.lifecycle import results_open_check
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor
-from tournaments.signals import results_changed_send
+from tournaments.signals import RESULTS, changed_send
 
 OFFENDER_ONLY = (Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE)
 SUBSTITUTION_REASONS = ("late_arrival", "illness", "disqualified")
@@ -96,13 +97,14 @@ def penalty_record(
     """Record a penalty; the amount is computed by the ruleset (referee decisions carry their own)."""
     if not actor.is_referee:
         raise PermissionDenied("Only a referee or a director records penalties.")
-    Tournament.objects.select_for_update().get(pk=tournament.pk)  # serialise the recording order
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)  # serialise the recording order
     if registration.tournament_id != tournament.pk:
         raise RuleError(f"{registration.key} is not registered in this tournament", "player")
     if kind not in Kind.values:
         raise RuleError(f"unknown penalty kind {kind!r} (kinds: {', '.join(Kind.values)})", "kind")
     if session is not None and session.tournament_id != tournament.pk:
         raise RuleError("that session belongs to another tournament", "session")
+    results_open_check(session=session, tournament=locked)
     if variant and variant not in Variant.values:
         raise RuleError(f"unknown variant {variant!r} (variants: {', '.join(Variant.values)})", "variant")
     if scope and scope not in Scope.values:
@@ -294,7 +296,8 @@ def penalty_cancel(*, penalty: Penalty, actor: Actor, reason: str) -> Penalty:
     reason = read_text(reason, field="reason")
     if not reason:
         raise RuleError("cancelling a penalty needs a reason", "reason")
-    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    penalty = Penalty.objects.select_for_update().select_related("session", "tournament").get(pk=penalty.pk)
+    results_open_check(session=penalty.session, tournament=penalty.tournament)
     if penalty.cancelled_at is not None:
         raise RuleError("this penalty is already cancelled", "status")
     penalty.cancelled_at = timezone.now()
@@ -317,7 +320,8 @@ def penalty_appeal(*, penalty: Penalty, actor: Actor, appeal: str, decision: str
     appeal, decision = read_text(appeal, field="appeal"), read_text(decision, field="decision")
     if not appeal:
         raise RuleError("describe the appeal", "appeal")
-    penalty = Penalty.objects.select_for_update().get(pk=penalty.pk)
+    penalty = Penalty.objects.select_for_update().select_related("session", "tournament").get(pk=penalty.pk)
+    results_open_check(session=penalty.session, tournament=penalty.tournament)
     penalty.appeal = appeal.strip()
     if decision.strip():
         penalty.appeal_decision = decision.strip()
@@ -326,6 +330,11 @@ def penalty_appeal(*, penalty: Penalty, actor: Actor, appeal: str, decision: str
     penalty._history_user = actor.db_user
     penalty._change_reason = "appeal decided" if decision.strip() else "appeal recorded"
     penalty.save()
+    changed_send(
+        tournament_id=penalty.tournament_id,
+        what={RESULTS},
+        sessions=[penalty.session_id] if penalty.session_id else [],
+    )
     return penalty
 
 
@@ -380,7 +389,13 @@ def _after_change(penalty: Penalty) -> None:
             .distinct()
             .values_list("pk", flat=True)
         )
-    results_changed_send(tournament_id=penalty.tournament_id, tables=tables)
+    changed_send(
+        tournament_id=penalty.tournament_id,
+        what={RESULTS},
+        sessions=[penalty.session_id] if penalty.session_id else [],
+        tables=tables,
+        rewrite=tables,
+    )
 
 
 def active_penalties(*, session: Session) -> list[Penalty]:

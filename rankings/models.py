@@ -110,6 +110,17 @@ class ExportJob(models.Model):
         return self.file.name.rsplit("/", 1)[-1] if self.file else ""
 
     @property
+    def out_of_date(self) -> bool:
+        """Made before the tournament (or one of its finished sessions) was last reopened: its results may
+        have changed since. A file made again after the reopening is not."""
+        from tournaments.lifecycle import last_reopened_at
+
+        if self.tournament_id is None or self.status != self.Status.DONE:
+            return False
+        reopened = last_reopened_at(self.tournament)
+        return reopened is not None and self.created_at < reopened
+
+    @property
     def exporter_name(self) -> str:
         from rankings.exports import UnknownExporter, exporter_get
 

@@ -8,7 +8,6 @@ class ScoringConfig(AppConfig):
     def ready(self) -> None:
         from django.utils.translation import gettext
 
-        from scoring import receivers  # noqa: F401  (rewrites rows of tables a penalty touches)
         from scoring.rules import text
 
         text.set_translator(gettext)  # engine messages in the reader's language

@@ -1,14 +1,16 @@
-"""Results listen to ``tournaments.signals.results_changed``: the confirmed tables it names (touched by a
-penalty) get their per-seat rows rewritten before the standings read them."""
+"""Results listen to the domain event (``tournaments.signals.changed``): the confirmed tables it names in
+``rewrite`` (a penalty that belongs to them changed) get their per-seat rows rewritten, in the same
+transaction, before the standings read them."""
 
-from django.dispatch import receiver
+from __future__ import annotations
 
 from scoring.services import summaries_refresh
 from tournaments.models import Table
-from tournaments.signals import results_changed
+from tournaments.signals import Change
 
 
-@receiver(results_changed, dispatch_uid="scoring-summaries-refresh")
-def _refresh(sender, *, tables=(), **kwargs) -> None:
-    for table in Table.objects.filter(pk__in=tables).select_related("session__tournament"):
+def rows_rewrite(sender, *, change: Change, **kwargs) -> None:
+    if not change.rewrite:
+        return
+    for table in Table.objects.filter(pk__in=change.rewrite).select_related("session__tournament"):
         summaries_refresh(table=table)

@@ -22,9 +22,10 @@ from scoring.rules.base import TableResult as EngineTableResult
 from scoring.rules.numbers import SCORE_LIMIT, read_number, read_text
 from scoring.rules.text import gettext_noop
 from scoring.tiles import services as tiles_services
+from tournaments.lifecycle import results_open_check
 from tournaments.models import Registration, Table
 from tournaments.permissions import Actor
-from tournaments.signals import results_changed_send
+from tournaments.signals import ENTRY, RESULTS, changed_send
 
 
 class StaleWrite(Exception):
@@ -124,6 +125,7 @@ def _guard(
         _refuse(permission if permission is not None and permission.permission else None)
     if expected_version is not None and expected_version != result.version:
         raise StaleWrite(result.version)
+    results_open_check(session=result.table.session)
     if action == "write":
         _refuse(policy.write_refusal(facts, referee=actor.is_referee, reason=reason))
     else:
@@ -139,8 +141,10 @@ def _stamp(record, actor: Actor, table: Table) -> None:
 def _save(
     result: TableResult, actor: Actor, reason: str, hands: Sequence[Hand] | None = None, **changes
 ) -> TableResult:
-    """Store the changes with a new version; a confirmed table's summary rows are written again
-    (``hands``: the table's hands, when the caller has read them)."""
+    """Every write of a table's result ends here: the version, the history, the summary rows of a
+    confirmed table (``hands``: the table's hands, when the caller has read them), and the domain event
+    (``RESULTS`` when the table counts or counted, else ``ENTRY``)."""
+    counted = result.is_confirmed
     for name, value in changes.items():
         setattr(result, name, value)
     result.version += 1
@@ -151,6 +155,13 @@ def _save(
         summaries_write(result=result, hands=hands)
     if hands is not None:
         result.read_hands = list(hands)  # what an answer shows next needs no second read
+    table = result.table
+    changed_send(
+        tournament_id=table.session.tournament_id,
+        what={RESULTS if counted or result.is_confirmed else ENTRY},
+        sessions=[table.session_id],
+        tables=[table.pk],
+    )
     return result
 
 
@@ -446,6 +457,7 @@ def result_confirm_by_player(*, table: Table, player_key: str, expected_version:
         raise PermissionDenied("Only the four players of the table can confirm it.")
     if expected_version is not None and expected_version != result.version:
         raise StaleWrite(result.version)
+    results_open_check(session=table.session)
     if result.status != TableResult.Status.SUBMITTED:
         raise RuleError("the table must be submitted before the players confirm it", "status")
     confirmed = sorted(set(result.player_confirmations) | {seat_players[player_key]})
@@ -463,7 +475,6 @@ def result_reopen(
     result = _lock(table)
     _guard(result, actor, expected_version, reason=reason, action="reopen")
     SeatSummary.objects.filter(table=table).delete()
-    _touch_standings(table)
     return _save(
         result,
         actor,
@@ -551,7 +562,7 @@ def summary_rows(
 
 
 def summaries_write(*, result: TableResult, hands: Sequence[Hand] | None = None) -> list[SeatSummary]:
-    """(Re)write the summary rows of a confirmed table and queue the standings recompute."""
+    """(Re)write the summary rows of a confirmed table (the caller's event tells the standings)."""
     table = result.table
     registrations, penalties, game = getattr(result, "_read", (None, None, None))
     _, outcome, credited, excluded = table_outcome(
@@ -566,7 +577,6 @@ def summaries_write(*, result: TableResult, hands: Sequence[Hand] | None = None)
         excluded=excluded,
     )
     SeatSummary.objects.bulk_create(rows)
-    _touch_standings(table)
     return rows
 
 
@@ -575,7 +585,3 @@ def summaries_refresh(*, table: Table) -> None:
     result = TableResult.objects.filter(table=table, status=TableResult.Status.CONFIRMED).first()
     if result is not None:
         summaries_write(result=result)
-
-
-def _touch_standings(table: Table) -> None:
-    results_changed_send(tournament_id=table.session.tournament_id)

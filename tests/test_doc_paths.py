@@ -10,7 +10,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency")
 FILE = re.compile(r"`([\w./-]+\.(?:py|md|html|js|css))`")
 MODULE = re.compile(rf"`((?:{'|'.join(PACKAGES)})(?:\.\w+)+)(?:\([^`]*\))?`")
-DATA_FILE = re.compile(r"\.(?:csv|xlsx|pdf|zip|json|txt)$")  # `penalties.csv` names a file of a pack, not a module
+DATA_FILE = re.compile(
+    r"\.(?:csv|xlsx|pdf|zip|json|txt)$"
+)  # `penalties.csv` names a file of a pack, not a module
 
 
 def documents() -> list[Path]:

@@ -31,6 +31,7 @@ class SessionInline(admin.TabularInline):
     model = Session
     extra = 0
     fields = ["number", "starts_at", "status", "seating_published"]
+    readonly_fields = ["status", "seating_published"]  # the lifecycle writes them (the console's actions)
 
 
 @admin.register(Tournament)
@@ -40,6 +41,7 @@ class TournamentAdmin(admin.ModelAdmin):
     search_fields = ["name", "slug", "city"]
     prepopulated_fields = {"slug": ["name"]}
     date_hierarchy = "starts_on"
+    readonly_fields = ["status"]  # the lifecycle writes it (the console's finish and reopen)
     inlines = [RoleInline, SessionInline, RegistrationInline]
 
 
@@ -72,6 +74,7 @@ class SessionAdmin(admin.ModelAdmin):
     list_display = ["tournament", "number", "starts_at", "status", "seating_published"]
     list_filter = ["tournament", "status", "seating_published"]
     search_fields = ["tournament__name"]
+    readonly_fields = ["status", "seating_published"]
 
 
 @admin.register(Table)

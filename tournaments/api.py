@@ -19,6 +19,7 @@ from tournaments.models import Player, Registration, Role, Seat, Session, Table,
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
 from tournaments.player_import import PlayerImportError, players_import_csv, upload_read
 from tournaments.search import name_query
+from tournaments.signals import SCHEDULE, changed_send
 
 
 def visible_tournaments(user):
@@ -61,7 +62,35 @@ class JSONObjectField(serializers.JSONField):
         return super().validate_empty_values(data)
 
 
-class TournamentSerializer(serializers.ModelSerializer):
+class StatusByActions:
+    """``status`` is read-only: a session or a tournament changes its status through the lifecycle's
+    actions (the console's advance, reopen and finish), with their guards. A body that names another
+    status than the current one is refused by name; the same status (a document read and sent back) is
+    accepted."""
+
+    status_actions = ""
+
+    def status_check(self) -> None:
+        data = getattr(self, "initial_data", None)
+        if not isinstance(data, dict) or "status" not in data:
+            return
+        current = (
+            self.instance.status
+            if self.instance is not None
+            else self.Meta.model._meta.get_field("status").default
+        )
+        if data["status"] != current:
+            raise serializers.ValidationError(
+                {
+                    "status": [
+                        f"The status cannot be written: it changes through the actions {self.status_actions}."
+                    ]
+                }
+            )
+
+
+class TournamentSerializer(StatusByActions, serializers.ModelSerializer):
+    status_actions = "POST /api/tournaments/<slug>/console/finish/ and …/console/reopen/ (with a reason)"
     rules = JSONObjectField(help_text="Overrides of the ruleset's figures, key by key.")
     settings = JSONObjectField(
         help_text="tiebreaks (list of keys), players_confirm (boolean), seating (object)."
@@ -84,6 +113,7 @@ class TournamentSerializer(serializers.ModelSerializer):
             "qualifies_for_championship",
             "settings",
         ]
+        read_only_fields = ["status"]
 
     def validate_settings(self, value):
         from rankings.standings.engine import check_tiebreaks
@@ -97,6 +127,7 @@ class TournamentSerializer(serializers.ModelSerializer):
         return value
 
     def validate(self, attrs):
+        self.status_check()
         instance = Tournament(**{**({} if self.instance is None else _fields(self.instance)), **attrs})
         instance.clean()
         return attrs
@@ -177,10 +208,20 @@ class RegistrationSerializer(FixedParentSerializer):
         return services.registration_create(**validated_data)
 
 
-class SessionSerializer(FixedParentSerializer):
+class SessionSerializer(StatusByActions, FixedParentSerializer):
+    status_actions = (
+        "POST /api/tournaments/<slug>/console/sessions/<number>/advance/ and …/reopen/ (with a reason once "
+        "finished); the seating's publish and unpublish"
+    )
+
     class Meta:
         model = Session
         fields = ["id", "tournament", "number", "starts_at", "status", "seating_published"]
+        read_only_fields = ["status", "seating_published"]
+
+    def validate(self, attrs):
+        self.status_check()
+        return super().validate(attrs)
 
 
 class SeatSerializer(FixedParentSerializer):
@@ -267,6 +308,19 @@ class TournamentScopedViewSet(viewsets.ModelViewSet):
 
     def get_queryset(self):
         return super().get_queryset().filter(self.visible_filter()).distinct()
+
+    change_kinds = frozenset({SCHEDULE})  # what a create or an update here changes (the domain event)
+
+    def changed(self, instance) -> None:
+        changed_send(tournament_id=self.get_permission_tournament(instance).pk, what=self.change_kinds)
+
+    @transaction.atomic
+    def perform_create(self, serializer):
+        self.changed(serializer.save())
+
+    @transaction.atomic
+    def perform_update(self, serializer):
+        self.changed(serializer.save())
 
 
 class TournamentViewSet(viewsets.ModelViewSet):
@@ -401,10 +455,16 @@ class PlayerViewSet(viewsets.ModelViewSet):
             qs = qs.filter((by_name or Q(pk__in=[])) | Q(ema_id=q.strip()[:8]))
         return qs
 
+    def perform_create(self, serializer):
+        services.player_changed(player=serializer.save())
+
     def perform_update(self, serializer):
-        player = serializer.save()
-        for tournament_id in player.registrations.values_list("tournament_id", flat=True):
-            services.standings_changed(tournament_id=tournament_id)
+        services.player_changed(player=serializer.save())
+
+    @transaction.atomic
+    def perform_destroy(self, instance):
+        services.player_changed(player=instance)  # its tournaments are found before it goes
+        instance.delete()
 
 
 @extend_schema_view(destroy=HELD_DESTROY)
@@ -416,9 +476,12 @@ class RegistrationViewSet(TournamentScopedViewSet):
 
     filterset_class = filters.RegistrationFilter
 
+    def perform_create(self, serializer):
+        serializer.save()  # registration_create sends the event
+
     def perform_update(self, serializer):
         registration = serializer.save()
-        services.standings_changed(tournament_id=registration.tournament_id)
+        services.roster_changed(tournament_id=registration.tournament_id, players=[registration.player_id])
 
     def perform_destroy(self, instance):
         deletion.registration_delete(registration=instance)
@@ -458,7 +521,7 @@ class SeatViewSet(TournamentScopedViewSet):
 
     @transaction.atomic
     def perform_create(self, serializer):
-        serializer.save(session=serializer.validated_data["table"].session)
+        self.changed(serializer.save(session=serializer.validated_data["table"].session))
 
     def perform_destroy(self, instance):
         deletion.seat_delete(seat=instance)

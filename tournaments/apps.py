@@ -6,6 +6,6 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self):
-        from tournaments.clock import signals
+        from config.receivers import connect
 
-        signals.connect()
+        connect()  # the domain event's listeners, all in one place

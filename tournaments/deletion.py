@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 
 from tournaments.models import Registration, Seat, Session, Table
-from tournaments.services import standings_changed
+from tournaments.signals import RESULTS, ROSTER, SCHEDULE, changed_send
 
 
 class DeletionRefused(Exception):
@@ -78,7 +78,7 @@ def session_delete(*, session: Session) -> None:
         raise DeletionRefused(f"session {session.number}", holders)
     tournament_id = session.tournament_id
     session.delete()
-    standings_changed(tournament_id=tournament_id)
+    changed_send(tournament_id=tournament_id, what={SCHEDULE, RESULTS})
 
 
 @transaction.atomic
@@ -87,8 +87,9 @@ def table_delete(*, table: Table) -> None:
     if holders := table_holders(table):
         raise DeletionRefused(f"table {table.number} of session {table.session.number}", holders)
     tournament_id = table.session.tournament_id
+    session_id = table.session_id
     table.delete()
-    standings_changed(tournament_id=tournament_id)
+    changed_send(tournament_id=tournament_id, what={SCHEDULE, RESULTS}, sessions=[session_id])
 
 
 @transaction.atomic
@@ -101,7 +102,12 @@ def seat_delete(*, seat: Seat) -> None:
         )
     tournament_id = seat.table.session.tournament_id
     seat.delete()
-    standings_changed(tournament_id=tournament_id)
+    changed_send(
+        tournament_id=tournament_id,
+        what={SCHEDULE, RESULTS},
+        sessions=[seat.session_id],
+        tables=[seat.table_id],
+    )
 
 
 @transaction.atomic
@@ -114,4 +120,4 @@ def registration_delete(*, registration: Registration) -> None:
     tournament_id = registration.tournament_id
     registration.seats.all().delete()
     registration.delete()
-    standings_changed(tournament_id=tournament_id)
+    changed_send(tournament_id=tournament_id, what={ROSTER})

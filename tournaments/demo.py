@@ -20,7 +20,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import services
+from tournaments import lifecycle, services
 from tournaments.console.services import organiser_grant
 from tournaments.models import Player, Registration, Role, Session, Tournament
 
@@ -157,7 +157,6 @@ def _demo_tournament(
         days=days,
         city="Salamanca",
         country="ESP",
-        status=Tournament.Status.RUNNING,
         director=director,
     )
     for user, role in staff.items():
@@ -248,23 +247,12 @@ def _mayon_demo(open_tournament: Tournament, *, admin, director, referee, scorer
 
 
 def _run_clock(tournament: Tournament, *, director) -> None:
-    """Session 1's clock ran its two hours and was ended; session 2's runs now, started 70 minutes ago,
-    with five more minutes for table 4 (a long dispute); the venue screen has an announcement."""
-    from tournaments.clock import servertime
+    """Session 1's clock ran with it and ended when it finished; session 2's started with it 70 minutes
+    ago (``_play_demo``); table 4 gets five more minutes (a long dispute); the venue screen has an
+    announcement."""
     from tournaments.clock import services as clock
 
-    now = timezone.now()
-
-    def at(instant: dt.datetime):
-        return servertime.override(lambda: instant)
-
-    with at(now - dt.timedelta(hours=4)):
-        clock.clock_act(tournament=tournament, user=director, action="start", session_number=1)
-    with at(now - dt.timedelta(hours=1, minutes=55)):
-        clock.clock_act(tournament=tournament, user=director, action="end", session_number=1)
-    with at(now - dt.timedelta(minutes=70)):
-        clock.clock_act(tournament=tournament, user=director, action="start", session_number=2)
-    with at(now - dt.timedelta(minutes=20)):
+    with _at(_ago(minutes=20)):
         clock.clock_act(tournament=tournament, user=director, action="extend", seconds=300, table=4)
     clock.announcement_add(
         tournament=tournament,
@@ -276,7 +264,9 @@ def _run_clock(tournament: Tournament, *, director) -> None:
 # -- sessions 1 and 2: seating, results and penalties ---------------------------------------------------
 
 
-def _seat_demo(tournament: Tournament, *, publish: tuple[int, ...] = (1, 2)) -> None:
+def _seat_demo(
+    tournament: Tournament, *, publish: tuple[int, ...] = (1, 2), started: dt.datetime | None = None
+) -> None:
     """The seating engine plans every session at once (no two players meet twice, winds balanced, clubs
     and countries spread), as a director would from the seating page; the first sessions are published."""
     from tournaments.seating.selectors import SCHEDULE
@@ -287,7 +277,19 @@ def _seat_demo(tournament: Tournament, *, publish: tuple[int, ...] = (1, 2)) -> 
     for session in sessions:
         if session.number in publish:
             seating_publish(session=session)
-            Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
+    with _at(started or timezone.now()):  # the first session is played: its clock starts with it
+        lifecycle.session_move(session=sessions[0], to=Session.Status.PLAYING)
+
+
+def _at(instant: dt.datetime):
+    """The server's time for the clocks, as of ``instant`` (the demo's story happened over hours)."""
+    from tournaments.clock import servertime
+
+    return servertime.override(lambda: instant)
+
+
+def _ago(**delta) -> dt.datetime:
+    return timezone.now() - dt.timedelta(**delta)
 
 
 FANS = (8, 8, 8, 8, 9, 9, 10, 10, 11, 12, 12, 13, 14, 16, 18, 24, 26, 32, 40, 64, 88)
@@ -310,7 +312,7 @@ def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:
     ref = Actor(user=referee, role=Role.REFEREE)
     boss = Actor(user=director, role=Role.DIRECTOR)
     rules = tournament.get_rules()
-    _seat_demo(tournament)
+    _seat_demo(tournament, started=_ago(hours=4))
     s1, s2 = tournament.sessions.get(number=1), tournament.sessions.get(number=2)
     tables1 = {t.number: t for t in s1.tables.all()}
     tables2 = {t.number: t for t in s2.tables.all()}
@@ -353,8 +355,10 @@ def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:
     )  # fmt: skip
     for table in tables1.values():
         finish(table)
-    s1.status = Session.Status.FINISHED
-    s1.save(update_fields=["status"])
+    with _at(_ago(hours=1, minutes=55)):  # session 1's clock ends with it
+        lifecycle.session_move(session=s1, to=Session.Status.FINISHED)
+    with _at(_ago(minutes=70)):  # session 2's starts with it
+        lifecycle.session_move(session=s2, to=Session.Status.PLAYING)
 
     # session 2: a late player replaced from the start by a substitute, a referee decision, a restarted
     # foul count; tables in every state
@@ -503,7 +507,8 @@ def _riichi_demo(open_tournament: Tournament, *, admin, director, referee, score
             scoring.hand_add(table=table, hand=hand, actor=ref, expected_version=None)
         scoring.result_submit(table=table, actor=ref, expected_version=None)
         scoring.result_confirm(table=table, actor=ref, expected_version=None)
-    Session.objects.filter(pk=s1.pk).update(status=Session.Status.FINISHED)
+    lifecycle.session_move(session=s1, to=Session.Status.FINISHED)
+    lifecycle.session_move(session=s2, to=Session.Status.PLAYING)
     tables2 = list(s2.tables.order_by("number"))
     for table in tables2[:2]:
         for hand in _riichi_game(rules, rng):

@@ -26,7 +26,7 @@ from django.utils.translation import ngettext
 from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Tournament
 from tournaments.names import ascii_digits, name_clean, unsafe_character
-from tournaments.services import next_registration_key, standings_changed
+from tournaments.services import next_registration_key, roster_changed
 
 COLUMNS = ("first_name", "last_name", "ema_id", "country", "club", "team")
 REQUIRED = ("first_name",)
@@ -308,5 +308,5 @@ def players_import_csv(
         except TeamError as exc:
             raise PlayerImportError([f"team: {exc}"]) from exc
     if report.registrations:
-        standings_changed(tournament_id=tournament.pk)
+        roster_changed(tournament_id=tournament.pk)
     return report

@@ -21,7 +21,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
-from tournaments.signals import results_changed_send
+from tournaments.signals import RESULTS, ROSTER, SCHEDULE, SETTINGS, changed_send
 
 
 def tournament_create(
@@ -35,13 +35,13 @@ def tournament_create(
     city: str = "",
     country: str = "",
     is_public: bool = True,
-    status: str = Tournament.Status.DRAFT,
     qualifies_for_championship: bool = False,
     settings: dict[str, Any] | None = None,
     director=None,
     sessions: int = 0,
 ) -> Tournament:
-    """Create a tournament; ``director`` (a user) gets the director role; ``sessions`` empty sessions."""
+    """Create a tournament (a draft: its status then follows the lifecycle); ``director`` (a user) gets the
+    director role; ``sessions`` empty sessions."""
     tournament = Tournament(
         name=name,
         slug=slug,
@@ -52,7 +52,6 @@ def tournament_create(
         city=city,
         country=(country or "").upper(),
         is_public=is_public,
-        status=status,
         qualifies_for_championship=qualifies_for_championship,
         settings=settings or {},
     )
@@ -63,6 +62,7 @@ def tournament_create(
             TournamentRole.objects.create(tournament=tournament, user=director, role=Role.DIRECTOR)
         for number in range(1, sessions + 1):
             Session.objects.create(tournament=tournament, number=number)
+        changed_send(tournament_id=tournament.pk, what={SETTINGS, SCHEDULE})
     return tournament
 
 
@@ -83,6 +83,7 @@ def player_create(
     )
     player.full_clean()
     player.save()
+    changed_send(tournament_id=None, what={ROSTER}, players=[player.pk])
     return player
 
 
@@ -106,7 +107,7 @@ def registration_create(
     )
     registration.full_clean()
     registration.save()
-    standings_changed(tournament_id=tournament.pk)
+    roster_changed(tournament_id=tournament.pk, players=[player.pk])
     return registration
 
 
@@ -115,13 +116,18 @@ def registration_withdraw(*, registration: Registration, from_session: int) -> R
         raise ValidationError({"withdrawn_from": "The first session a player misses is 1 or later."})
     registration.withdrawn_from = from_session
     registration.save(update_fields=["withdrawn_from"])
-    standings_changed(tournament_id=registration.tournament_id)
+    roster_changed(tournament_id=registration.tournament_id, players=[registration.player_id])
     return registration
 
 
-def standings_changed(*, tournament_id: int) -> None:
-    """Players, their names or the ranking settings changed: the standings are computed again."""
-    results_changed_send(tournament_id=tournament_id)
+def player_changed(*, player: Player) -> None:
+    """A player's name, EMA number, country or club changed: every tournament of the player follows."""
+    changed_send(tournament_id=None, what={ROSTER}, players=[player.pk])
+
+
+def roster_changed(*, tournament_id: int, players=()) -> None:
+    """Players of the tournament, their names or registrations changed (the standings follow)."""
+    changed_send(tournament_id=tournament_id, what={ROSTER}, players=players)
 
 
 def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
@@ -130,8 +136,10 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
         setattr(tournament, name, value)
     tournament.full_clean()
     tournament.save()
+    what = {SETTINGS}
     if {"ruleset", "rules", "settings"} & set(fields):
-        standings_changed(tournament_id=tournament.pk)
+        what.add(RESULTS)  # the results are read with the rules and settings: the standings follow
+    changed_send(tournament_id=tournament.pk, what=what)
     return tournament
 
 
@@ -141,17 +149,19 @@ def session_create(*, tournament: Tournament, number: int | None = None, starts_
     session = Session(tournament=tournament, number=number, starts_at=starts_at)
     session.full_clean()
     session.save()
+    changed_send(tournament_id=tournament.pk, what={SCHEDULE}, sessions=[session.pk])
     return session
 
 
 @transaction.atomic
 def session_seat(
-    *, session: Session, tables: Sequence[Sequence[Registration]], replace: bool = False
+    *, session: Session, tables: Sequence[Sequence[Registration]], replace: bool = False, event: bool = True
 ) -> list[Table]:
     """Seat a session: each entry is a table's four registrations in seat order E, S, W, N.
 
     Tables are numbered 1..n in the given order. With ``replace``, the session's existing tables
-    (that have no results yet) are removed first.
+    (that have no results yet) are removed first. ``event=False``: the caller seats several sessions in one
+    write and sends one event for them all.
     """
     if replace:
         Table.objects.filter(session=session).delete()
@@ -167,4 +177,11 @@ def session_seat(
             for position, registration in enumerate(registrations)
         )
         created.append(table)
+    if event:
+        changed_send(
+            tournament_id=session.tournament_id,
+            what={SCHEDULE},
+            sessions=[session.pk],
+            tables=[t.pk for t in created],
+        )
     return created

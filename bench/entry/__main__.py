@@ -85,7 +85,7 @@ class Seating:
         self.tables = tables
         slug = "bench-entry-" + dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         self.tournament = services.tournament_create(
-            name="Entry benchmark", slug=slug, ruleset="mcr", starts_on=dt.date.today(), status="running"
+            name="Entry benchmark", slug=slug, ruleset="mcr", starts_on=dt.date.today()
         )
         players = Player.objects.bulk_create(
             Player(first_name=f"Player{i}", last_name="Bench")

@@ -103,7 +103,7 @@ def build_tournament():
 
         tournament = tservices.tournament_create(
             name="Benchmark Open (400 players)", slug=SLUG, ruleset="mcr", starts_on=dt.date(2026, 6, 1),
-            days=3, sessions=SESSIONS, status=Tournament.Status.RUNNING,
+            days=3, sessions=SESSIONS,
         )  # fmt: skip
         rules = tournament.get_rules()
         players = Player.objects.bulk_create(

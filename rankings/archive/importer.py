@@ -24,7 +24,6 @@ from django.utils.dateparse import parse_datetime
 from penalties.models import Penalty, Scope
 from penalties.services import penalty_record
 from rankings.standings.engine import check_tiebreaks
-from rankings.standings.services import standings_touch
 from rankings.submission import services as submission_services
 from scoring import handshape
 from scoring.models import Hand, SeatSummary, TableResult
@@ -33,11 +32,13 @@ from scoring.rules.numbers import read_text
 from scoring.rules.registry import get_ruleset
 from scoring.services import summary_rows
 from scoring.tiles import services as tiles_services
+from tournaments import lifecycle
 from tournaments import services as tournament_services
 from tournaments.countries import is_country
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Team, Tournament
 from tournaments.permissions import Actor
 from tournaments.search import folded_name
+from tournaments.signals import RESULTS, ROSTER, SCHEDULE, SETTINGS, one_event
 from tournaments.teams.services import MAX_TEAM_SIZE
 
 from . import shape
@@ -92,6 +93,7 @@ class ArchiveImport:
         self.registrations: dict[str, int] = {}  # player key -> registration id
         self.tiles_mode = tiles_services.DEFAULT_MODE  # the tournament's setting "tiles"
         self.sessions: dict[int, Session] = {}
+        self.statuses: dict[int, str] = {}  # session id → the status the document records
         self.kept_roles: list[tuple[int, str]] = []
         self.previous_players: dict[str, Player] = {}
         self.now = timezone.now()
@@ -109,7 +111,7 @@ class ArchiveImport:
                 f"version {shape.VERSION} is the one known here",
                 "version",
             )
-        with transaction.atomic():
+        with transaction.atomic(), one_event():  # what it writes is one change, said once at the end
             self.tournament = self._tournament(head["tournament"])
             self._players(head["players"])
             self._teams(head.get("teams"))
@@ -566,15 +568,16 @@ class ArchiveImport:
                 for row in self._summaries(result, table, plan)
             ]
         )
-        if played:
-            standings_touch(tournament_id=self.tournament.pk)
-
+        # The status the document records is written by the lifecycle at the end (``_statuses``), after the
+        # penalties: until then the session is open to them, as in live entry.
         if planned and len(played) == len(planned):
-            session.status = Session.Status.FINISHED
+            self.statuses[session.pk] = Session.Status.FINISHED
         elif played:
-            session.status = Session.Status.PLAYING
+            self.statuses[session.pk] = Session.Status.PLAYING
+        else:
+            self.statuses[session.pk] = Session.Status.PLANNED
         session.seating_published = bool(planned)
-        session.save(update_fields=["status", "seating_published"])
+        session.save(update_fields=["seating_published"])
 
     def _write_hands(self, hands: list[Hand]) -> None:
         Hand.objects.bulk_create(hands)
@@ -670,12 +673,11 @@ class ArchiveImport:
     # -- statuses ------------------------------------------------------------------------------------
 
     def _statuses(self) -> None:
-        statuses = [s.status for s in self.sessions.values()]
-        if statuses and all(s == Session.Status.FINISHED for s in statuses):
-            status = Tournament.Status.FINISHED
-        elif any(s != Session.Status.PLANNED for s in statuses):
-            status = Tournament.Status.RUNNING
-        else:
-            status = Tournament.Status.DRAFT
-        Tournament.objects.filter(pk=self.tournament.pk).update(status=status)
-        self.tournament.status = status
+        """The statuses the document records, through the lifecycle, whose one event says that the whole
+        tournament changed: the standings, the EMA ranking (an imported finished tournament counts at
+        once), the public pages and the clocks follow."""
+        lifecycle.statuses_load(
+            tournament=self.tournament,
+            sessions=self.statuses,
+            also={RESULTS, ROSTER, SCHEDULE, SETTINGS},
+        )

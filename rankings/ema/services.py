@@ -4,8 +4,8 @@ How it flows:
 
 - When a tournament is finished, or a finished tournament (its results, penalties, players, dates,
   weight) changes, :func:`ema_ranking_touch` marks it changed and, once the transaction commits,
-  queues one ``rankings.exports.tasks.ema_ranking_recompute`` task. ``rankings/ema/signals.py`` calls it
-  for the changes it can see; other code may call it too.
+  queues one ``rankings.exports.tasks.ema_ranking_recompute`` task. ``rankings/ema/receivers.py`` calls
+  it when the domain event names such a change; imports of results held elsewhere call it too.
 - The task (:func:`ema_ranking_recompute`) first stores again the results of every changed tournament
   (:func:`tournament_results_store`: each ranked player's place and base rank, and the MERS weight),
   then computes the ranking of every player with an EMA number and two counting results (the listing rule) and

@@ -31,6 +31,10 @@ class ExportJobSerializer(serializers.ModelSerializer):
         source="requested_by.get_username", read_only=True, default=None, allow_null=True
     )
     filename = serializers.CharField(read_only=True)
+    out_of_date = serializers.BooleanField(
+        read_only=True,
+        help_text="Made before the tournament or one of its finished sessions was reopened: make it again.",
+    )
     download = serializers.SerializerMethodField()
 
     class Meta:
@@ -44,6 +48,7 @@ class ExportJobSerializer(serializers.ModelSerializer):
             "progress",
             "error",
             "filename",
+            "out_of_date",
             "download",
             "requested_by",
             "created_at",

@@ -22,7 +22,9 @@ from tournaments.permissions import tournament_for_director, user_roles
 
 
 def _job_of(tournament: Tournament, pk: int) -> ExportJob:
-    return get_object_or_404(ExportJob.objects.select_related("requested_by"), pk=pk, tournament=tournament)
+    return get_object_or_404(
+        ExportJob.objects.select_related("requested_by", "tournament"), pk=pk, tournament=tournament
+    )
 
 
 class ExportForm(forms.Form):

@@ -1,11 +1,25 @@
-"""The standings listen to ``tournaments.signals.results_changed``: every change queues a recompute."""
+"""The standings listen to the domain event (``tournaments.signals.changed``): a change of what the
+standings read (results, roster, settings, a status) bumps the input version and queues a recompute once
+the transaction commits. A change of players with no tournament (a name) does so for each of their
+tournaments."""
 
-from django.dispatch import receiver
+from __future__ import annotations
 
 from rankings.standings.services import standings_touch
-from tournaments.signals import results_changed
+from tournaments.models import Registration
+from tournaments.signals import RESULTS, ROSTER, SETTINGS, STATUS, Change
+
+STANDINGS_INPUT = frozenset({RESULTS, ROSTER, SETTINGS, STATUS})
 
 
-@receiver(results_changed, dispatch_uid="standings-touch")
-def _touch(sender, *, tournament_id: int, **kwargs) -> None:
-    standings_touch(tournament_id=tournament_id)
+def standings_follow(sender, *, change: Change, **kwargs) -> None:
+    if not change.what & STANDINGS_INPUT:
+        return
+    if change.tournament_id is not None:
+        tournaments = {change.tournament_id}
+    else:
+        tournaments = set(
+            Registration.objects.filter(player_id__in=change.players).values_list("tournament_id", flat=True)
+        )
+    for tournament_id in sorted(tournaments):
+        standings_touch(tournament_id=tournament_id)

@@ -30,6 +30,7 @@ from rankings.models import StandingsState
 from rankings.standings.engine import Standings, check_tiebreaks, printable
 from tournaments import pagecache
 from tournaments.models import Tournament
+from tournaments.signals import SETTINGS, changed_send
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +51,9 @@ def _ensure_state(tournament_id: int) -> None:
 
 
 def _bump(tournament_id: int) -> None:
+    """A new input version (the public pages' stamp is the domain event's listener's business)."""
     _ensure_state(tournament_id)
     StandingsState.objects.filter(tournament_id=tournament_id).update(input_version=F("input_version") + 1)
-    pagecache.changed_by_id(tournament_id)
 
 
 def standings_touch(*, tournament_id: int) -> None:
@@ -230,6 +231,7 @@ def standings_refresh(*, tournament_id: int) -> StandingsState | None:
     """
     with transaction.atomic():
         _bump(tournament_id)
+        pagecache.changed_by_id(tournament_id)
     return standings_recompute(tournament_id=tournament_id)
 
 
@@ -245,7 +247,7 @@ def standings_tiebreaks_set(*, tournament: Tournament, tiebreaks: Sequence[str])
     locked.settings = {**(locked.settings or {}), "tiebreaks": list(keys)}
     locked.save(update_fields=["settings"])
     tournament.settings = locked.settings
-    standings_touch(tournament_id=tournament.pk)
+    changed_send(tournament_id=tournament.pk, what={SETTINGS})  # the standings follow
     return tournament
 
 

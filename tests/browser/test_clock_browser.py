@@ -15,10 +15,11 @@ from django.utils import timezone
 
 from tests.browser import chromium
 from tests.browser.chromium import ARTIFACTS, start
-from tournaments import pagecache
+from tournaments import lifecycle, pagecache
 from tournaments import services as tservices
 from tournaments.clock import servertime
 from tournaments.clock import services as clock
+from tournaments.models import Session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -121,6 +122,7 @@ def test_clock_venue_screen_and_table_page_with_an_injected_server_time(
         tservices.session_seat(session=session, tables=[order[i : i + 4] for i in range(0, 40, 4)])
         session.seating_published = True
         session.save()
+        lifecycle.session_move(session=session, to=Session.Status.SEATED)  # published: seated
     table1 = tournament.sessions.get(number=1).tables.get(number=1)
     table2 = tournament.sessions.get(number=1).tables.get(number=2)
 
@@ -222,6 +224,8 @@ def test_clock_venue_screen_and_table_page_with_an_injected_server_time(
 
     # -- a new session on a phone ---------------------------------------------------------------------
     clock.clock_act(tournament=tournament, user=director, action="end")
+    # session 2's clock starts session 2, once session 1 is finished
+    lifecycle.session_move(session=tournament.sessions.get(number=1), to=Session.Status.FINISHED)
     clock.clock_act(tournament=tournament, user=director, action="start", seconds=5400)
     screen(chrome, 390, 844, mobile=True)
     chrome.get(f"{live_server.url}/t/clock-open/clock/")

@@ -6,8 +6,9 @@ import datetime as dt
 
 import pytest
 
-from tournaments import services
+from tournaments import lifecycle, services
 from tournaments.clock import servertime
+from tournaments.models import Session
 
 T0 = dt.datetime(2026, 5, 1, 10, 0, tzinfo=dt.UTC)
 
@@ -57,7 +58,11 @@ def _fresh_cache():
 
 
 def seat_session(tournament, number: int = 1):
-    """Seat session ``number`` with the tournament's players in order, four a table."""
+    """Seat session ``number`` with the tournament's players in order, four a table, and publish it (the
+    session is seated: its clock may start, which starts the session)."""
     session = tournament.sessions.get(number=number)
     regs = list(tournament.registrations.filter(is_substitute=False).order_by("id"))
-    return services.session_seat(session=session, tables=[regs[i : i + 4] for i in range(0, len(regs), 4)])
+    tables = services.session_seat(session=session, tables=[regs[i : i + 4] for i in range(0, len(regs), 4)])
+    Session.objects.filter(pk=session.pk).update(seating_published=True)
+    lifecycle.session_move(session=session, to=Session.Status.SEATED)
+    return tables

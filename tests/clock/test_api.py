@@ -175,14 +175,23 @@ def test_removing_more_time_than_is_left_is_400(api_as, director, seated, fake_n
     assert post(client, action="extend", seconds=-60).json()["remaining_seconds"] == 540
 
 
-def test_start_a_chosen_session_and_the_next_one(api_as, director, seated, fake_now):
+def test_starting_a_clock_starts_its_session_after_the_ones_before_it(api_as, director, seated, fake_now):
     client = api_as(director)
-    assert post(client, action="start", session=2).json()["session"] == 2
-    post(client, action="end")
-    # session 2 ended: nothing after it, it stays the clock's session
-    body = client.get(URL).json()
-    assert body["session"] == 2 and body["state"] == "ended"
+    refused = post(client, action="start", session=2)  # starting the clock starts the session
+    assert refused.status_code == 409 and "Finish session 1 first." in refused.json()["detail"]
+    assert seated.sessions.get(number=2).status == "seated"
     assert post(client, action="start", session=1).json()["session"] == 1
+    assert seated.sessions.get(number=1).status == "playing"  # seated → playing with its clock
+    post(client, action="end")
+    # session 1's clock ended: the clock's session is the next one
+    body = client.get(URL).json()
+    assert body["session"] == 2 and body["state"] == "stopped"
+
+
+def test_a_planned_session_clock_does_not_start(api_as, director, tournament, fake_now):
+    r = post(api_as(director), action="start", session=1)
+    assert r.status_code == 409 and "is not seated" in r.json()["detail"]
+    assert tournament.sessions.get(number=1).status == "planned"
 
 
 def test_signal_and_red_zone_follow_the_ruleset(api_as, director, make_tournament, fake_now):

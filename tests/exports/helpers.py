@@ -9,9 +9,11 @@ from fractions import Fraction
 
 from scoring.models import SeatSummary
 from scoring.services import result_confirm, totals_set
+from tournaments import lifecycle
 from tournaments.models import Registration, Session, Table, Tournament
 from tournaments.permissions import Actor
 from tournaments.services import player_create, registration_create, session_seat
+from tournaments.signals import RESULTS
 
 
 def play_totals(tournament: Tournament, number: int, tables: Sequence[tuple[Sequence[str], Sequence]], user):
@@ -28,7 +30,8 @@ def play_totals(tournament: Tournament, number: int, tables: Sequence[tuple[Sequ
 
 def finish_in_order(tournament: Tournament, order: Sequence[str | tuple[str, ...]], *, finish: bool = True):
     """Write one session of summary rows in which the players end in ``order`` (best first; a tuple of
-    keys ties), then finish the tournament. Cheap: no hands, no engines."""
+    keys ties), then finish the tournament (``finish=False``: its sessions are in play). Cheap: no hands, no
+    engines; the statuses are set as an archive import sets them, through the lifecycle."""
     session, _ = Session.objects.get_or_create(tournament=tournament, number=1)
     regs = {r.key: r for r in Registration.objects.filter(tournament=tournament)}
     groups = [g if isinstance(g, tuple) else (g,) for g in order]
@@ -55,9 +58,12 @@ def finish_in_order(tournament: Tournament, order: Sequence[str | tuple[str, ...
                 )
             )
     SeatSummary.objects.bulk_create(rows)
-    if finish:
-        tournament.status = Tournament.Status.FINISHED
-        tournament.save()
+    status = Session.Status.FINISHED if finish else Session.Status.PLAYING
+    lifecycle.statuses_load(
+        tournament=tournament,
+        sessions={s.pk: status for s in tournament.sessions.all()},
+        also={RESULTS},
+    )
     return tournament
 
 

@@ -15,9 +15,11 @@ from rankings.ema.engine import shown
 from rankings.ema.services import ema_ranking_recompute, tournament_results_store
 from rankings.models import EmaRankingEntry, EmaTournament, TournamentResult
 from tests.exports.helpers import ema_player, finish_in_order, place_player
-from tournaments.models import Registration, Tournament
+from tournaments import lifecycle
+from tournaments.console.services import tournament_finish, tournament_reopen
+from tournaments.models import Registration, Session
 from tournaments.permissions import Actor
-from tournaments.services import registration_create
+from tournaments.services import player_changed, registration_create
 
 pytestmark = pytest.mark.django_db
 
@@ -225,14 +227,18 @@ def test_finishing_or_correcting_a_tournament_recomputes_the_ranking(
         )
     ema_ranking_recompute(refresh_all=True)
     assert not EmaRankingEntry.objects.exists()  # running: one counting result, not listed
+    session = tournament.sessions.get(number=1)
     with django_capture_on_commit_callbacks(execute=True):
-        tournament.status = Tournament.Status.FINISHED
-        tournament.save()
+        lifecycle.session_move(session=session, to=Session.Status.FINISHED)
+        tournament_finish(tournament=tournament)
     assert TournamentResult.objects.get(tournament=tournament, player=eve).base_rank == 1000
     assert entry(eve).part_b == 250 and entry(eve).on == timezone.localdate()
 
-    # a referee's table points deduction after the end drops Eve to last place
+    # a referee's table points deduction after the end (the director reopens the tournament and the
+    # session, with a reason, then finishes them again) drops Eve to last place
     with django_capture_on_commit_callbacks(execute=True):
+        tournament_reopen(tournament=tournament, reason="late result sheet", user=director)
+        lifecycle.session_move(session=session, to=Session.Status.PLAYING, reason="late result sheet")
         penalty_record(
             tournament=tournament,
             registration=Registration.objects.get(tournament=tournament, key="p0"),
@@ -242,13 +248,14 @@ def test_finishing_or_correcting_a_tournament_recomputes_the_ranking(
             session=tournament.sessions.get(number=1),
             actor=Actor(user=director, role="director"),
         )
+        lifecycle.session_move(session=session, to=Session.Status.FINISHED)
+        tournament_finish(tournament=tournament)
     assert TournamentResult.objects.get(tournament=tournament, player=eve).base_rank == 0
     assert entry(eve).ranking == 0
 
     # taken back to running: the tournament no longer counts
     with django_capture_on_commit_callbacks(execute=True):
-        tournament.status = Tournament.Status.RUNNING
-        tournament.save()
+        tournament_reopen(tournament=tournament, reason="appeal", user=director)
     assert not TournamentResult.objects.filter(tournament=tournament, player=eve).exists()
     assert not EmaRankingEntry.objects.filter(player=eve).exists()  # one result again: not listed
 
@@ -264,6 +271,7 @@ def test_a_new_ema_number_brings_the_player_into_the_ranking(
     with django_capture_on_commit_callbacks(execute=True):
         fay.ema_id = "04444444"
         fay.save()
+        player_changed(player=fay)  # what every service that edits a player sends
     assert entry(fay).ema_id == "04444444"
 
 

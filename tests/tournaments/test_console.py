@@ -412,9 +412,17 @@ def test_session_moves_through_its_states_with_checks(client, make_tournament, d
     act("advance")
     session.refresh_from_db()
     assert session.status == "finished"
-    act("reopen")
+    act("reopen")  # a finished session is reopened only with a reason
+    session.refresh_from_db()
+    assert session.status == "finished"
+    response = client.post(
+        reverse("console-session-action", args=[tournament.slug, 1, "reopen"]),
+        {"reason": "table 2 recount"},
+        follow=True,
+    )
     session.refresh_from_db()
     assert session.status == "playing"
+    assert "Why reopen it" not in response.content.decode()  # in play: back one step needs no reason
     act("advance")
     # The tournament finishes once every session has.
     response = client.post(
@@ -431,6 +439,11 @@ def test_session_moves_through_its_states_with_checks(client, make_tournament, d
     tournament.refresh_from_db()
     assert tournament.status == "finished"
     client.post(reverse("console-tournament-action", args=[tournament.slug, "reopen"]))
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"  # a reopening needs its reason
+    client.post(
+        reverse("console-tournament-action", args=[tournament.slug, "reopen"]), {"reason": "appeal upheld"}
+    )
     tournament.refresh_from_db()
     assert tournament.status == "running"
 
@@ -593,7 +606,9 @@ def test_console_api_runs_a_session_and_the_tournament(make_tournament, director
     confirm(Session.objects.get(tournament=tournament, number=1).tables.get(), [10, 5, -5, -10], director)
     assert api.post(f"{base}/sessions/1/advance/").json()["status"] == "finished"
     assert api.post(f"{base}/finish/").json()["status"] == "finished"
-    assert api.post(f"{base}/reopen/").json()["status"] == "running"
+    no_reason = api.post(f"{base}/reopen/")
+    assert no_reason.status_code == 400 and no_reason.json()["reason"] == ["Reopening needs a reason."]
+    assert api.post(f"{base}/reopen/", {"reason": "appeal upheld"}).json()["status"] == "running"
 
 
 def test_console_api_players_staff_and_ema_list(make_tournament, director, make_user):

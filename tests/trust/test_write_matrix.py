@@ -5,7 +5,9 @@ endpoint or a page added later fails ``test_every_write_is_in_the_table`` until 
 Each row says who may write; every other caller must be refused with the stated status, and the
 database must be exactly as it was (every row of every table of the apps compared). The callers allowed
 must succeed, so the row's request is a real write, not one refused for its content. Each request runs
-in a transaction rolled back afterwards, so every caller meets the same state.
+in a transaction rolled back afterwards, so every caller meets the same state. A refused write sends no
+domain event (``tournaments.signals.changed``); an allowed write of tournament data sends at least one
+(``event=False`` marks the rows whose data no listener reads: accounts, roles, files, other registers).
 
 Callers: anonymous, the holder of a table's private link (table 2 of session 1), a scorer, a referee and
 the director of the tournament, the director of another tournament, and a signed-in user with no role.
@@ -56,6 +58,7 @@ class Write:
     htmx: bool = False
     setup: Callable[[World], None] | None = None  # the state this write needs, made before every caller
     anonymous: tuple | None = None  # a page that refuses anonymous callers outright instead of to log in
+    event: bool = True  # an allowed caller's write sends the domain event
 
 
 def version(table) -> int:
@@ -106,6 +109,20 @@ def withdraw(world: World, key: str, session: int) -> None:
 
 def running(world: World) -> None:
     world.tournament.status = "running"
+    world.tournament.save(update_fields=["status"])
+
+
+def seated(world: World) -> None:
+    """Session 1 (published) is seated, through the lifecycle."""
+    from tournaments import lifecycle
+
+    running(world)
+    lifecycle.session_move(session=world.session, to="seated")
+
+
+def finished(world: World) -> None:
+    """The state a reopening needs (made here, not through the console: its sessions are not all done)."""
+    world.tournament.status = "finished"
     world.tournament.save(update_fields=["status"])
 
 
@@ -212,10 +229,11 @@ API: dict[str, Write] = {
     "PATCH /api/seats/{id}/": Write(DIRECTORS, body=lambda w: {"registration": reg(w, "p5").pk}),
     "DELETE /api/seats/{id}/": Write(DIRECTORS),
     "POST /api/sessions/": Write(DIRECTORS, body=lambda w: {"tournament": w.tournament.pk, "number": 5}),
-    "PUT /api/sessions/{id}/": Write(
-        DIRECTORS, body=lambda w: {"tournament": w.tournament.pk, "number": 2, "status": "playing"}
+    "PUT /api/sessions/{id}/": Write(  # the status is the lifecycle's: a body naming it is refused
+        DIRECTORS,
+        body=lambda w: {"tournament": w.tournament.pk, "number": 2, "starts_at": "2026-05-02T10:00:00Z"},
     ),
-    "PATCH /api/sessions/{id}/": Write(DIRECTORS, body=lambda w: {"status": "playing"}),
+    "PATCH /api/sessions/{id}/": Write(DIRECTORS, body=lambda w: {"starts_at": "2026-05-02T10:00:00Z"}),
     "DELETE /api/sessions/{id}/": Write(DIRECTORS),
     "POST /api/tables/": Write(DIRECTORS, body=lambda w: {"session": w.spare_session.pk, "number": 2}),
     "PUT /api/tables/{id}/": Write(DIRECTORS, body=lambda w: {"session": w.spare_session.pk, "number": 3}),
@@ -281,6 +299,7 @@ API: dict[str, Write] = {
             "date": "2026-05-01",
         },
         ok=(201,),
+        event=False,  # the register of notable hands belongs to no tournament's pages
     ),
     "POST /api/tournaments/": Write(  # staff only (or the add_tournament permission): none of these callers
         NOBODY,
@@ -301,7 +320,7 @@ API: dict[str, Write] = {
         DIRECTORS, body=lambda w: {"file": csv_upload()}, multipart=True
     ),
     "POST /api/tournaments/{tournament_slug}/exports/": Write(
-        DIRECTORS, body=lambda w: {"exporter": "standings", "format": "csv"}
+        DIRECTORS, body=lambda w: {"exporter": "standings", "format": "csv"}, event=False
     ),
     "POST /api/tournaments/{tournament_slug}/seating/{number}/publish/": Write(
         DIRECTORS, path=lambda w: {"number": 3}
@@ -325,7 +344,9 @@ API: dict[str, Write] = {
     "POST /api/tournaments/{tournament_slug}/console/finish/": Write(  # unconfirmed tables block it
         DIRECTORS, setup=running, ok=(400,), changes=False
     ),
-    "POST /api/tournaments/{tournament_slug}/console/reopen/": Write(DIRECTORS),
+    "POST /api/tournaments/{tournament_slug}/console/reopen/": Write(
+        DIRECTORS, setup=finished, body=lambda w: {"reason": "a late appeal"}
+    ),
     "POST /api/tournaments/{tournament_slug}/console/reveal/": Write(
         DIRECTORS, body=lambda w: {"revealed": True}
     ),
@@ -333,7 +354,7 @@ API: dict[str, Write] = {
         DIRECTORS, body=lambda w: {"first_name": "Nueva", "last_name": "Jugadora", "country": "ESP"}
     ),
     "POST /api/tournaments/{tournament_slug}/console/staff/": Write(
-        DIRECTORS, body=lambda w: {"who": w.users["plain"].username, "role": "scorer"}
+        DIRECTORS, body=lambda w: {"who": w.users["plain"].username, "role": "scorer"}, event=False
     ),
     "POST /api/tournaments/{tournament_slug}/console/sessions/{number}/advance/": Write(
         DIRECTORS, path=lambda w: {"number": 3}, setup=running
@@ -370,8 +391,8 @@ API: dict[str, Write] = {
     ),
     "POST /api/tournaments/{tournament_slug}/teams/size/": Write(DIRECTORS, body=lambda w: {"team_size": 4}),
     # the session clock and the venue screen's announcements
-    "POST /api/tournaments/{tournament_slug}/clock/": Write(
-        REFEREES, setup=running, body=lambda w: {"action": "start", "session": 4}
+    "POST /api/tournaments/{tournament_slug}/clock/": Write(  # a seated session: its clock starts it
+        REFEREES, setup=seated, body=lambda w: {"action": "start", "session": 1}
     ),
     "POST /api/tournaments/{tournament_slug}/announcements/": Write(
         DIRECTORS, body=lambda w: {"text": "Lunch at 14:00"}, ok=(201,)
@@ -419,6 +440,7 @@ PAGES: dict[str, Write] = {
         },
         ok=(302,),
         anonymous=(403,),
+        event=False,  # the register of notable hands
     ),
     # importing needs the right to create tournaments (staff), even to replace one's own tournament
     "archive-import": Write(NOBODY, body=lambda w: {"file": archive_upload(w), "replace": "on"}, ok=(302,)),
@@ -426,9 +448,11 @@ PAGES: dict[str, Write] = {
         DIRECTORS, body=lambda w: {"file": archive_upload(w), "replace": "on"}, ok=(302,)
     ),
     "director-players": Write(DIRECTORS, body=lambda w: {"file": csv_upload()}, ok=(302,)),
-    "director-recompute": Write(DIRECTORS, ok=(302,)),
+    "director-recompute": Write(DIRECTORS, ok=(302,), event=False),
     "director-tiebreaks": Write(DIRECTORS, body=lambda w: {"tiebreak_1": "first_places"}, ok=(302,)),
-    "export-list": Write(DIRECTORS, body=lambda w: {"exporter": "standings", "format": "csv"}, ok=(302,)),
+    "export-list": Write(
+        DIRECTORS, body=lambda w: {"exporter": "standings", "format": "csv"}, ok=(302,), event=False
+    ),
     "penalty-appeal": Write(REFEREES, body=lambda w: {"appeal": "I was at the table"}, ok=(302,)),
     "penalty-cancel": Write(REFEREES, body=lambda w: {"reason": "the clock was wrong"}, ok=(302,)),
     "player-penalties": Write(
@@ -504,6 +528,7 @@ PAGES: dict[str, Write] = {
         DIRECTORS,
         body=lambda w: {"form": "add", "add-who": w.users["plain"].username, "add-role": "scorer"},
         ok=(302,),
+        event=False,  # roles
     ),
     "console-players": Write(
         DIRECTORS,
@@ -519,7 +544,7 @@ PAGES: dict[str, Write] = {
     "console-ema-register": Write(
         DIRECTORS, setup=ema_line, body=lambda w: {"ema_id": "09000001"}, ok=(302,)
     ),
-    "console-ema-list": Write(ANY_DIRECTOR, body=lambda w: {"file": ema_csv()}, ok=(302,)),
+    "console-ema-list": Write(ANY_DIRECTOR, body=lambda w: {"file": ema_csv()}, ok=(302,), event=False),
     "console-session": Write(
         DIRECTORS,
         setup=running,
@@ -528,11 +553,18 @@ PAGES: dict[str, Write] = {
         ok=(302,),
     ),
     "console-session-action": Write(DIRECTORS, path=lambda w: {"number": 4, "action": "seat"}, ok=(302,)),
-    "console-tournament-action": Write(DIRECTORS, path=lambda w: {"action": "reopen"}, ok=(302,)),
+    "console-tournament-action": Write(
+        DIRECTORS,
+        path=lambda w: {"action": "reopen"},
+        setup=finished,
+        body=lambda w: {"reason": "a late appeal"},
+        ok=(302,),
+    ),
     "console-password": Write(  # everyone signed in chooses their own password
         frozenset({"scorer", "referee", "director", "other_director", "plain"}),
         body=lambda w: {"new_password1": "A-long-new-pass-42", "new_password2": "A-long-new-pass-42"},
         ok=(302,),
+        event=False,  # an account
     ),
     "console-sign-in": Write(  # the one-time link is the permission: a wrong one signs nobody in
         NOBODY, ok=(302,), refused=(410,), anonymous=(410,)
@@ -561,8 +593,8 @@ PAGES: dict[str, Write] = {
         anonymous=(403,),
     ),
     # the session clock, the venue screen and the backups
-    "clock-control": Write(
-        REFEREES, setup=running, body=lambda w: {"action": "start", "session": "4"}, ok=(302,)
+    "clock-control": Write(  # a seated session: its clock starts it
+        REFEREES, setup=seated, body=lambda w: {"action": "start", "session": "1"}, ok=(302,)
     ),
     "clock-announcements": Write(DIRECTORS, body=lambda w: {"text": "Lunch at 14:00"}, ok=(302,)),
     "director-backup-now": Write(  # writes a file of the backups folder, no row
@@ -691,11 +723,23 @@ def page_client(world: World, actor: str) -> Client:
 
 
 def attempt(send) -> tuple[int, bool, object]:
-    with transaction.atomic():
-        before = fingerprint()
-        response = send()
-        changed = fingerprint() != before
-        transaction.set_rollback(True)
+    from tournaments.signals import changed as domain_event
+
+    sent = []
+
+    def listen(sender, *, change, **kwargs):
+        sent.append(change)
+
+    domain_event.connect(listen, dispatch_uid="write-matrix")
+    try:
+        with transaction.atomic():
+            before = fingerprint()
+            response = send()
+            changed = fingerprint() != before
+            transaction.set_rollback(True)
+    finally:
+        domain_event.disconnect(dispatch_uid="write-matrix")
+    response.events = sent
     return response.status_code, changed, response
 
 
@@ -714,12 +758,17 @@ def test_every_write_is_in_the_table():
 
 def check(results: list, label: str, spec: Write, actor: str, status: int, changed: bool, response) -> None:
     content = getattr(response, "content", b"")[:300]
+    events = getattr(response, "events", [])
     if actor in spec.allowed:
         if status not in spec.ok or changed != spec.changes:
             results.append(
                 f"{label} as {actor}: {status}, changed={changed} (expected {spec.ok}) {content!r}"
             )
+        elif changed and spec.event and not events:
+            results.append(f"{label} as {actor}: wrote without the domain event")
         return
+    if events:
+        results.append(f"{label} as {actor}: refused, yet sent {events}")
     expected = spec.refused
     if actor in ("anonymous", "table_link") and spec.anonymous:
         expected = spec.anonymous

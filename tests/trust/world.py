@@ -124,8 +124,9 @@ def build_world(*, public: bool = True, ruleset: str = "mcr", prefix: str = "") 
     )
     lone_player = services.player_create(first_name="Lone", last_name="Player", country="PRT")
     job = ExportJob.objects.create(tournament=tournament, exporter="standings", format="csv")
-    tournament.status = Tournament.Status.FINISHED
-    tournament.save()
+    # running: a finished tournament refuses every change of its results until it is reopened
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    tournament.refresh_from_db()
     return World(
         tournament=tournament,
         other=other,

@@ -6,18 +6,17 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments import pagecache
+from tournaments import lifecycle
 from tournaments.clock import engine, selectors, servertime
 from tournaments.models import Announcement, Session, SessionClock, Table, Tournament
 from tournaments.permissions import can_manage, can_referee
+from tournaments.signals import CLOCK, changed_send
 
 MAX_ANNOUNCEMENT = 280
 
 
-def _changed(tournament: Tournament) -> None:
-    slug = tournament.slug
-    transaction.on_commit(lambda: selectors.refresh(slug))
-    pagecache.changed(slug)
+def _changed(tournament: Tournament, sessions=()) -> None:
+    changed_send(tournament_id=tournament.pk, what={CLOCK}, sessions=sessions)
 
 
 def _target_session(tournament: Tournament, action: str, session_number: int | None) -> Session:
@@ -51,28 +50,83 @@ def clock_act(
     now = servertime.now()
     with transaction.atomic():
         session = _target_session(tournament, action, session_number)
-        Session.objects.select_for_update().filter(pk=session.pk).first()
-        stored = SessionClock.objects.select_for_update().filter(session=session).first()
-        if stored is None:
-            stored = SessionClock(
-                session=session, length_seconds=selectors.default_length_seconds(tournament)
-            )
+        session = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
+        if action == "start":
+            _startable(session)
         if table is not None and not Table.objects.filter(session=session, number=table).exists():
             raise engine.ClockError(f"table {table} is not a table of session {session.number}", "table")
-        after = selectors.clock_of(session, stored).apply(action, now, seconds=seconds, table=table)
-        stored.state = after.state
-        stored.length_seconds = after.length_seconds
-        stored.ends_at = after.ends_at
-        stored.remaining_ms = after.remaining_ms
-        stored.extra_seconds = after.extra_seconds
-        stored.table_extra = {str(k): v for k, v in sorted(after.table_extra.items())}
-        stored.started_at = after.started_at
-        stored.ended_at = after.ended_at
-        stored.version = (stored.version or 0) + (1 if stored.pk else 0)
-        stored.save()
-        if action == "start" and session.status == Session.Status.PLANNED:
-            Session.objects.filter(pk=session.pk).update(status=Session.Status.PLAYING)
-        _changed(tournament)
+        stored = _apply(session, action, now, seconds=seconds, table=table)
+        if action == "start" and session.status == Session.Status.SEATED:
+            try:  # starting the clock starts the session (the lifecycle's guards apply)
+                lifecycle.session_move(session=session, to=Session.Status.PLAYING)
+            except lifecycle.Blocked as exc:
+                raise engine.ClockError(" ".join(exc.reasons), "session", conflict=True) from None
+        _changed(tournament, [session.pk])
+    return stored
+
+
+def _startable(session: Session) -> None:
+    """A clock starts only for a session that is seated (it starts the session) or being played."""
+    if session.tournament.status == Tournament.Status.FINISHED:
+        raise engine.ClockError(_("The tournament is finished: no clock runs."), "session", conflict=True)
+    if session.status == Session.Status.PLANNED:
+        raise engine.ClockError(
+            _("Session %(n)s is not seated: publish its seating before starting the clock.")
+            % {"n": session.number},
+            "session",
+            conflict=True,
+        )
+    if session.status == Session.Status.FINISHED:
+        raise engine.ClockError(
+            _("Session %(n)s is finished: reopen it before starting its clock.") % {"n": session.number},
+            "session",
+            conflict=True,
+        )
+
+
+def _apply(
+    session: Session, action: str, now, *, seconds: int | None = None, table: int | None = None
+) -> SessionClock:
+    stored = SessionClock.objects.select_for_update().filter(session=session).first()
+    if stored is None:
+        stored = SessionClock(
+            session=session, length_seconds=selectors.default_length_seconds(session.tournament)
+        )
+    after = selectors.clock_of(session, stored).apply(action, now, seconds=seconds, table=table)
+    stored.state = after.state
+    stored.length_seconds = after.length_seconds
+    stored.ends_at = after.ends_at
+    stored.remaining_ms = after.remaining_ms
+    stored.extra_seconds = after.extra_seconds
+    stored.table_extra = {str(k): v for k, v in sorted(after.table_extra.items())}
+    stored.started_at = after.started_at
+    stored.ended_at = after.ended_at
+    stored.version = (stored.version or 0) + (1 if stored.pk else 0)
+    stored.save()
+    return stored
+
+
+def clock_follow_session(*, session: Session) -> SessionClock | None:
+    """The clock follows the session's status (the lifecycle's event): a session being played gets its
+    clock started (unless the tournament leaves that to the director, or it already runs); a finished
+    session, or any session of a finished tournament, has its clock ended. The clock's own event follows."""
+    session = Session.objects.select_related("tournament").get(pk=session.pk)
+    stored = SessionClock.objects.filter(session=session).first()
+    state = stored.state if stored is not None else engine.STOPPED
+    action = None
+    if session.tournament.status == Tournament.Status.FINISHED or session.status == Session.Status.FINISHED:
+        if state in (engine.RUNNING, engine.PAUSED):
+            action = "end"
+    elif (
+        session.status == Session.Status.PLAYING
+        and state == engine.STOPPED
+        and lifecycle.clock_follows_session(session.tournament)
+    ):
+        action = "start"
+    if action is None:
+        return None
+    stored = _apply(session, action, servertime.now())
+    _changed(session.tournament, [session.pk])
     return stored
 
 
@@ -93,7 +147,7 @@ def clock_length_set(*, tournament: Tournament, user, session_number: int, minut
             stored = SessionClock(session=session, length_seconds=minutes * 60)
         stored.length_seconds = minutes * 60
         stored.save()
-        _changed(tournament)
+        _changed(tournament, [session.pk])
     return stored
 
 

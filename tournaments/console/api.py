@@ -43,6 +43,16 @@ class TournamentStateSerializer(serializers.Serializer):
     standings_hidden_after = serializers.IntegerField(allow_null=True)
 
 
+class ReopenSerializer(serializers.Serializer):
+    reason = serializers.CharField(
+        max_length=500,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Why: needed to reopen a finished session or tournament (kept with the reopening).",
+    )
+
+
 class CheckinSerializer(serializers.Serializer):
     present = serializers.ListField(child=serializers.CharField(max_length=40), max_length=2000)
     absent = serializers.DictField(
@@ -169,11 +179,17 @@ class ConsoleSessionViewSet(_ConsoleBase):
         """Planned → seated (seating published) → playing → finished; finishing names what blocks it."""
         return self._session_state(services.session_advance(session=self._session(number)))
 
-    @extend_schema(request=None, responses=SessionStateSerializer)
+    @extend_schema(request=ReopenSerializer, responses=SessionStateSerializer)
     @action(detail=True, methods=["post"], url_path="reopen", url_name="reopen")
     def reopen_session(self, request, tournament_slug=None, number=None):
-        """One step back where it is safe."""
-        return self._session_state(services.session_reopen(session=self._session(number)))
+        """One step back where it is safe; reopening a finished session needs a ``reason``."""
+        data = ReopenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return self._session_state(
+            services.session_reopen(
+                session=self._session(number), reason=data.validated_data["reason"], user=request.user
+            )
+        )
 
     @extend_schema(request=CheckinSerializer, responses=SessionStateSerializer)
     @action(detail=True, methods=["post"])
@@ -199,11 +215,17 @@ class ConsoleViewSet(_ConsoleBase):
         services.tournament_finish(tournament=tournament)
         return self._tournament_state(tournament)
 
-    @extend_schema(request=None, responses=TournamentStateSerializer)
+    @extend_schema(request=ReopenSerializer, responses=TournamentStateSerializer)
     @action(detail=False, methods=["post"], url_path="reopen", url_name="reopen")
     def reopen_tournament(self, request, tournament_slug=None):
+        """Reopen the finished tournament, with a ``reason``: it leaves the EMA ranking and the exports made
+        before are out of date until they are made again."""
         tournament = self._tournament()
-        services.tournament_reopen(tournament=tournament)
+        data = ReopenSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.tournament_reopen(
+            tournament=tournament, reason=data.validated_data["reason"], user=request.user
+        )
         return self._tournament_state(tournament)
 
     @extend_schema(request=RevealSerializer, responses=TournamentStateSerializer)

@@ -45,6 +45,12 @@ class TournamentForm(forms.Form):
         initial=0,
         help_text=_("The public sees the standings before them until you reveal the results."),
     )
+    clock_with_session = forms.BooleanField(
+        label=_("The clock starts with the session"),
+        required=False,
+        initial=True,
+        help_text=_("Starting a session starts its clock; without this, you start the clock yourself."),
+    )
 
     def clean_country(self):
         return _country(self.cleaned_data.get("country", ""))
@@ -238,4 +244,5 @@ def tournament_initial(tournament: Tournament) -> dict:
         "country": tournament.country,
         "is_public": tournament.is_public,
         "hide_last_sessions": int((tournament.settings or {}).get("hide_last_sessions") or 0),
+        "clock_with_session": bool((tournament.settings or {}).get("clock_with_session", True)),
     }

@@ -24,6 +24,7 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from tournaments import lifecycle
 from tournaments import services as base
 from tournaments.console.plan import fold
 from tournaments.countries import is_country
@@ -39,6 +40,7 @@ from tournaments.models import (
 )
 from tournaments.names import ascii_digits, unsafe_character
 from tournaments.selectors import HIDE_SETTING, REVEALED_SETTING  # noqa: F401 (the console's names)
+from tournaments.signals import RESULTS, ROSTER, SCHEDULE, changed_send
 
 User = get_user_model()
 STAFF_ROLES = (Role.REFEREE, Role.SCORER, Role.DIRECTOR)
@@ -47,12 +49,7 @@ MAX_EMA_LIST_ROWS = 50_000
 EMA_LIST_CELL_LIMIT = 100
 
 
-class Blocked(ValidationError):
-    """A state change refused, with every reason (each a sentence for the director)."""
-
-    def __init__(self, reasons: Sequence[str]):
-        super().__init__(list(reasons))
-        self.reasons = list(reasons)
+Blocked = lifecycle.Blocked
 
 
 # -- organisers ------------------------------------------------------------------------------------------
@@ -154,7 +151,7 @@ def confirmed_tables_rewrite(*, tournament: Tournament) -> int:
     for result in results:
         summaries_write(result=result)
         count += 1
-    base.standings_changed(tournament_id=tournament.pk)
+    changed_send(tournament_id=tournament.pk, what={RESULTS})
     return count
 
 
@@ -172,6 +169,7 @@ def session_times_set(*, tournament: Tournament, starts: Mapping[int, dt.datetim
             if session.number in starts:
                 session.starts_at = _aware(starts[session.number])
                 session.save(update_fields=["starts_at"])
+        changed_send(tournament_id=tournament.pk, what={SCHEDULE})
 
 
 def session_add(*, tournament: Tournament, starts_at: dt.datetime | None = None) -> Session:
@@ -188,6 +186,7 @@ def session_remove_last(*, tournament: Tournament) -> int:
             raise Blocked([_("Session %(n)s is seated: it cannot be removed.") % {"n": last.number}])
         number = last.number
         last.delete()
+        changed_send(tournament_id=tournament.pk, what={SCHEDULE})
     return number
 
 
@@ -381,15 +380,14 @@ def registration_edit(
         player.save()
         registration.is_substitute = is_substitute
         registration.save(update_fields=["is_substitute"])
-        for tournament_id in player.registrations.values_list("tournament_id", flat=True):
-            base.standings_changed(tournament_id=tournament_id)
+        base.player_changed(player=player)
     return registration
 
 
 def registration_reinstate(*, registration: Registration) -> Registration:
     registration.withdrawn_from = None
     registration.save(update_fields=["withdrawn_from"])
-    base.standings_changed(tournament_id=registration.tournament_id)
+    base.roster_changed(tournament_id=registration.tournament_id, players=[registration.player_id])
     return registration
 
 
@@ -411,7 +409,7 @@ def registration_remove(*, registration: Registration) -> None:
             raise Blocked([*blockers, _("Withdraw the player instead.")])
         tournament_id = locked.tournament_id
         locked.delete()
-    base.standings_changed(tournament_id=tournament_id)
+        base.roster_changed(tournament_id=tournament_id)
 
 
 # -- the EMA player list ---------------------------------------------------------------------------------
@@ -600,7 +598,7 @@ def checkin_apply(
         locked.checked_in = sorted(present | {s.key for s in subs})
         locked.save(update_fields=["checked_in"])
         report.present = len(present)
-    base.standings_changed(tournament_id=session.tournament_id)
+        changed_send(tournament_id=session.tournament_id, what={ROSTER, SCHEDULE}, sessions=[locked.pk])
     return report
 
 
@@ -662,126 +660,70 @@ def session_seat(*, session: Session) -> None:
 
 
 def session_advance(*, session: Session) -> Session:
-    """Planned → seated (the seating is published) → playing → finished."""
+    """Planned → seated (the seating is published) → playing → finished, through the lifecycle."""
     from tournaments.seating import services as seating
     from tournaments.seating.engine import SeatingError
 
-    with transaction.atomic():
-        locked = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
-        tournament = locked.tournament
-        if tournament.status == Tournament.Status.FINISHED:
-            raise Blocked([_("The tournament is finished: reopen it first.")])
-        status = locked.status
-        if status == Session.Status.PLANNED:
-            try:
-                seating.seating_publish(session=locked)
-            except SeatingError as exc:
-                raise Blocked(exc.faults) from None
-            locked.seating_published = True
-            locked.status = Session.Status.SEATED
-            if tournament.status == Tournament.Status.DRAFT:
-                tournament.status = Tournament.Status.RUNNING
-                tournament.save(update_fields=["status"])
-        elif status == Session.Status.SEATED:
-            earlier = Session.objects.filter(tournament=tournament, number__lt=locked.number).exclude(
-                status=Session.Status.FINISHED
-            )
-            if earlier.exists():
-                raise Blocked(
-                    [_("Finish session %(n)s first.") % {"n": earlier.order_by("number").first().number}]
-                )
-            locked.status = Session.Status.PLAYING
-        elif status == Session.Status.PLAYING:
-            reasons = session_blockers(session=locked)
-            if reasons:
-                raise Blocked(reasons)
-            locked.status = Session.Status.FINISHED
-        else:
-            raise Blocked([_("Session %(n)s is already finished.") % {"n": locked.number}])
-        locked.save(update_fields=["status", "seating_published"])
-    base.standings_changed(tournament_id=locked.tournament_id)
-    return locked
+    current = Session.objects.select_related("tournament").get(pk=session.pk)
+    if current.tournament.status == Tournament.Status.FINISHED:
+        raise Blocked([_("The tournament is finished: reopen it first.")])
+    if current.status == Session.Status.PLANNED:
+        try:
+            return seating.seating_publish(session=current)
+        except SeatingError as exc:
+            raise Blocked(exc.faults) from None
+    if current.status == Session.Status.SEATED:
+        return lifecycle.session_move(session=current, to=Session.Status.PLAYING)
+    if current.status == Session.Status.PLAYING:
+        return lifecycle.session_move(
+            session=current, to=Session.Status.FINISHED, blockers=session_blockers(session=current)
+        )
+    raise Blocked([_("Session %(n)s is already finished.") % {"n": current.number}])
 
 
-def session_reopen(*, session: Session) -> Session:
-    """One step back where it is safe: finished → playing; playing → seated while no table has a result
-    or a penalty; seated → planned (seating hidden again) likewise."""
+def session_reopen(*, session: Session, reason: str = "", user=None) -> Session:
+    """One step back where it is safe: finished → playing (with a reason); playing → seated while no table
+    has a result or a penalty; seated → planned (seating hidden again) likewise."""
     from penalties.models import Penalty
     from scoring.models import TableResult
 
-    with transaction.atomic():
-        locked = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
-        if locked.tournament.status == Tournament.Status.FINISHED:
-            raise Blocked([_("The tournament is finished: reopen it first.")])
-        status = locked.status
-        has_results = TableResult.objects.filter(table__session=locked).exists()
-        has_penalties = Penalty.objects.filter(session=locked).exists()
-        if status == Session.Status.FINISHED:
-            later = Session.objects.filter(tournament=locked.tournament, number__gt=locked.number).exclude(
-                status=Session.Status.PLANNED
+    current = Session.objects.select_related("tournament").get(pk=session.pk)
+    if current.tournament.status == Tournament.Status.FINISHED:
+        raise Blocked([_("The tournament is finished: reopen it first.")])
+    status = current.status
+    if status == Session.Status.FINISHED:
+        return lifecycle.session_move(session=current, to=Session.Status.PLAYING, reason=reason, user=user)
+    if status in (Session.Status.PLAYING, Session.Status.SEATED):
+        blockers = []
+        if (
+            TableResult.objects.filter(table__session=current).exists()
+            or Penalty.objects.filter(session=current).exists()
+        ):
+            blockers.append(
+                _("Session %(n)s has results or penalties: it stays in play.") % {"n": current.number}
             )
-            if later.exists():
-                raise Blocked(
-                    [
-                        _("Session %(n)s has started: reopen it first.")
-                        % {"n": later.order_by("-number").first().number}
-                    ]
-                )
-            locked.status = Session.Status.PLAYING
-        elif status in (Session.Status.PLAYING, Session.Status.SEATED):
-            if has_results or has_penalties:
-                raise Blocked(
-                    [_("Session %(n)s has results or penalties: it stays in play.") % {"n": locked.number}]
-                )
-            if status == Session.Status.PLAYING:
-                locked.status = Session.Status.SEATED
-            else:
-                locked.status = Session.Status.PLANNED
-                locked.seating_published = False
-        else:
-            raise Blocked([_("Session %(n)s has not started.") % {"n": locked.number}])
-        locked.save(update_fields=["status", "seating_published"])
-    base.standings_changed(tournament_id=locked.tournament_id)
-    return locked
+        to = Session.Status.SEATED if status == Session.Status.PLAYING else Session.Status.PLANNED
+        return lifecycle.session_move(session=current, to=to, blockers=blockers)
+    raise Blocked([_("Session %(n)s has not started.") % {"n": current.number}])
 
 
 # -- the tournament --------------------------------------------------------------------------------------
 
 
-def tournament_blockers(*, tournament: Tournament) -> list[str]:
-    sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
-    if not sessions:
-        return [_("The tournament has no sessions.")]
-    unfinished = [str(s.number) for s in sessions if s.status != Session.Status.FINISHED]
-    reasons = []
-    if unfinished:
-        reasons.append(_("Sessions not finished: %(list)s.") % {"list": ", ".join(unfinished)})
-    return reasons
+tournament_blockers = lifecycle.tournament_blockers
 
 
 def tournament_finish(*, tournament: Tournament) -> Tournament:
     """Finish the tournament: it counts for the EMA ranking from now on."""
-    with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        reasons = tournament_blockers(tournament=locked)
-        if reasons:
-            raise Blocked(reasons)
-        locked.status = Tournament.Status.FINISHED
-        locked.save(update_fields=["status"])
-    tournament.status = locked.status
-    return locked
+    return lifecycle.tournament_move(tournament=tournament, to=Tournament.Status.FINISHED)
 
 
-def tournament_reopen(*, tournament: Tournament) -> Tournament:
-    """Reopen a finished tournament: it leaves the EMA ranking until it is finished again."""
-    with transaction.atomic():
-        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        if locked.status != Tournament.Status.FINISHED:
-            raise Blocked([_("The tournament is not finished.")])
-        locked.status = Tournament.Status.RUNNING
-        locked.save(update_fields=["status"])
-    tournament.status = locked.status
-    return locked
+def tournament_reopen(*, tournament: Tournament, reason: str = "", user=None) -> Tournament:
+    """Reopen a finished tournament, with a reason: it leaves the EMA ranking until it is finished again,
+    and the exports made before are out of date."""
+    return lifecycle.tournament_move(
+        tournament=tournament, to=Tournament.Status.RUNNING, reason=reason, user=user
+    )
 
 
 def standings_reveal(*, tournament: Tournament, revealed: bool = True) -> Tournament:

@@ -18,6 +18,8 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from rankings.standings import selectors as rk
+from scoring.rules.base import RuleError
+from tournaments import lifecycle
 from tournaments import selectors as tsel
 from tournaments.api import player_foreign_tournaments, visible_players
 from tournaments.console import selectors, services
@@ -100,9 +102,14 @@ def tournament_new(request):
                 city=data["city"],
                 country=data["country"],
                 is_public=data["is_public"],
-                settings={"hide_last_sessions": data["hide_last_sessions"]}
-                if data["hide_last_sessions"]
-                else {},
+                settings={
+                    **(
+                        {"hide_last_sessions": data["hide_last_sessions"]}
+                        if data["hide_last_sessions"]
+                        else {}
+                    ),
+                    **({} if data["clock_with_session"] else {lifecycle.CLOCK_SETTING: False}),
+                },
                 session_starts=form.session_starts(),
             )
         except ValidationError as exc:
@@ -151,6 +158,7 @@ def tournament_edit(request, slug: str):
         hide = data.pop("hide_last_sessions")
         settings = dict(tournament.settings or {})
         settings[services.HIDE_SETTING] = hide
+        settings[lifecycle.CLOCK_SETTING] = data.pop("clock_with_session")
         rules = tournament.rules if data["ruleset"] == tournament.ruleset else {}
         try:
             services.tournament_edit(
@@ -666,7 +674,9 @@ def session_action(request, slug: str, number: int, action: str):
                 _("Session %(n)s: %(status)s.") % {"n": number, "status": session.get_status_display()},
             )
         elif action == "reopen":
-            session = services.session_reopen(session=session)
+            session = services.session_reopen(
+                session=session, reason=request.POST.get("reason", ""), user=request.user
+            )
             messages.success(
                 request,
                 _("Session %(n)s is back to: %(status)s.")
@@ -676,6 +686,8 @@ def session_action(request, slug: str, number: int, action: str):
             raise Http404
     except services.Blocked as exc:
         _blocked(request, exc)
+    except RuleError as exc:
+        messages.error(request, exc.message)
     except SeatingError as exc:
         for fault in exc.faults:
             messages.error(request, fault)
@@ -691,7 +703,9 @@ def tournament_action(request, slug: str, action: str):
             services.tournament_finish(tournament=tournament)
             messages.success(request, _("The tournament is finished: it counts for the EMA ranking."))
         elif action == "reopen":
-            services.tournament_reopen(tournament=tournament)
+            services.tournament_reopen(
+                tournament=tournament, reason=request.POST.get("reason", ""), user=request.user
+            )
             messages.success(
                 request, _("The tournament is open again: it no longer counts for the EMA ranking.")
             )
@@ -705,6 +719,8 @@ def tournament_action(request, slug: str, action: str):
             raise Http404
     except services.Blocked as exc:
         _blocked(request, exc)
+    except RuleError as exc:
+        messages.error(request, exc.message)
     return redirect("console-home", slug=slug)
 
 

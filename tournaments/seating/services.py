@@ -36,7 +36,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments import services
+from tournaments import lifecycle, services
 from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tournament
 from tournaments.seating.engine import (
     QualityReport,
@@ -81,6 +81,7 @@ from tournaments.seating.selectors import (
     tournament_registrations,
     unpublish_refusal,
 )
+from tournaments.signals import SCHEDULE, SETTINGS, changed_send
 
 # -- the director's settings --------------------------------------------------------------------------
 
@@ -97,6 +98,7 @@ def seating_config_update(*, tournament: Tournament, config: SeatingConfig) -> S
         stored["seating"] = replace(config, problems=()).to_json()
         locked.settings = stored
         locked.save(update_fields=["settings"])
+        changed_send(tournament_id=locked.pk, what={SETTINGS})
     tournament.settings = stored
     return seating_config(tournament=tournament)
 
@@ -123,12 +125,21 @@ def _check_reseatable(sessions: Sequence[Session]) -> dict[int, SessionFacts]:
 
 
 def _write(sessions: Sequence[Session], plans: dict[int, Tables], by_key: dict[str, Registration]) -> None:
+    """Write the plans of ``sessions`` (unpublished), then send one event for them all."""
+    created = []
     for session in sessions:
         tables = [[by_key[k] for k in table] for table in plans[session.number]]
-        services.session_seat(session=session, tables=tables, replace=True)
+        created += services.session_seat(session=session, tables=tables, replace=True, event=False)
         if session.seating_published:
             session.seating_published = False
             session.save(update_fields=["seating_published"])
+    if sessions:
+        changed_send(
+            tournament_id=sessions[0].tournament_id,
+            what={SCHEDULE},
+            sessions=[s.pk for s in sessions],
+            tables=[t.pk for t in created],
+        )
 
 
 def _chunks(sessions: Sequence[Session], registrations: Sequence[Registration]) -> list[list[Session]]:
@@ -495,6 +506,12 @@ def seating_swap(*, session: Session, a: str, b: str) -> SeatingOutcome:
                 Seat(table=sb.table, session=locked, position=sb.position, registration=sa.registration),
             ]
         )
+        changed_send(
+            tournament_id=locked.tournament_id,
+            what={SCHEDULE},
+            sessions=[locked.pk],
+            tables=[sa.table_id, sb.table_id],
+        )
         after = {**history, locked.number: [[str(k) for k in t] for t in plan.sessions[0]]}
     return SeatingOutcome(
         sessions=[locked.number],
@@ -506,6 +523,14 @@ def seating_swap(*, session: Session, a: str, b: str) -> SeatingOutcome:
 
 
 # -- publishing -------------------------------------------------------------------------------------------
+
+
+def _move(session: Session, to: str) -> Session:
+    """The session's status follows its seating, through the lifecycle (its refusals as seating faults)."""
+    try:
+        return lifecycle.session_move(session=session, to=to)
+    except lifecycle.Blocked as exc:
+        raise SeatingError(exc.reasons) from None
 
 
 def seating_publish(*, session: Session) -> Session:
@@ -523,9 +548,11 @@ def seating_publish(*, session: Session) -> Session:
         if faults:
             raise SeatingError(faults)
         locked.seating_published = True
-        if locked.status == Session.Status.PLANNED:
-            locked.status = Session.Status.SEATED  # published: the session's first step
-        locked.save(update_fields=["seating_published", "status"])
+        locked.save(update_fields=["seating_published"])
+        if locked.status == Session.Status.PLANNED:  # published: the session's first step
+            locked = _move(locked, Session.Status.SEATED)
+        else:
+            changed_send(tournament_id=locked.tournament_id, what={SCHEDULE}, sessions=[locked.pk])
     session.seating_published = True
     session.status = locked.status
     return locked
@@ -542,10 +569,13 @@ def seating_unpublish(*, session: Session) -> Session:
         if refusal:
             raise SeatingError(refusal)
         locked.seating_published = False
-        locked.status = Session.Status.PLANNED  # a seated session goes back to planned
-        locked.save(update_fields=["seating_published", "status"])
+        locked.save(update_fields=["seating_published"])
+        if locked.status == Session.Status.SEATED:  # a seated session goes back to planned
+            locked = _move(locked, Session.Status.PLANNED)
+        else:
+            changed_send(tournament_id=locked.tournament_id, what={SCHEDULE}, sessions=[locked.pk])
     session.seating_published = False
-    session.status = Session.Status.PLANNED
+    session.status = locked.status
     return locked
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.countries import validate_country
 from tournaments.models import Registration, Team, Tournament
-from tournaments.signals import results_changed_send
+from tournaments.signals import ROSTER, SETTINGS, changed_send
 
 MAX_TEAM_SIZE = 12
 MAX_TEAMS = 500
@@ -52,6 +52,7 @@ def team_size_set(*, tournament: Tournament, size: int | None) -> Tournament:
                 )
         locked.team_size = size
         locked.save(update_fields=["team_size"])
+        changed_send(tournament_id=locked.pk, what={ROSTER, SETTINGS})
         tournament.team_size = size
     return tournament
 
@@ -134,7 +135,7 @@ def team_save(
             team.save(update_fields=["name", "country", "club"])
             Registration.objects.filter(team=team).exclude(key__in=keys).update(team=None)
         Registration.objects.filter(tournament=locked, key__in=keys).update(team=team)
-        results_changed_send(tournament_id=locked.pk)
+        changed_send(tournament_id=locked.pk, what={ROSTER})
     return team
 
 
@@ -145,7 +146,7 @@ def team_delete(*, team: Team) -> None:
         Registration.objects.filter(team=team).update(team=None)
         tournament_id = team.tournament_id
         team.delete()
-        results_changed_send(tournament_id=tournament_id)
+        changed_send(tournament_id=tournament_id, what={ROSTER})
 
 
 def teams_assign(*, tournament: Tournament, names_by_key: dict[str, str]) -> list[Team]:
@@ -174,5 +175,5 @@ def teams_assign(*, tournament: Tournament, names_by_key: dict[str, str]) -> lis
                     _("Team %(name)s would have %(n)d players, more than %(max)d.")
                     % {"name": name, "n": len(members), "max": limit},
                 )
-        results_changed_send(tournament_id=locked.pk)
+        changed_send(tournament_id=locked.pk, what={ROSTER})
     return created

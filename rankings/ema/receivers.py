@@ -1,0 +1,38 @@
+"""The EMA ranking listens to the domain event (``tournaments.signals.changed``).
+
+A finished tournament counts; so does a tournament that counted until now (it was reopened, or it was
+replaced by an import). When one of them changes its results, roster, settings or status, its stored results
+are written again and the ranking is recomputed once the transaction commits
+(:func:`rankings.ema.services.ema_ranking_touch`). A change of players with no tournament (a name, an EMA
+number, a country) does the same for every tournament where those players have results. Changes in
+tournaments that never counted cost one cheap check.
+"""
+
+from __future__ import annotations
+
+from rankings.ema.services import ema_ranking_touch
+from rankings.models import EmaTournament, TournamentResult
+from tournaments.models import Tournament
+from tournaments.signals import RESULTS, ROSTER, SETTINGS, STATUS, Change
+
+RANKING_INPUT = frozenset({RESULTS, ROSTER, SETTINGS, STATUS})
+
+
+def ranking_follows(sender, *, change: Change, **kwargs) -> None:
+    if not change.what & RANKING_INPUT:
+        return
+    touched: set[int] = set()
+    if change.tournament_id is not None:
+        counts = Tournament.objects.filter(
+            pk=change.tournament_id, status=Tournament.Status.FINISHED
+        ).exists()
+        if counts or EmaTournament.objects.filter(tournament_id=change.tournament_id).exists():
+            touched.add(change.tournament_id)
+    elif change.players:
+        touched |= set(
+            TournamentResult.objects.filter(player_id__in=change.players).values_list(
+                "tournament_id", flat=True
+            )
+        )
+    for tournament_id in sorted(touched):
+        ema_ranking_touch(tournament_id=tournament_id)

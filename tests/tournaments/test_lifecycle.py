@@ -1,0 +1,250 @@
+"""The lifecycle of sessions and tournaments: one writer of every status, the same guards from every door,
+a finished tournament that stays as it was until the director reopens it with a reason, and clocks that
+follow the sessions."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.core.files.base import ContentFile
+
+from rankings.models import ExportJob
+from scoring.models import TableResult
+from scoring.rules.base import RuleError
+from scoring.services import hand_replace, result_confirm, totals_set
+from tests.scoring.test_pages_support import seat_session
+from tournaments import lifecycle
+from tournaments.console import services as console
+from tournaments.models import Role, Session, SessionClock, Tournament
+from tournaments.permissions import Actor
+from tournaments.seating.services import seating_publish
+
+pytestmark = pytest.mark.django_db
+
+SCORES = [[30, -10, -10, -10], [20, 0, -10, -10]]
+
+
+def boss(director) -> Actor:
+    return Actor(user=director, role=Role.DIRECTOR)
+
+
+def start(session: Session) -> Session:
+    """Seat, publish and start ``session`` (planned → seated → playing) as the director's console does."""
+    seat_session(session.tournament, session.number)
+    seating_publish(session=session)
+    return console.session_advance(session=session)
+
+
+def play(tournament: Tournament, director, number: int) -> Session:
+    """Start session ``number``, enter and confirm its tables by totals, and finish it."""
+    session = start(tournament.sessions.get(number=number))
+    for table, scores in zip(session.tables.order_by("number"), SCORES, strict=True):
+        totals_set(table=table, scores=scores, actor=boss(director), expected_version=None)
+        result_confirm(table=table, actor=boss(director), expected_version=None)
+    return console.session_advance(session=session)
+
+
+@pytest.fixture
+def finished(tournament, director):
+    play(tournament, director, 1)
+    play(tournament, director, 2)
+    console.tournament_finish(tournament=tournament)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    return tournament
+
+
+def totals(table) -> dict:
+    """A referee's correction of the table's totals, against its current version."""
+    version = TableResult.objects.get(table=table).version
+    return {"scores": [10, 10, -10, -10], "reason": "sheet misread", "version": version}
+
+
+def first_table(tournament: Tournament, number: int = 1):
+    return tournament.sessions.get(number=number).tables.get(number=1)
+
+
+# -- read-only once finished ------------------------------------------------------------------------------
+
+
+def test_a_finished_tournament_refuses_a_correction_until_the_director_reopens_it_with_a_reason(
+    finished, director, api_as
+):
+    table = first_table(finished)
+    client = api_as(director)
+    url = f"/api/tables/{table.pk}/result/totals/"
+    refused = client.put(url, totals(table), format="json")
+    assert refused.status_code == 400 and "status" in refused.json()
+    assert "The tournament is finished" in str(refused.json())
+    assert TableResult.objects.get(table=table).scores == SCORES[0]  # nothing changed
+
+    no_reason = client.post(f"/api/tournaments/{finished.slug}/console/reopen/", {}, format="json")
+    assert no_reason.status_code == 400 and "reason" in no_reason.json()
+    assert Tournament.objects.get(pk=finished.pk).status == Tournament.Status.FINISHED
+
+    reopened = client.post(
+        f"/api/tournaments/{finished.slug}/console/reopen/", {"reason": "table 1 sheet"}, format="json"
+    )
+    assert reopened.status_code == 200 and reopened.json()["status"] == "running"
+    # the session itself is still finished: it needs its own reopening, also with a reason
+    still = client.put(url, totals(table), format="json")
+    assert still.status_code == 400 and "Session 1 is finished" in str(still.json())
+    session_url = f"/api/tournaments/{finished.slug}/console/sessions/1/reopen/"
+    assert client.post(session_url, {}, format="json").status_code == 400  # a reason is needed
+    assert client.post(session_url, {"reason": "table 1 sheet"}, format="json").status_code == 200
+    corrected = client.put(url, totals(table), format="json")
+    assert corrected.status_code == 200, corrected.json()
+    assert TableResult.objects.get(table=table).scores == [10, 10, -10, -10]
+    reopenings = lifecycle.reopenings(Tournament.objects.get(pk=finished.pk))
+    assert [(r["what"], r["reason"], r["by"]) for r in reopenings] == [
+        ("tournament", "table 1 sheet", "director"),
+        ("session 1", "table 1 sheet", "director"),
+    ]
+
+
+def test_a_finished_session_refuses_hands_penalties_and_confirmation_changes(tournament, director):
+    session = play(tournament, director, 1)
+    table = first_table(tournament)
+    from penalties.services import penalty_record
+    from scoring.services import result_reopen
+
+    with pytest.raises(RuleError, match="Session 1 is finished") as caught:
+        result_reopen(table=table, actor=boss(director), reason="check")
+    assert caught.value.path == "status"
+    with pytest.raises(RuleError, match="Session 1 is finished"):
+        penalty_record(
+            tournament=tournament,
+            registration=table.seats.get(position=0).registration,
+            kind="table_points",
+            points=-10,
+            reason="late sheet",
+            session=session,
+            actor=boss(director),
+        )
+    with pytest.raises(RuleError, match="Session 1 is finished"):
+        hand_replace(table=table, number=1, hand={}, actor=boss(director), expected_version=None, reason="x")
+    assert TableResult.objects.get(table=table).status == TableResult.Status.CONFIRMED
+
+
+def test_the_reopen_page_asks_for_a_reason_and_says_when_it_is_missing(client, finished, director):
+    client.force_login(director)
+    home = client.get(f"/t/{finished.slug}/console/").content.decode()
+    assert 'name="reason"' in home
+    response = client.post(f"/t/{finished.slug}/console/do/reopen/", {"reason": ""}, follow=True)
+    assert "Reopening needs a reason." in response.content.decode()
+    assert Tournament.objects.get(pk=finished.pk).status == Tournament.Status.FINISHED
+    client.post(f"/t/{finished.slug}/console/do/reopen/", {"reason": "a late appeal"})
+    assert Tournament.objects.get(pk=finished.pk).status == Tournament.Status.RUNNING
+
+
+def test_reopening_marks_the_exports_made_before_it_out_of_date_until_made_again(
+    client, finished, director, api_as
+):
+    before = ExportJob.objects.create(
+        tournament=finished, exporter="ema-results", format="csv", status=ExportJob.Status.DONE, progress=100
+    )
+    before.file.save("ema-results.csv", ContentFile(b"place"), save=True)
+    client.force_login(director)
+    page = client.get(f"/t/{finished.slug}/exports/").content.decode()
+    assert "Out of date" not in page
+    console.tournament_reopen(tournament=finished, reason="a late appeal", user=director)
+    # made a moment later than the reopening: made again
+    after = ExportJob.objects.create(
+        tournament=finished, exporter="ema-results", format="csv", status=ExportJob.Status.DONE, progress=100
+    )
+    ExportJob.objects.filter(pk=after.pk).update(created_at=after.created_at + dt.timedelta(seconds=1))
+    after.file.save("ema-results-2.csv", ContentFile(b"place"), save=True)
+    page = client.get(f"/t/{finished.slug}/exports/").content.decode()
+    old = page.split(f'id="export-job-{before.pk}"')[1].split("</article>")[0]
+    new = page.split(f'id="export-job-{after.pk}"')[1].split("</article>")[0]
+    assert "Out of date" in old and "Make the file again." in old
+    assert "Out of date" not in new
+    listed = {
+        j["id"]: j["out_of_date"]
+        for j in api_as(director).get(f"/api/tournaments/{finished.slug}/exports/").json()
+    }
+    assert listed == {before.pk: True, after.pk: False}
+
+
+# -- status by actions only -------------------------------------------------------------------------------
+
+
+def test_patching_a_status_is_refused_by_name_and_changes_nothing(tournament, director, api_as):
+    client = api_as(director)
+    session = tournament.sessions.get(number=1)
+    r = client.patch(f"/api/sessions/{session.pk}/", {"status": "finished"}, format="json")
+    assert r.status_code == 400 and "status" in r.json()
+    assert "advance" in r.json()["status"][0]
+    r = client.patch(f"/api/tournaments/{tournament.slug}/", {"status": "finished"}, format="json")
+    assert r.status_code == 400 and "status" in r.json()
+    assert Session.objects.get(pk=session.pk).status == Session.Status.PLANNED
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.DRAFT
+    # a document read and sent back with the same status is fine
+    same = client.patch(
+        f"/api/sessions/{session.pk}/", {"status": "planned", "starts_at": None}, format="json"
+    )
+    assert same.status_code == 200
+    created = client.post(
+        "/api/sessions/", {"tournament": tournament.pk, "number": 3, "status": "playing"}, format="json"
+    )
+    assert created.status_code == 400 and "status" in created.json()
+
+
+def test_the_lifecycle_refuses_steps_that_are_not_in_its_table(tournament):
+    session = tournament.sessions.get(number=1)
+    with pytest.raises(lifecycle.Blocked, match="not seated"):
+        lifecycle.session_move(session=session, to=Session.Status.PLAYING)
+    with pytest.raises(lifecycle.Blocked, match="Sessions not finished"):
+        lifecycle.tournament_move(tournament=tournament, to=Tournament.Status.FINISHED)
+    assert Session.objects.get(pk=session.pk).status == Session.Status.PLANNED
+
+
+# -- clocks follow the sessions ---------------------------------------------------------------------------
+
+
+def test_starting_a_session_starts_its_clock_and_finishing_it_ends_it(tournament, director):
+    session = start(tournament.sessions.get(number=1))
+    assert session.status == Session.Status.PLAYING
+    assert SessionClock.objects.get(session=session).state == "running"
+    for table, scores in zip(session.tables.order_by("number"), SCORES, strict=True):
+        totals_set(table=table, scores=scores, actor=boss(director), expected_version=None)
+        result_confirm(table=table, actor=boss(director), expected_version=None)
+    console.session_advance(session=session)
+    assert SessionClock.objects.get(session=session).state == "ended"
+
+
+def test_a_tournament_setting_leaves_the_clock_to_the_director(client, tournament, director):
+    client.force_login(director)
+    edit = client.get(f"/t/{tournament.slug}/console/edit/").content.decode()
+    box = edit.split('name="t-clock_with_session"')[1].split(">")[0]
+    assert " checked" in box  # on by default
+    details = {
+        "t-name": tournament.name,
+        "t-ruleset": tournament.ruleset,
+        "t-starts_on": "2026-05-01",
+        "t-days": "1",
+        "t-is_public": "on",
+        "t-hide_last_sessions": "0",
+    }  # the box "The clock starts with the session" left unticked
+    assert client.post(f"/t/{tournament.slug}/console/edit/", details).status_code == 302
+    tournament.refresh_from_db()
+    assert not lifecycle.clock_follows_session(tournament)
+    session = start(tournament.sessions.get(number=1))
+    assert session.status == Session.Status.PLAYING
+    assert not SessionClock.objects.filter(session=session, state="running").exists()
+
+
+def test_a_finished_tournament_shows_no_running_clock(client, finished, director, api_as):
+    assert not SessionClock.objects.filter(
+        session__tournament=finished, state__in=["running", "paused"]
+    ).exists()
+    body = client.get(f"/api/tournaments/{finished.slug}/clock/").json()
+    assert body["session"] == 2 and body["state"] == "ended"
+    client.force_login(director)
+    page = client.get(f"/t/{finished.slug}/clock/").content.decode()
+    assert "Session 2 · Ended" in " ".join(page.split())
+    refused = api_as(director).post(
+        f"/api/tournaments/{finished.slug}/clock/", {"action": "start"}, format="json"
+    )
+    assert refused.status_code == 409 and "The tournament is finished" in refused.json()["detail"]

@@ -1,0 +1,58 @@
+"""The public pages and the clock listen to the domain event (``tournaments.signals.changed``).
+
+- Every change gives the tournament's public pages a new publication stamp (now and again after the
+  commit: see ``tournaments.pagecache.changed``); a change that names players and no tournament (a
+  player's name) does so for every tournament of those players.
+- The clock document is written again after the commit when the clock, the schedule, the roster, the
+  settings or a status changed (entering hands does not change it).
+- A status change moves the clocks with it: a session being played starts its clock (unless the tournament
+  leaves that to the director), a finished session ends it, and a finished tournament has no running clock.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournaments import pagecache
+from tournaments.models import Registration, Session, Tournament
+from tournaments.signals import CLOCK, ROSTER, SCHEDULE, SETTINGS, STATUS, Change
+
+CLOCK_DOCUMENT = frozenset({CLOCK, SCHEDULE, ROSTER, SETTINGS, STATUS})
+
+
+def _slugs(change: Change) -> set[str]:
+    if change.tournament_id is not None:
+        slug = Tournament.objects.filter(pk=change.tournament_id).values_list("slug", flat=True).first()
+        return {slug} if slug else set()
+    if change.players:
+        return set(
+            Registration.objects.filter(player_id__in=change.players).values_list(
+                "tournament__slug", flat=True
+            )
+        )
+    return set()
+
+
+def pages_follow(sender, *, change: Change, **kwargs) -> None:
+    from tournaments.clock import selectors
+
+    document = bool(change.what & CLOCK_DOCUMENT)
+    for slug in sorted(_slugs(change)):
+        pagecache.changed(slug)
+        if document:
+            transaction.on_commit(lambda slug=slug: selectors.refresh(slug))
+
+
+def clocks_follow_status(sender, *, change: Change, **kwargs) -> None:
+    from tournaments.clock.services import clock_follow_session
+
+    if STATUS not in change.what or change.tournament_id is None:
+        return
+    sessions = Session.objects.filter(tournament_id=change.tournament_id)
+    tournament_finished = Tournament.objects.filter(
+        pk=change.tournament_id, status=Tournament.Status.FINISHED
+    ).exists()
+    if not tournament_finished:
+        sessions = sessions.filter(pk__in=change.sessions)
+    for session in sessions.order_by("number"):
+        clock_follow_session(session=session)
