@@ -161,6 +161,7 @@ def _save(
         what={RESULTS if counted or result.is_confirmed else ENTRY},
         sessions=[table.session_id],
         tables=[table.pk],
+        slug=table.session.tournament.slug,
     )
     return result
 

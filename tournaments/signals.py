@@ -24,7 +24,7 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from django.dispatch import Signal
 
@@ -50,6 +50,8 @@ class Change:
     tables: tuple[int, ...] = ()
     players: tuple[int, ...] = ()
     rewrite: tuple[int, ...] = ()
+    # the tournament's slug when the writer has it at hand (the page cache's key): saves a query per write
+    slug: str = field(default="", compare=False)
 
 
 def changed_send(
@@ -60,6 +62,7 @@ def changed_send(
     tables: Iterable[int] = (),
     players: Iterable[int] = (),
     rewrite: Iterable[int] = (),
+    slug: str = "",
 ) -> Change:
     """Send the domain event for one write; returns what was sent."""
     kinds = frozenset(what)
@@ -73,6 +76,7 @@ def changed_send(
         tables=tuple(sorted(set(tables))),
         players=tuple(sorted(set(players))),
         rewrite=tuple(sorted(set(rewrite))),
+        slug=slug,
     )
     held = _held.get()
     if held is not None:
@@ -94,6 +98,7 @@ def _merge(a: Change, b: Change) -> Change:
         tables=tuple(sorted({*a.tables, *b.tables})),
         players=tuple(sorted({*a.players, *b.players})),
         rewrite=tuple(sorted({*a.rewrite, *b.rewrite})),
+        slug=a.slug or b.slug,
     )
 
 

@@ -4,6 +4,7 @@ command)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import inspect
 from contextlib import contextmanager
 
@@ -13,10 +14,12 @@ from penalties import services as penalties
 from rankings.archive import archive_export, archive_import
 from rankings.archive.importer import tournament_delete
 from rankings.backups import services as backups
+from rankings.ema.imports import TournamentFacts, results_import
 from rankings.models import EmaRankingEntry, EmaTournament, TournamentResult
 from rankings.standings import services as standings
 from scoring import services as scoring
 from scoring.tiles import services as tiles
+from tests.ema.files import csv_bytes, mts_rows
 from tests.tournaments.test_lifecycle import SCORES, boss, play, start
 from tournaments import deletion, lifecycle, player_import
 from tournaments import services as base
@@ -74,13 +77,14 @@ SENDS_NOTHING = {
     "penalty_transfers", "tiles_mode_check", "tiles_mode", "hand_has_tiles", "hand_tiles_prepare",
     "hands_revalue", "held_numbers", "require_nothing_held", "hand_tiles_value", "session_holders",
     "table_holders", "registration_holders", "parse_players_csv", "backup_root", "backups_list",
-    "backup_get", "backups_in_process", "backups_write_running", "backup_write",
+    "backup_get", "backups_write_running", "backup_write", "backups_set_aside",
+    "upload_read", "facts_of", "result_hands", "require_nothing_held_in",
     # the standings' own state, which follows the event
     "standings_state", "standings_touch", "standings_enqueue", "standings_failed", "standings_store",
     "standings_recompute", "standings_refresh", "standings_current",
     # accounts and roles: no tournament data the listeners read
     "role_grant", "organiser_grant", "organiser_revoke", "staff_add", "staff_create", "staff_remove",
-    "ema_list_import",
+    "ema_list_import", "sign_in_link_use", "sign_in_link_user",
     # the register of notable hands belongs to no tournament's pages
     "notable_hand_create", "notable_hand_from_hand",
     # through the services they call (listed in the census)
@@ -330,9 +334,24 @@ def test_an_import_sends_one_event_for_everything_it_wrote(archived, director):
 # -- the listeners: the EMA ranking with no command ---------------------------------------------------------
 
 
+def earlier_results_elsewhere(archived) -> None:
+    """Each of the archive's eight players has one earlier result (a tournament held elsewhere), so the
+    tournament's own result is the second that counts: the one that lists them (MERS ranking system §3)."""
+    players = [
+        (i + 1, p["ema_id"], p["last_name"], p["first_name"], "ESP", "Yes", 8 - i, 40 - 10 * i)
+        for i, p in enumerate(sorted(archived["players"], key=lambda p: p["ema_id"]))
+    ]
+    ended = dt.date.fromisoformat(archived["tournament"]["starts_on"]) - dt.timedelta(days=30)
+    results_import(
+        data=csv_bytes(mts_rows(players)),
+        facts=TournamentFacts(name="Earlier open", family="mcr", starts_on=ended, country="ESP"),
+    )
+
+
 def test_importing_a_finished_tournaments_archive_puts_it_in_the_ema_ranking(
     archived, director, django_capture_on_commit_callbacks
 ):
+    earlier_results_elsewhere(archived)
     with django_capture_on_commit_callbacks(execute=True):
         imported = archive_import(document=archived, user=director)
     assert imported.status == Tournament.Status.FINISHED
@@ -344,6 +363,7 @@ def test_importing_a_finished_tournaments_archive_puts_it_in_the_ema_ranking(
 def test_restoring_a_ranked_tournament_in_place_keeps_it_in_the_ranking(
     archived, director, django_capture_on_commit_callbacks
 ):
+    earlier_results_elsewhere(archived)
     with django_capture_on_commit_callbacks(execute=True):
         tournament = archive_import(document=archived, user=director)
     before = sorted(EmaRankingEntry.objects.values_list("player__ema_id", "ranking"))

@@ -191,7 +191,14 @@ def test_the_ema_ranking_counts_the_tournament_once_the_hidden_sessions_are_reve
     from rankings.ema.services import ema_ranking_recompute
     from rankings.models import EmaTournament, TournamentResult
 
+    from tournaments import lifecycle
+
     world = hidden_world()
+    sessions = world.tournament.sessions.all()
+    finished = lifecycle.statuses_load(
+        tournament=world.tournament, sessions={s.pk: Session.Status.FINISHED for s in sessions}
+    )
+    assert finished == "finished"
     ema_ranking_recompute(refresh_all=True)
     assert not EmaTournament.objects.get(tournament=world.tournament).counted
     assert not TournamentResult.objects.filter(tournament=world.tournament).exists()

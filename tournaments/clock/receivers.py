@@ -21,6 +21,8 @@ CLOCK_DOCUMENT = frozenset({CLOCK, SCHEDULE, ROSTER, SETTINGS, STATUS})
 
 
 def _slugs(change: Change) -> set[str]:
+    if change.tournament_id is not None and change.slug:
+        return {change.slug}
     if change.tournament_id is not None:
         slug = Tournament.objects.filter(pk=change.tournament_id).values_list("slug", flat=True).first()
         return {slug} if slug else set()
