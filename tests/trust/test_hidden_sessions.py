@@ -190,7 +190,6 @@ def test_the_ema_ranking_counts_the_tournament_once_the_hidden_sessions_are_reve
     hidden results) stay out of the public EMA ranking; the reveal puts them in."""
     from rankings.ema.services import ema_ranking_recompute
     from rankings.models import EmaTournament, TournamentResult
-
     from tournaments import lifecycle
 
     world = hidden_world()
