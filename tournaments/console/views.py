@@ -323,6 +323,34 @@ def password_set(request):
     )
 
 
+def first_organiser(request):
+    """A new server's first account, an organiser: offered only while no account exists, then never again."""
+    from django.contrib.auth.forms import UserCreationForm
+    from django.db import DatabaseError
+
+    from tournaments.console.first_run import FirstRunClosed, accounts_exist, first_organiser_create
+
+    if accounts_exist():
+        raise Http404("An account exists already.")
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = first_organiser_create(
+                username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+            )
+        except (FirstRunClosed, DatabaseError):
+            raise Http404("An account exists already.") from None
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Your account is ready: you may now create your first tournament."))
+        return redirect("tournament-new")
+    return render(
+        request,
+        "tournaments/console/first_organiser.html",
+        {"form": form},
+        status=400 if form.errors else 200,
+    )
+
+
 # -- players --------------------------------------------------------------------------------------------
 
 
