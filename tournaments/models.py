@@ -398,7 +398,7 @@ class EMAPlayer(models.Model):
         return f"{self.ema_id} {self.full_name}"
 
     def save(self, *args, **kwargs):
-        from tournaments.console.plan import fold
+        from tournaments.names import fold
 
         self.search_text = fold(f"{self.ema_id} {self.first_name} {self.last_name}")[:220]
         super().save(*args, **kwargs)

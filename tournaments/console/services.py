@@ -37,6 +37,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.names import person_key
 from tournaments.selectors import HIDE_SETTING, REVEALED_SETTING  # noqa: F401 (the console's names)
 
 User = get_user_model()
@@ -291,7 +292,7 @@ def possible_duplicates(
                 found[player.pk] = player
     if exclude_registration is not None:
         found.pop(exclude_registration.player_id, None)
-    return sorted(found.values(), key=lambda p: (p.full_name, p.pk))
+    return sorted(found.values(), key=lambda p: (person_key(p), p.pk))
 
 
 def player_register(

@@ -17,12 +17,12 @@ from django.urls import reverse
 from django.utils.http import urlsafe_base64_decode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from rankings.standings import selectors as rk
 from tournaments import selectors as tsel
 from tournaments.api import player_foreign_tournaments, visible_players
-from tournaments.console import selectors, services
+from tournaments.console import confirmations, selectors, services
 from tournaments.console.forms import (
     CheckinForm,
     EMAListForm,
@@ -62,6 +62,18 @@ def _errors(form, exc: ValidationError) -> None:
     else:
         for error in exc.messages:
             form.add_error(None, error)
+
+
+def _confirm_page(request, tournament: Tournament, confirmation, *, back_url: str):
+    """The confirmation step of a one-tap action: what it will do, in numbers; its button posts to this URL."""
+    return _page(
+        request,
+        "confirm.html",
+        tournament,
+        confirmation=confirmation,
+        action_url=request.path,
+        back_url=back_url,
+    )
 
 
 def _blocked(request, exc: services.Blocked) -> None:
@@ -184,9 +196,17 @@ def session_add(request, slug: str):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_remove(request, slug: str):
+    """GET: what removing the last session does, and the button that does it; POST: remove it."""
     tournament = _director_tournament(request, slug)
+    if request.method == "GET":
+        return _confirm_page(
+            request,
+            tournament,
+            confirmations.session_remove(tournament=tournament),
+            back_url=reverse("console-edit", args=[slug]),
+        )
     try:
         number = services.session_remove_last(tournament=tournament)
     except services.Blocked as exc:
@@ -677,10 +697,21 @@ def session_page(request, slug: str, number: int):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_action(request, slug: str, number: int, action: str):
+    """POST: seat, advance (publish, start, finish) or step back. GET: the confirmation step before starting a
+    seated session (the only step offered as a page; any other GET goes back to the session)."""
     tournament = _director_tournament(request, slug)
     session = _session(tournament, number)
+    if request.method == "GET":
+        if action == "advance" and session.status == Session.Status.SEATED:
+            return _confirm_page(
+                request,
+                tournament,
+                confirmations.session_start(session=session),
+                back_url=reverse("console-session", args=[slug, number]),
+            )
+        return redirect("console-session", slug=slug, number=number)
     from tournaments.seating.engine import SeatingError
 
     try:
@@ -713,9 +744,21 @@ def session_action(request, slug: str, number: int, action: str):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def tournament_action(request, slug: str, action: str):
+    """POST: finish, reopen, reveal, hide. GET: the confirmation step before finishing (any other GET goes back
+    to the console)."""
     tournament = _director_tournament(request, slug)
+    if request.method == "GET":
+        if action == "finish" and tournament.status != Tournament.Status.FINISHED:
+            blockers = services.tournament_blockers(tournament=tournament)
+            return _confirm_page(
+                request,
+                tournament,
+                confirmations.tournament_finish(tournament=tournament, blockers=blockers),
+                back_url=reverse("console-home", args=[slug]),
+            )
+        return redirect("console-home", slug=slug)
     try:
         if action == "finish":
             services.tournament_finish(tournament=tournament)
