@@ -178,3 +178,16 @@ def test_the_migration_folds_the_stored_names_again():
     from tournaments.models import EMAPlayer
 
     assert EMAPlayer.objects.get(pk=line.pk).search_text == "04000001 odd aebelo"
+
+
+@pytest.mark.django_db
+def test_the_statistics_list_players_by_name(director, european):
+    from scoring import services as scoring
+    from scoring.tiles.selectors import tournament_statistics
+    from tournaments.permissions import actor_for
+
+    for table in european.sessions.get(number=1).tables.all():
+        actor = actor_for(user=director, table=table)
+        scoring.hand_add(table=table, hand={"result": "draw"}, actor=actor, expected_version=None)
+    names = [p.name for p in tournament_statistics(tournament=european, everything=True).players]
+    assert names == [f"{first} {last}" for first, last in NAMES]
