@@ -100,3 +100,14 @@ def test_the_summary_speaks_spanish(client, tournament, scorer):
     )
     block, _ = summary(response)
     assert "No se guardó nada" in block
+
+
+def test_correcting_a_hand_without_a_reason(client, tournament, scorer):
+    table = seat_session(tournament)[0]
+    client.force_login(scorer)
+    assert post(client, table_url(table), "hand", table, **WIN).status_code == 302
+    response = client.post(table_url(table) + "hand/1/", {"version": version(table), **WIN, "fan": 9})
+    assert response.status_code == 400
+    block, html = summary(response)
+    assert 'href="#id_reason"' in block
+    assert html.index("data-errors") < html.index('id="hand-form"')
