@@ -6,6 +6,7 @@ from django.db.models import Q
 
 from penalties.models import Kind, Penalty
 from tournaments.models import Registration, Seat, Session, Table, Tournament
+from tournaments.names import person_key
 
 
 def _penalty_queryset():
@@ -56,4 +57,4 @@ def substitutes_free(*, tournament: Tournament, session: Session) -> list[Regist
         .exclude(pk__in=substituting)
         .select_related("player")
     )
-    return sorted(qs, key=lambda r: (not r.is_substitute, r.player.last_name, r.player.first_name, r.pk))
+    return sorted(qs, key=lambda r: (not r.is_substitute, person_key(r.player), r.pk))

@@ -172,10 +172,25 @@ class TablePage:
     def render(self, refused: Refused | None = None) -> HttpResponse:
         s = self.state
         forms = self.forms(refused)
-        page_errors: list[str] = []
-        if refused is not None and refused.status == 400 and not self.can(refused.slot):
-            page_errors = [str(e) for errors in refused.form.errors.values() for e in errors]
+        # a refused form's messages go in the summary at the top of the page, each linked to its field (or to
+        # the form when the field is hidden, or to nothing when the form is no longer offered)
+        error_form = refused.form if refused is not None and refused.status == 400 else None
+        error_anchor = ""
+        if error_form is not None and self.can(refused.slot):
+            error_anchor = {"clear_totals": "clear-totals"}.get(refused.slot, refused.slot)
         tournament = s.tournament
+        # the confirmation step before reopening a confirmed table (the reopen form asks for it by GET)
+        reopen_confirm = None
+        if (
+            self.request.method == "GET"
+            and self.request.GET.get("confirm") == "reopen"
+            and self.can("reopen")
+        ):
+            reopen_confirm = {
+                "reason": self.request.GET.get("reason", "").strip()[:500],
+                "hands": len(s.hands),
+                "rows": s.outcome or [],
+            }
         show_penalties = self.is_referee or self.actor.role == Role.SCORER
         context = {
             "tournament": tournament,
@@ -183,7 +198,9 @@ class TablePage:
             "page": self,
             "forms": forms,
             "refused": refused,
-            "page_errors": page_errors,
+            "error_form": error_form,
+            "reopen_confirm": reopen_confirm,
+            "error_anchor": error_anchor,
             "urls": self.urls,
             "via_link": self.link_key is not None and self.actor.role == "table",
             "fu_url": reverse("riichi-fu-options"),

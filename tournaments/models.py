@@ -416,7 +416,7 @@ class EMAPlayer(models.Model):
         return f"{self.ema_id} {self.full_name}"
 
     def save(self, *args, **kwargs):
-        from tournaments.console.plan import fold
+        from tournaments.names import fold
 
         self.first_name, self.last_name = name_clean(self.first_name), name_clean(self.last_name)
 

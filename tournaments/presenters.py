@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy
 
 from tournaments.models import WIND_LETTERS, Player, Registration
+from tournaments.names import person_key
 
 WIND_NAMES = {
     "E": gettext_lazy("East"),
@@ -56,6 +57,11 @@ def sort_name(registration: Registration) -> str:
     return f"{player.last_name}, {player.first_name}" if player.last_name else player.first_name
 
 
+def name_order(registration: Registration) -> tuple[str, str, str, str]:
+    """The place of a registration in every list by name: folded surname, then first name."""
+    return person_key(registration.player)
+
+
 @dataclass
 class SeatLine:
     """One seat of a table as every page lists it: who sits at which wind and, once the table is confirmed,
@@ -70,6 +76,7 @@ class SeatLine:
     substitute: bool = False  # registered as a substitute
     withdrawn: bool = False
     sort_name: str = ""
+    sort_key: tuple = ()  # tournaments.names.name_key: the order of names on every list
     substitute_for: str = ""  # the name of the replaced player when a substitute is credited
     game_score: Any = None
     table_points: Any = None

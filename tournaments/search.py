@@ -1,26 +1,15 @@
-"""Name search that ignores case and accents ("Lucia" finds "Lucía", "FERNANDEZ" finds "Fernández"), the same
-on SQLite and PostgreSQL: players keep their name folded in ``Player.search_name`` and queries are folded the
-same way."""
+"""Name search that ignores case and accents ("Lucia" finds "Lucía", "soren" finds "Søren"), the same on
+SQLite and PostgreSQL: players keep their name folded in ``Player.search_name`` and queries are folded the
+same way, by tournaments.names."""
 
 from __future__ import annotations
 
-import unicodedata
-
 from django.db.models import Q
+
+from tournaments.names import fold, folded_name  # noqa: F401 (folded_name: imported from here too)
 
 MAX_QUERY_CHARS = 100
 MAX_WORDS = 6
-
-
-def fold(text: str) -> str:
-    """Lower case, accents and other marks dropped, spaces collapsed: ``"  Élodie  Núñez"`` → ``"elodie nunez"``."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(plain.casefold().split())
-
-
-def folded_name(first_name: str, last_name: str) -> str:
-    return fold(f"{first_name} {last_name}")
 
 
 def name_query(query: str, *, field: str = "search_name") -> Q | None:

@@ -6,6 +6,7 @@ from django.db.models import Count, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from tournaments.models import Registration, Role, Session, Tournament
+from tournaments.names import person_key
 from tournaments.permissions import can_view, user_roles
 
 # settings of a tournament whose last sessions are hidden for the prize-giving (the console sets them)
@@ -61,12 +62,10 @@ def tournament_get_visible(*, slug: str, user) -> Tournament:
     return tournament
 
 
-def registration_list(*, tournament: Tournament) -> QuerySet[Registration]:
-    return (
-        Registration.objects.filter(tournament=tournament)
-        .select_related("player")
-        .order_by("player__last_name", "player__first_name", "id")
-    )
+def registration_list(*, tournament: Tournament) -> list[Registration]:
+    """The registrations by name (tournaments.names: folded surname, then first name)."""
+    registrations = Registration.objects.filter(tournament=tournament).select_related("player")
+    return sorted(registrations, key=lambda r: (person_key(r.player), r.pk))
 
 
 def session_list(*, tournament: Tournament) -> QuerySet[Session]:

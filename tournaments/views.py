@@ -28,8 +28,11 @@ from tournaments.presenters import SeatLine, TableView
 
 
 def home(request):
+    from tournaments.console.first_run import accounts_exist
+
     tournaments = selectors.tournament_list_visible(user=request.user).order_by("-starts_on")
-    return render(request, "tournaments/home.html", {"tournaments": tournaments})
+    first_run = not request.user.is_authenticated and not accounts_exist()
+    return render(request, "tournaments/home.html", {"tournaments": tournaments, "first_run": first_run})
 
 
 def tournament_home(request, slug: str):

@@ -34,6 +34,7 @@ from rankings.standings.teams import TeamInfo, figures_of, team_standings
 from scoring.models import SeatSummary
 from scoring.selectors import summary_seat_line, table_status
 from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tournament
+from tournaments.names import person_key
 from tournaments.presenters import SeatLine
 from tournaments.search import name_query
 
@@ -496,7 +497,7 @@ def seat_search(*, tournament: Tournament, query: str, session: Session | None, 
     registrations = (
         Registration.objects.filter(tournament=tournament).select_related("player").filter(condition)
     )
-    registrations = list(registrations.order_by("player__last_name", "player__first_name")[:limit])
+    registrations = sorted(registrations, key=lambda r: (person_key(r.player), r.pk))[:limit]
     seat_of = {}
     if session is not None and registrations:
         for seat in Seat.objects.filter(session=session, registration__in=registrations).select_related(

@@ -34,12 +34,12 @@ def tournament_statistics(*, tournament, top: int = 10, user=None, everything: b
     from scoring.models import Hand
     from scoring.rules.tiles import stats
     from tournaments.models import Registration, Seat
+    from tournaments.names import person_key
     from tournaments.selectors import visible_through
 
-    names = {
-        r.key: r.player.full_name
-        for r in Registration.objects.filter(tournament=tournament).select_related("player")
-    }
+    registrations = Registration.objects.filter(tournament=tournament).select_related("player")
+    order = {r.key: person_key(r.player) for r in registrations}
+    names = {r.key: r.player.full_name for r in registrations}
     seats: dict[int, list[str]] = {}
     for table_id, _position, key in (
         Seat.objects.filter(session__tournament=tournament)
@@ -69,7 +69,9 @@ def tournament_statistics(*, tournament, top: int = 10, user=None, everything: b
         for t, hands in grouped.items()
         if len(seats.get(t, [])) == 4
     ]
-    return stats.compute(tournament.family, names, tables, top=top)
+    computed = stats.compute(tournament.family, names, tables, top=top)
+    computed.players.sort(key=lambda p: (order.get(p.key, ("", "", "", "")), p.key))
+    return computed
 
 
 def notable_hands(*, tournament=None):

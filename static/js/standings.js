@@ -11,7 +11,7 @@
   function setMe(key) { try { if (key) { localStorage.setItem(storeKey, key); } else { localStorage.removeItem(storeKey); } } catch (e) {} }
   function apply() {
     var mine = me();
-    var q = search ? search.value.trim().toLowerCase() : "";
+    var q = search ? search.value.trim() : "";
     var rows = table.tBodies[0] ? table.tBodies[0].rows : [];
     for (var i = 0; i < rows.length; i++) {
       var row = rows[i];
@@ -30,7 +30,7 @@
         td.appendChild(button);
       }
       if (button) { button.textContent = isMe ? "★" : "☆"; button.setAttribute("aria-pressed", isMe ? "true" : "false"); }
-      row.hidden = q !== "" && row.textContent.toLowerCase().indexOf(q) === -1;
+      row.hidden = q !== "" && !window.nameMatches(row.textContent, q);  // app.js: names folded as the server folds them
     }
     if (jump) { jump.hidden = !mine || !table.querySelector("tr.me"); }
   }

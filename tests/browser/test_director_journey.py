@@ -434,7 +434,9 @@ def run_journey(ruleset: str, live_server, phones) -> Journey:
         boss.submit("#actions form")  # seat
         assert "is seated" in boss.messages(), boss.messages()
         boss.tap_and_load(boss.find("#advance"), accept=True)  # publish
-        boss.tap_and_load(boss.find("#advance"))  # start
+        boss.tap_and_load(boss.find("#advance"))  # start: the confirmation step says what will happen
+        assert "4 tables, 16 players seated." in boss.find("#confirm-step").text
+        boss.tap_and_load(boss.find("#confirm-action"))
         assert "Playing" in boss.find("hgroup").text
         links = [a.get_attribute("href") for a in boss.finds("#console-tables a.table-link")]
         assert len(links) == 4
@@ -495,7 +497,9 @@ def run_journey(ruleset: str, live_server, phones) -> Journey:
 
     # Finishing the tournament, the prize-giving, the results made public.
     boss.follow("Console", ".console-nav")
-    boss.submit("#finish form")
+    boss.submit("#finish form")  # the confirmation step, then the act
+    assert "Finish the tournament?" in boss.find("#confirm-step").text
+    boss.submit("#confirm-step form")
     assert "counts for the EMA ranking" in boss.messages()
     boss.follow("Reveal the results")
     places = len(boss.finds("#reveal li"))

@@ -134,7 +134,9 @@ def test_a_referee_decision_needs_a_reason_and_points_within_the_bounds(client, 
     assert response.status_code == 400
     html = response.content.decode()
     assert "points -5000 is outside the ruleset's bounds -1000 to 0" in text(response)
-    assert html.index("outside the ruleset&#x27;s bounds") > html.index('name="points"')
+    assert html.rindex("outside the ruleset&#x27;s bounds") > html.index(
+        'name="points"'
+    )  # beside the field, and in the summary above
     assert not Penalty.objects.exists()
     assert (
         record(client, table, "referee", player="p2", points="−15", reason="deliberate slow play").status_code

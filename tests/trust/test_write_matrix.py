@@ -566,6 +566,13 @@ PAGES: dict[str, Write] = {
         ok=(302,),
         event=False,  # an account
     ),
+    "first-organiser": Write(  # offered only while the server has no account: here it has, so nobody may
+        NOBODY,
+        body=lambda w: {"username": "first", "password1": "A-long-pass-42", "password2": "A-long-pass-42"},
+        ok=(302,),
+        refused=(404,),
+        anonymous=(404,),
+    ),
     "console-sign-in": Write(  # the one-time link is the permission: a wrong one signs nobody in
         NOBODY, ok=(302,), refused=(410,), anonymous=(410,)
     ),

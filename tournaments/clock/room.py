@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count
 
 from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Table, Tournament
+from tournaments.names import person_key
 
 
 @dataclass(frozen=True)
@@ -32,11 +33,8 @@ def screen_session(*, tournament: Tournament, current: Session | None) -> Sessio
 
 def seating_by_name(*, session: Session) -> list[SeatLine]:
     """Every seated player of ``session``, by last name then first name: where to sit."""
-    seats = (
-        Seat.objects.filter(session=session)
-        .select_related("table", "registration__player")
-        .order_by("registration__player__last_name", "registration__player__first_name", "id")
-    )
+    seats = Seat.objects.filter(session=session).select_related("table", "registration__player")
+    seats = sorted(seats, key=lambda s: (person_key(s.registration.player), s.pk))
     return [
         SeatLine(
             name=_sort_name(s.registration.player.first_name, s.registration.player.last_name),
@@ -118,10 +116,9 @@ def schedules(*, tournament: Tournament, published_only: bool) -> list[Schedule]
     for seat in query:
         seats.setdefault(seat.registration_id, {})[seat.session_id] = seat
     out = []
-    registrations = (
-        Registration.objects.filter(tournament=tournament)
-        .select_related("player")
-        .order_by("player__last_name", "player__first_name", "id")
+    registrations = sorted(
+        Registration.objects.filter(tournament=tournament).select_related("player"),
+        key=lambda r: (person_key(r.player), r.pk),
     )
     for registration in registrations:
         schedule = Schedule(registration=registration)

@@ -7,17 +7,11 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import unicodedata
 from collections.abc import Sequence
 
+from tournaments.names import fold  # noqa: F401 (one folding for every name search)
+
 MAX_SESSIONS = 40
-
-
-def fold(text: str) -> str:
-    """Lower case without accents or repeated spaces: "Élodie  Fernández" → "elodie fernandez"."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return re.sub(r"\s+", " ", bare.casefold()).strip()
 
 
 def parse_times(text: str) -> list[dt.time]:

@@ -9,6 +9,7 @@ from django.db.models import Count, Q, QuerySet
 from tournaments import selectors as core_selectors
 from tournaments.console.plan import fold
 from tournaments.models import EMAPlayer, Registration, Role, Tournament, TournamentRole
+from tournaments.names import person_key
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,9 @@ def ema_list_search(*, query: str, limit: int = 10) -> QuerySet[EMAPlayer]:
     qs = EMAPlayer.objects.all()
     for word in words:
         qs = qs.filter(Q(ema_id__startswith=word) if word.isdigit() else Q(search_text__contains=word[:40]))
-    return qs.order_by("last_name", "first_name")[:limit]
+    return sorted(
+        qs.order_by("last_name", "first_name")[:limit], key=lambda line: (person_key(line), line.ema_id)
+    )
 
 
 def registered_ema_ids(*, tournament: Tournament) -> set[str]:

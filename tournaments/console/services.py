@@ -38,7 +38,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
-from tournaments.names import ascii_digits, unsafe_character
+from tournaments.names import ascii_digits, person_key, unsafe_character
 from tournaments.selectors import HIDE_SETTING, REVEALED_SETTING  # noqa: F401 (the console's names)
 from tournaments.signals import RESULTS, ROSTER, SCHEDULE, changed_send
 
@@ -323,7 +323,7 @@ def possible_duplicates(
                 found[player.pk] = player
     if exclude_registration is not None:
         found.pop(exclude_registration.player_id, None)
-    return sorted(found.values(), key=lambda p: (p.full_name, p.pk))
+    return sorted(found.values(), key=lambda p: (person_key(p), p.pk))
 
 
 def player_register(

@@ -10,6 +10,7 @@ urlpatterns = [
     path("ema-list/", views.ema_list, name="console-ema-list"),
     path("welcome/<str:uid>/<str:token>/", views.sign_in, name="console-sign-in"),
     path("my/password/", views.password_set, name="console-password"),
+    path("first-organiser/", views.first_organiser, name="first-organiser"),
     path("t/<slug:slug>/console/", views.console_home, name="console-home"),
     path("t/<slug:slug>/console/edit/", views.tournament_edit, name="console-edit"),
     path("t/<slug:slug>/console/edit/add-session/", views.session_add, name="console-session-add"),

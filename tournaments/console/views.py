@@ -15,14 +15,14 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from rankings.standings import selectors as rk
 from scoring.rules.base import RuleError
 from tournaments import lifecycle
 from tournaments import selectors as tsel
 from tournaments.api import player_foreign_tournaments, visible_players
-from tournaments.console import selectors, services
+from tournaments.console import confirmations, selectors, services
 from tournaments.console.forms import (
     CheckinForm,
     EMAListForm,
@@ -62,6 +62,18 @@ def _errors(form, exc: ValidationError) -> None:
     else:
         for error in exc.messages:
             form.add_error(None, error)
+
+
+def _confirm_page(request, tournament: Tournament, confirmation, *, back_url: str):
+    """The confirmation step of a one-tap action: what it will do, in numbers; its button posts to this URL."""
+    return _page(
+        request,
+        "confirm.html",
+        tournament,
+        confirmation=confirmation,
+        action_url=request.path,
+        back_url=back_url,
+    )
 
 
 def _blocked(request, exc: services.Blocked) -> None:
@@ -190,9 +202,17 @@ def session_add(request, slug: str):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_remove(request, slug: str):
+    """GET: what removing the last session does, and the button that does it; POST: remove it."""
     tournament = _director_tournament(request, slug)
+    if request.method == "GET":
+        return _confirm_page(
+            request,
+            tournament,
+            confirmations.session_remove(tournament=tournament),
+            back_url=reverse("console-edit", args=[slug]),
+        )
     try:
         number = services.session_remove_last(tournament=tournament)
     except services.Blocked as exc:
@@ -326,6 +346,34 @@ def password_set(request):
         return redirect("my-tournaments")
     return render(
         request, "tournaments/console/password.html", {"form": form}, status=400 if form.errors else 200
+    )
+
+
+def first_organiser(request):
+    """A new server's first account, an organiser: offered only while no account exists, then never again."""
+    from django.contrib.auth.forms import UserCreationForm
+    from django.db import DatabaseError
+
+    from tournaments.console.first_run import FirstRunClosed, accounts_exist, first_organiser_create
+
+    if accounts_exist():
+        raise Http404("An account exists already.")
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = first_organiser_create(
+                username=form.cleaned_data["username"], password=form.cleaned_data["password1"]
+            )
+        except (FirstRunClosed, DatabaseError):
+            raise Http404("An account exists already.") from None
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Your account is ready: you may now create your first tournament."))
+        return redirect("tournament-new")
+    return render(
+        request,
+        "tournaments/console/first_organiser.html",
+        {"form": form},
+        status=400 if form.errors else 200,
     )
 
 
@@ -655,10 +703,21 @@ def session_page(request, slug: str, number: int):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def session_action(request, slug: str, number: int, action: str):
+    """POST: seat, advance (publish, start, finish) or step back. GET: the confirmation step before starting a
+    seated session (the only step offered as a page; any other GET goes back to the session)."""
     tournament = _director_tournament(request, slug)
     session = _session(tournament, number)
+    if request.method == "GET":
+        if action == "advance" and session.status == Session.Status.SEATED:
+            return _confirm_page(
+                request,
+                tournament,
+                confirmations.session_start(session=session),
+                back_url=reverse("console-session", args=[slug, number]),
+            )
+        return redirect("console-session", slug=slug, number=number)
     from tournaments.seating.engine import SeatingError
 
     try:
@@ -695,9 +754,21 @@ def session_action(request, slug: str, number: int, action: str):
 
 
 @login_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def tournament_action(request, slug: str, action: str):
+    """POST: finish, reopen, reveal, hide. GET: the confirmation step before finishing (any other GET goes back
+    to the console)."""
     tournament = _director_tournament(request, slug)
+    if request.method == "GET":
+        if action == "finish" and tournament.status != Tournament.Status.FINISHED:
+            blockers = services.tournament_blockers(tournament=tournament)
+            return _confirm_page(
+                request,
+                tournament,
+                confirmations.tournament_finish(tournament=tournament, blockers=blockers),
+                back_url=reverse("console-home", args=[slug]),
+            )
+        return redirect("console-home", slug=slug)
     try:
         if action == "finish":
             services.tournament_finish(tournament=tournament)

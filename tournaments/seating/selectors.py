@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from penalties.models import Penalty
 from scoring.models import TableResult
 from tournaments.models import Registration, Seat, Session, Table, Tournament
-from tournaments.presenters import SeatLine, TableView, sort_name
+from tournaments.names import fold
+from tournaments.presenters import SeatLine, TableView, name_order, sort_name
 from tournaments.seating.engine import (
     Player,
     QualityReport,
@@ -380,7 +381,7 @@ class SessionView:
 
     @property
     def seats_by_name(self) -> list[SeatLine]:
-        return sorted((s for t in self.tables for s in t.seats), key=lambda s: (s.name.lower(), s.key))
+        return sorted((s for t in self.tables for s in t.seats), key=lambda s: (s.sort_key, s.key))
 
 
 def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = None) -> list[SessionView]:
@@ -421,6 +422,7 @@ def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = 
                         substitute=s.registration.is_substitute,
                         withdrawn=not s.registration.is_active_in(session.number),
                         sort_name=sort_name(s.registration),
+                        sort_key=name_order(s.registration),
                     )
                     for s in seats[t.pk]
                 ],
@@ -563,7 +565,7 @@ def seating_quality_details(*, tournament: Tournament) -> QualityDetails:
                     fixed_lines.append(FixedLine(name(k), fixed, t, n))
     visit_lines = sorted(
         (VisitLine(name(k), t, tuple(ns)) for (k, t), ns in visits.items() if len(ns) > 1),
-        key=lambda v: (v.name.lower(), v.table),
+        key=lambda v: (fold(v.name), v.name, v.table),
     )
     return QualityDetails(
         report=report,

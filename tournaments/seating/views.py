@@ -300,9 +300,11 @@ def print_players(request, slug: str):
     for s in sessions:
         for t in s.tables:
             for seat in t.seats:
-                row = rows.setdefault(seat.key, {"name": seat.sort_name, "key": seat.key, "seats": {}})
+                row = rows.setdefault(
+                    seat.key, {"name": seat.sort_name, "order": seat.sort_key, "key": seat.key, "seats": {}}
+                )
                 row["seats"][s.number] = (t.number, seat)
-    ordered = sorted(rows.values(), key=lambda r: (r["name"].casefold(), r["key"]))
+    ordered = sorted(rows.values(), key=lambda r: (r["order"], r["key"]))
     for row in ordered:
         row["cells"] = [row["seats"].get(s.number) for s in sessions]
     context = _print_context(request, tournament, sessions, which)
