@@ -75,14 +75,19 @@ def hand_has_tiles(hand: Mapping[str, Any]) -> bool:
     return isinstance(winners, list) and any(isinstance(w, Mapping) and "tiles" in w for w in winners)
 
 
-def _claim_text(check: engine.WinCheck) -> str:
-    claimed = check.claimed or {}
-    if check.valuation.family == "riichi":
+def claim_text(family: str, claimed: Mapping[str, Any] | None) -> str:
+    """A value as the table states it ("10 fan", "2 han 30 fu", "13 han", "48 points")."""
+    claimed = claimed or {}
+    if family == "riichi":
         fu = f" {claimed.get('fu')} fu" if claimed.get("fu") is not None else ""
         return f"{claimed.get('han')} han{fu}"
-    if check.valuation.family == "classical":
+    if family == "classical":
         return f"{claimed.get('value')} points"
     return f"{claimed.get('fan')} fan"
+
+
+def _claim_text(check: engine.WinCheck) -> str:
+    return claim_text(check.valuation.family, check.claimed)
 
 
 def hand_tiles_prepare(
