@@ -248,3 +248,53 @@ def test_after_one_visit_the_page_reloads_offline_styled_with_the_ordinary_cache
         driver.save_screenshot(str(ARTIFACTS / f"entry-offline-reload-{width}.png"))
     finally:
         driver.quit()
+
+
+def test_entry_controls_are_thumb_sized_and_the_keyboard_skips_to_the_form(
+    tmp_path, live_server, make_tournament, director
+):
+    from selenium.webdriver.common.keys import Keys
+
+    _, table = table_for(make_tournament, director, "phone-thumb")
+    driver = start(tmp_path / "profile", 360, 740)
+    try:
+        driver.get(live_server.url + link_url(table))
+        win(driver, winner="0", discarder="2", fan="8")
+        tap(driver, "1m", "2m")
+        small = driver.execute_script(
+            "return [...document.querySelectorAll('.tp-tile, .tp-mode, .tp-in, .tp-typed > summary,"
+            " form.hand-form button[type=submit]')].map(e => [e.className || e.tagName, e.getBoundingClientRect()])"
+            ".filter(([, r]) => r.width < 44 || r.height < 44).map(([n, r]) => `${n} ${r.width}x${r.height}`);"
+        )
+        assert small == []
+        assert no_sideways_scroll(driver, body=False)
+        driver.execute_script(
+            "document.querySelector('[data-tile-picker]').scrollIntoView({block: 'start'});"
+        )
+        driver.save_screenshot(str(ARTIFACTS / "entry-picker-360.png"))
+
+        # the keyboard: a few Tabs from the top reach "Skip to the hand form", which leads into the form
+        driver.get(live_server.url + link_url(table))
+        body = driver.find_element("tag name", "body")
+        for _ in range(8):
+            body.send_keys(Keys.TAB) if _ == 0 else driver.switch_to.active_element.send_keys(Keys.TAB)
+            if driver.switch_to.active_element.get_attribute("class") == "skip-link":
+                break
+        skip = driver.switch_to.active_element
+        assert skip.text == "Skip to the hand form"
+        outline = driver.execute_script("return getComputedStyle(document.activeElement).outlineStyle;")
+        assert outline != "none"  # the focus shows
+        skip.send_keys(Keys.ENTER)
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+        inside = driver.execute_script("return !!document.activeElement.closest('#hand');")
+        assert inside
+        tile = driver.find_element("css selector", ".tp-tile[data-tile='5p']")
+        driver.execute_script("arguments[0].focus();", tile)
+        tile.send_keys(Keys.SHIFT, Keys.TAB)
+        driver.switch_to.active_element.send_keys(Keys.TAB)  # a keyboard focus, not a script's
+        shown = driver.execute_script(
+            "const e = document.activeElement; return [e.matches(':focus-visible'), getComputedStyle(e).outlineStyle];"
+        )
+        assert shown == [True, "solid"]
+    finally:
+        driver.quit()
