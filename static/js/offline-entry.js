@@ -215,7 +215,7 @@
 
   function withoutMessages(doc) {
     const copy = doc.cloneNode(true);
-    copy.querySelectorAll("main > article.message[role=status]").forEach((n) => n.remove());
+    copy.querySelectorAll("main > .messages").forEach((n) => n.remove());
     return "<!doctype html>\n" + copy.documentElement.outerHTML;
   }
 
@@ -271,7 +271,7 @@
     if (!CACHE || !window.caches) return;
     const copy = document.documentElement.cloneNode(true);
     copy
-      .querySelectorAll("#offline-queue, #pending-scores, main > article.message[role=status], .entry-check")
+      .querySelectorAll("#offline-queue, #pending-scores, main > .messages, .entry-check")
       .forEach((n) => n.remove());
     copy.querySelectorAll("[data-ready]").forEach((n) => n.removeAttribute("data-ready"));
     copy.querySelectorAll("[data-text]").forEach((n) => {

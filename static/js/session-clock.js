@@ -59,6 +59,7 @@
     this.poll = (parseFloat(root.getAttribute("data-clock-poll")) || 15) * 1000;
     this.data = null;
     this.offset = 0; // server time minus this device's time, in ms
+    this.store = "mahjong-clock:" + this.api;
     this.lastPhase = null;
     this.beeper = new Beeper();
     this.timer = null;
@@ -106,10 +107,18 @@
         self.offset = Date.parse(data.server_time) - (sent + received) / 2;
         self.data = data;
         self.root.removeAttribute("data-offline");
+        try { localStorage.setItem(self.store, JSON.stringify({data: data, offset: self.offset})); } catch (e) { /* full */ }
         self.tick();
         self.schedule(self.poll);
       })
       .catch(function () {
+        if (!self.data) {
+          // A page opened with no network counts down from the last answer this phone had.
+          try {
+            var kept = JSON.parse(localStorage.getItem(self.store) || "null");
+            if (kept) { self.data = kept.data; self.offset = kept.offset; }
+          } catch (e) { /* nothing kept */ }
+        }
         self.root.setAttribute("data-offline", "1");
         self.tick();
         self.schedule(Math.min(self.poll, 5000));

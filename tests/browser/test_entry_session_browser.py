@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from idempotency.models import IdempotencyRecord
-from scoring.models import Hand
+from scoring.models import Hand, TableResult
 from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
 from tests.browser.netproxy import Proxy
 from tests.browser.test_offline_entry_browser import banner, network, queued
@@ -298,3 +298,89 @@ def test_entry_controls_are_thumb_sized_and_the_keyboard_skips_to_the_form(
         assert shown == [True, "solid"]
     finally:
         driver.quit()
+
+
+def mcr_tiles_hand(driver) -> None:
+    """South wins on North's discard with 11 fan of tiles (Robbing the Kong, Dragon Pung, Short Straight)."""
+    win(driver, winner="1", discarder="3")
+    tap(driver, "7z", mode="pung")
+    tap(driver, "3s", mode="chow")
+    tap(driver, "2m", "3m", "5m", "6m", "7m", "9p", "9p", "4m")
+    driver.execute_script(
+        "const f = document.querySelector(\"input[name='tiles_flags'][value='robbing_kong']\");"
+        "f.scrollIntoView({block: 'center'}); f.click();"
+    )
+    wait_for(lambda: "11 fan" in driver.find_element("id", "tile-value").text, "the tiles' value")
+
+
+def test_a_table_of_sixteen_hands_on_a_phone_whatever_the_network_does(
+    browser, proxy, make_tournament, director
+):
+    """One MCR table, 16 hands: tiles for some, values for others, a draw now and then; the picker and
+    the clock used after every save; the network cut twice and stalled twice; a reload with no network
+    after the ordinary cache was cleared. The server ends with the 16 hands, each once, in order, and the
+    page shows what the server has."""
+    tournament, table = table_for(make_tournament, director, "phone-sixteen")
+    clock.clock_act(tournament=tournament, user=director, action="start", seconds=3 * 3600)
+    page = link_url(table)
+    browser.get(proxy.url + page)  # the one visit with a network before the outages
+    proxy.drop_only = page
+    expected = []
+    tiles_hands, draws, offline_hands, stalled_hands = {3, 9, 14}, {5, 10, 15}, {4, 11}, {6, 13}
+    for number in range(1, 17):
+        the_picker_and_the_clock_work(browser)
+        if number == 8:  # a reload with no network, the browser's ordinary cache cleared
+            network(browser, proxy, online=False)
+            browser.execute_cdp_cmd("Network.clearBrowserCache", {})
+            browser.refresh()
+            wait_for(lambda: browser.find_elements("css selector", "form.hand-form"), "the page offline")
+            assert browser.find_element("css selector", "#hand > h2").text == "Hand 8"
+            the_picker_and_the_clock_work(browser)
+        if number in offline_hands:
+            network(browser, proxy, online=False)
+        if number in stalled_hands:
+            proxy.stall_posts = 1
+        if number in tiles_hands:
+            mcr_tiles_hand(browser)
+            expected.append((1, 3, 11))
+        elif number in draws:
+            browser.find_element("css selector", "form.hand-form input[name=result][value=draw]").click()
+            expected.append(None)
+        else:
+            winner, discarder, fan = number % 4, (number + 2) % 4, 8 + number
+            win(browser, winner=str(winner), discarder=str(discarder), fan=str(fan))
+            expected.append((winner, discarder, fan))
+        save(browser)
+        if number in offline_hands or number == 8:
+            wait_for(lambda: "1 hand waiting to send" in banner(browser), "the hand kept on the phone")
+            assert "No network" in banner(browser)
+            network(browser, proxy, online=True)
+        if number in stalled_hands:
+            wait_for(lambda: "The server did not answer" in banner(browser), "the stalled request")
+        wait_for(lambda n=number: queued(browser) == 0 and len(stored(table)) == n, f"hand {number} stored")
+        wait_for(
+            lambda n=number: (
+                f"Hand {n} saved."
+                in browser.execute_script("return document.querySelector('main').innerText;")
+            ),
+            f"hand {number} saved on the page",
+        )
+    assert len(proxy.stalled) == 2
+    hands = [
+        None if h["result"] == "draw" else (h["winner"], h.get("discarder"), h["fan"]) for h in stored(table)
+    ]
+    assert hands == expected
+    assert Hand.objects.filter(result__table=table).count() == 16
+    numbers = list(
+        Hand.objects.filter(result__table=table).order_by("number").values_list("number", flat=True)
+    )
+    assert numbers == list(range(1, 17))
+    # the page shows what the server has: its version, 16 hands, the totals of a fresh load
+    shown = "return [document.getElementById('offline-entry').dataset.version, document.querySelector('.seats').innerText, document.querySelector('#hands').innerText];"
+    before = browser.execute_script(shown)
+    assert before[0] == str(TableResult.objects.get(table=table).version)
+    browser.refresh()
+    wait_for(lambda: browser.find_elements("css selector", ".seats .score"), "a fresh page")
+    assert browser.execute_script(shown) == before
+    browser.execute_script("window.scrollTo(0, 0);")
+    browser.save_screenshot(str(ARTIFACTS / "entry-sixteen-390.png"))
