@@ -19,8 +19,10 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.functional import cached_property
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
 
 from penalties.forms import penalty_kinds
@@ -70,6 +72,9 @@ class Refused:
     form: Any
     status: int
     stale_version: int | None = None
+
+
+FRAGMENTS_HEADER = "X-Entry-Fragments"
 
 
 class TablePage:
@@ -222,7 +227,12 @@ class TablePage:
             "table_clock": clock_selectors.table_clock(table=self.table, hand_times=s.hand_times),
         }
         status = refused.status if refused is not None else 200
-        return render(self.request, "scoring/table.html", context, status=status)
+        # The page's script asks, after a hand it saved, for what changed only (not the hand form).
+        fragments = refused is None and self.request.headers.get(FRAGMENTS_HEADER) == "1"
+        template = "scoring/table_fragments.html" if fragments else "scoring/table.html"
+        response = render(self.request, template, context, status=status)
+        patch_vary_headers(response, [FRAGMENTS_HEADER])
+        return response
 
 
 def _write(
@@ -326,6 +336,7 @@ def _table_view(request: HttpRequest, table: Table, actor: Actor, link_key: str 
     return page.render()
 
 
+@gzip_page
 def table_page(request: HttpRequest, slug: str, session: int, number: int) -> HttpResponse:
     """The table page for the scorers, referees and directors of the tournament."""
     if not request.user.is_authenticated:
@@ -334,6 +345,7 @@ def table_page(request: HttpRequest, slug: str, session: int, number: int) -> Ht
     return _table_view(request, table, _role_actor(request, table), None)
 
 
+@gzip_page
 def table_link(request: HttpRequest, key: str) -> HttpResponse:
     """The table page reached by the table's private link, without an account."""
     table = selectors.table_for_key(key=key)

@@ -67,11 +67,16 @@ def hand_has_tiles(hand: Mapping[str, Any]) -> bool:
     return isinstance(winners, list) and any(isinstance(w, Mapping) and "tiles" in w for w in winners)
 
 
-def _claim_text(check: engine.WinCheck) -> str:
-    claimed = check.claimed or {}
-    value, unit = claim_value(check.valuation.family, claimed)
+def claim_text(family: str, claimed: Mapping[str, Any] | None) -> str:
+    """A value as the table states it ("10 fan", "2 han 30 fu", "13 han", "48 points")."""
+    claimed = claimed or {}
+    value, unit = claim_value(family, claimed)
     fu = f" {claimed.get('fu')} fu" if unit == "han" and claimed.get("fu") is not None else ""
     return f"{value} {unit}{fu}"
+
+
+def _claim_text(check: engine.WinCheck) -> str:
+    return claim_text(check.valuation.family, check.claimed)
 
 
 def hand_tiles_prepare(

@@ -35,8 +35,9 @@ def tiles_value_url(table: Table, link_key: str | None, number: int | None) -> s
 
 
 def _preview(request: HttpRequest, table: Table, actor) -> HttpResponse:
-    """The value of the tiles typed or picked so far, as a fragment for htmx (always 200: the fragment
-    says what is missing or wrong)."""
+    """The value of the tiles typed or picked so far, as a fragment for htmx. Malformed tiles, or tiles
+    that are no winning hand, answer 422 with the field and the rule named; a form that only lacks a field
+    the value needs (the winner) answers 200 and says which."""
     from scoring import forms as entry
 
     state = selectors.table_state(table=table, actor=actor)
@@ -49,23 +50,39 @@ def _preview(request: HttpRequest, table: Table, actor) -> HttpResponse:
         request.POST, seats=state.seat_names, rules=state.rules, tiles_mode="optional"
     )
     context: dict = {}
+    status = 200
     form.is_valid()
     tiles = tile_forms.tiles_of(form.cleaned_data) if hasattr(form, "cleaned_data") else None
-    if tiles is None:
+    tile_errors = [(name, errors) for name, errors in form.errors.items() if name.startswith("tiles")]
+    if tile_errors:
+        context["problem"] = _field_error(form, *tile_errors[0])
+        status = 422
+    elif tiles is None:
         context["empty"] = True
     elif form.errors:
-        first = next(iter(form.errors.items()))
-        label = form.fields[first[0]].label if first[0] in form.fields else ""
-        context["problem"] = f"{label}: {first[1][0]}" if label else first[1][0]
+        context["needs"] = _field_error(form, *next(iter(form.errors.items())))
     else:
         try:
             record = tiles_services.hand_tiles_value(table=table, hand=form.full_hand(), number=number)
         except RuleError as exc:
             context["problem"] = exc.message
+            status = 422
         else:
-            context["wins"] = record["wins"]
+            context["wins"] = [
+                {
+                    **win,
+                    "claimed_text": tiles_services.claim_text(state.rules.family, win["claimed"]),
+                    "computed_text": tiles_services.claim_text(state.rules.family, win["computed"]["claim"]),
+                }
+                for win in record["wins"]
+            ]
             context["status"] = record["status"]
-    return render(request, "scoring/tiles/_value.html", context)
+    return render(request, "scoring/tiles/_value.html", context, status=status)
+
+
+def _field_error(form, name: str, errors) -> str:
+    label = form.fields[name].label if name in form.fields else ""
+    return f"{label}: {errors[0]}" if label else str(errors[0])
 
 
 @require_POST

@@ -18,6 +18,9 @@
   const STORE = "mahjong-entry-queue:" + PAGE;
   const RETRY_FIRST_MS = 2000;
   const RETRY_MAX_MS = 30000;
+  // A request with no answer after this long is abandoned and sent again with the same idempotency key
+  // (a Wi-Fi that takes the connection and then stalls must not block the queue).
+  const TIMEOUT_MS = parseInt(first.dataset.timeout || "15000", 10);
 
   const fmt = (pattern, n) => pattern.replace("%(n)s", String(n));
   const plural = (forms, n) => fmt(n === 1 ? forms.one : forms.other, n);
@@ -122,6 +125,44 @@
         }
       }
     }
+    // The fu select follows the han chosen (the server redraws it with the fu kept as selected).
+    form.querySelectorAll("select[name^=han]").forEach((han) => han.dispatchEvent(new Event("change", { bubbles: true })));
+  }
+
+  // -- checks the page can make before a hand is queued ---------------------------------------------------
+  const visible = (node) => node && node.getClientRects().length > 0;
+
+  function problems(form) {
+    const found = [];
+    const result = form.querySelector("input[name=result]:checked");
+    if (!result) return found;
+    const hasTiles = (form.querySelector("[name=tiles_hand]") || {}).value;
+    for (const winner of form.querySelectorAll("select[name^=winner]")) {
+      const block = winner.name.slice("winner".length);
+      const primary = block === "";
+      if (!visible(winner) || (!primary && winner.value === "")) continue;
+      if (winner.value === "") found.push([winner, T.checkWinner]);
+      const han = form.querySelector('[name="han' + block + '"]');
+      const fu = form.querySelector('[name="fu' + block + '"]');
+      const h = han && visible(han) ? parseInt(han.value, 10) : NaN;
+      if (!hasTiles && h > 0 && h < 5 && fu && visible(fu) && fu.value === "") found.push([fu, T.checkFu]);
+    }
+    return found;
+  }
+
+  function showProblems(form, found) {
+    form.querySelectorAll(".entry-check").forEach((n) => n.remove());
+    form.querySelectorAll("[data-checked]").forEach((n) => {
+      n.removeAttribute("aria-invalid");
+      n.removeAttribute("data-checked");
+    });
+    for (const [field, text] of found) {
+      field.setAttribute("aria-invalid", "true");
+      field.setAttribute("data-checked", "1");
+      field.after(el("small", { class: "field-error entry-check", role: "alert" }, text));
+    }
+    if (found.length) found[0][0].focus();
+    return found.length === 0;
   }
 
   // -- entering a hand -----------------------------------------------------------------------------------
@@ -131,7 +172,7 @@
     for (const [name, value] of new FormData(form).entries()) {
       if (typeof value === "string") fields.push([name, value]);
     }
-    const item = { key: "", version: 0, fields: fields, label: describe(form), state: "waiting", error: "" };
+    const item = { key: "", version: 0, fields: fields, label: describe(form), state: "waiting", error: "", tries: 0 };
     const editing = q.findIndex((i) => i.state === "editing");
     if (editing >= 0) {
       rekey(item, q[editing].version);
@@ -153,7 +194,7 @@
     const action = form.querySelector('input[name="action"]');
     if (!action || action.value !== "hand") return;
     event.preventDefault();
-    enqueue(form);
+    if (showProblems(form, problems(form))) enqueue(form);
   });
 
   // -- sending -------------------------------------------------------------------------------------------
@@ -161,6 +202,7 @@
   let stopped = false;
   let timer = null;
   let backoff = RETRY_FIRST_MS;
+  let problem = ""; // why the last attempt failed: "offline", "timeout", "server" or ""
 
   function later() {
     clearTimeout(timer);
@@ -173,7 +215,7 @@
 
   function withoutMessages(doc) {
     const copy = doc.cloneNode(true);
-    copy.querySelectorAll("main > article.message[role=status]").forEach((n) => n.remove());
+    copy.querySelectorAll("main > .messages").forEach((n) => n.remove());
     return "<!doctype html>\n" + copy.documentElement.outerHTML;
   }
 
@@ -193,7 +235,61 @@
     current.replaceWith(adopted);
     document.title = doc.title;
     if (window.htmx) window.htmx.process(adopted);
+    // The scripts of the page (tile picker, clock) start on the new content as on an htmx swap.
+    adopted.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true, detail: { elt: adopted } }));
     render();
+  }
+
+  // The answer to a hand saved by this script holds only what changed (messages, totals, hands, next
+  // hand, clock): the hand form stays the phone's own, renumbered.
+  function swapFragments(box) {
+    const current = document.querySelector("main");
+    const kept = box.querySelector("#hand[data-kept]");
+    const hand = document.getElementById("hand");
+    if (!current || (kept && !hand)) return refresh();
+    if (kept) {
+      const heading = hand.querySelector("h2");
+      const submit = hand.querySelector("form.hand-form button[type=submit]");
+      for (const [node, text] of [[heading, kept.dataset.heading], [submit, kept.dataset.submit]]) {
+        if (!node) continue;
+        node.textContent = text;
+        delete node.dataset.text;
+      }
+      const value = hand.querySelector("#tile-value");
+      if (value && kept.dataset.tilesValue) value.setAttribute("hx-post", kept.dataset.tilesValue);
+    }
+    current.replaceChildren(...Array.from(document.importNode(box, true).childNodes));
+    if (kept) current.querySelector("#hand[data-kept]").replaceWith(hand);
+    if (window.htmx) window.htmx.process(current);
+    current.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true, detail: { elt: current } }));
+    render();
+    keepCopy();
+  }
+
+  function keepCopy() {
+    // The service worker's copy of the page is this page as it now is, without what only this visit shows.
+    if (!CACHE || !window.caches) return;
+    const copy = document.documentElement.cloneNode(true);
+    copy
+      .querySelectorAll("#offline-queue, #pending-scores, main > .messages, .entry-check")
+      .forEach((n) => n.remove());
+    copy.querySelectorAll("[data-ready]").forEach((n) => n.removeAttribute("data-ready"));
+    copy.querySelectorAll("[data-text]").forEach((n) => {
+      n.textContent = n.dataset.text;
+      n.removeAttribute("data-text");
+    });
+    copy.querySelectorAll("[data-tp-hand] .tp-group, [data-tp-hand] .tp-in").forEach((n) => n.remove());
+    const html = "<!doctype html>\n" + copy.outerHTML;
+    caches
+      .open(CACHE)
+      .then((c) => c.put(PAGE, new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } })))
+      .catch(() => {});
+  }
+
+  function focusNextHand() {
+    // After a save the next hand's first field has the focus, not the top of the page.
+    const field = document.querySelector("form.hand-form input[name=result]");
+    if (field) field.focus({ preventScroll: true });
   }
 
   async function refresh() {
@@ -220,7 +316,10 @@
   // What to do after one answer: "next" hand, "retry" later, or "stop" for the scorer's decision.
   async function handle(item, res, csrfRenewed) {
     const type = res.headers.get("Content-Type") || "";
-    if (res.status >= 500 || type.includes("json")) return "retry"; // not stored by the server: send again
+    if (res.status >= 500 || type.includes("json")) {
+      problem = "server";
+      return "retry"; // not stored by the server: send again
+    }
     const html = await res.text();
     const doc = new DOMParser().parseFromString(html, "text/html");
     if (res.ok) {
@@ -228,8 +327,12 @@
         update(item.key, { state: "refused", error: doc.title });
         return "stop";
       }
-      save(load().filter((i) => i.key !== item.key));
-      swapPage(doc);
+      const q = load();
+      save(q.filter((i) => i.key !== item.key));
+      const box = doc.getElementById("entry-fragments");
+      if (box) await swapFragments(box);
+      else swapPage(doc); // with the server's "Hand n saved."
+      if (q.length === 1) focusNextHand();
       return "next";
     }
     if (res.status === 409) {
@@ -261,17 +364,27 @@
           break;
         }
         let res;
+        const abort = new AbortController();
+        const stall = setTimeout(() => abort.abort(), TIMEOUT_MS);
+        update(item.key, { tries: (item.tries || 0) + 1 });
         try {
           res = await fetch(PAGE, {
             method: "POST",
             body: new URLSearchParams(item.fields),
             credentials: "same-origin",
             cache: "no-store",
+            headers: { "X-Entry-Fragments": "1" },
+            signal: abort.signal,
           });
         } catch (e) {
-          later(); // no network, or the answer was lost: the same request is sent again with its key
+          // No network, no answer in time, or the answer was lost: the same request (the same key) is sent
+          // again, so a hand the server did store is not stored twice.
+          clearTimeout(stall);
+          problem = abort.signal.aborted ? "timeout" : "offline";
+          later();
           break;
         }
+        clearTimeout(stall);
         const outcome = await handle(item, res, csrfRenewed);
         if (outcome === "again") {
           csrfRenewed = true;
@@ -286,6 +399,7 @@
           break;
         }
         backoff = RETRY_FIRST_MS;
+        problem = "";
       }
     } finally {
       flushing = false;
@@ -399,11 +513,22 @@
   }
 
   function renumber(n) {
-    // The hand form counts the hands kept on the phone.
+    // The hand form counts the hands kept on the phone; while a hand is corrected, it names that hand.
     const next = String(nextHand());
+    const line = document.querySelector("main > p.state-line[data-next]");
+    if (line) {
+      if (line.dataset.text === undefined) line.dataset.text = line.textContent;
+      line.textContent = n ? fmt(T.nextAfterQueue, nextHand() + n) : line.dataset.text;
+    }
+    const editing = load().findIndex((i) => i.state === "editing");
     for (const node of document.querySelectorAll("#hand > h2, form.hand-form button[type=submit]")) {
       if (node.dataset.text === undefined) node.dataset.text = node.textContent;
-      node.textContent = n ? node.dataset.text.replace(next, String(nextHand() + n)) : node.dataset.text;
+      if (editing >= 0) {
+        const label = node.tagName === "BUTTON" ? T.saveCorrected : T.hand;
+        node.textContent = fmt(label, nextHand() + editing);
+      } else {
+        node.textContent = n ? node.dataset.text.replace(next, String(nextHand() + n)) : node.dataset.text;
+      }
     }
   }
 
@@ -422,10 +547,16 @@
     renumber(q.length);
     box.hidden = q.length === 0;
     if (!q.length) return;
-
-    const banner = el("article", { class: "message warn", id: "offline-banner", role: "status" });
+    // The first try of a hand on a working network is "sending"; the banner is for hands really waiting.
+    const waiting = !navigator.onLine || stopped || problem || q.length > 1 || q.some((i) => (i.tries || 0) > 1);
+    if (!waiting) {
+      box.append(el("p", { class: "message", id: "entry-sending" }, fmt(T.sendingHand, nextHand())));
+      return;
+    }
+    const banner = el("div", { class: "message warn", id: "offline-banner" });
     banner.append(el("strong", {}, plural(T.waiting, q.length)));
-    const state = !navigator.onLine ? T.offline : stopped ? T.stopped : flushing ? T.sending : "";
+    const state = !navigator.onLine || problem === "offline" ? T.offline : stopped ? T.stopped
+      : problem === "timeout" ? T.noAnswer : problem === "server" ? T.serverError : flushing ? T.sending : "";
     if (state) banner.append(el("br"), el("small", {}, state));
     box.append(banner);
     if (q.some((i) => i.state === "conflict")) {
@@ -453,6 +584,15 @@
 
   if ("serviceWorker" in navigator && first.dataset.sw) {
     navigator.serviceWorker.register(first.dataset.sw, { scope: "/" }).catch(() => {});
+    // The private table page itself goes into the worker's cache on the first visit: a reload with no
+    // network then gives the full page (its files are taken by the worker when it installs).
+    // (A page served through the worker was put in its cache by the worker.)
+    if (CACHE && window.caches && first.hasAttribute("data-precache") && !navigator.serviceWorker.controller) {
+      navigator.serviceWorker.ready
+        .then(() => caches.open(CACHE))
+        .then((c) => c.add(new Request(PAGE, { credentials: "same-origin", cache: "no-store" })))
+        .catch(() => {});
+    }
   }
   render();
   flush();

@@ -7,6 +7,8 @@
 // retried, so a network blip changes nothing on screen but a small "offline" mark.
 (function () {
   "use strict";
+  if (window.mahjongSessionClock) return; // loaded once per page, whatever the partial updates bring
+  window.mahjongSessionClock = true;
 
   function fmt(seconds) {
     if (seconds === null || seconds === undefined) return "–";
@@ -57,6 +59,7 @@
     this.poll = (parseFloat(root.getAttribute("data-clock-poll")) || 15) * 1000;
     this.data = null;
     this.offset = 0; // server time minus this device's time, in ms
+    this.store = "mahjong-clock:" + this.api;
     this.lastPhase = null;
     this.beeper = new Beeper();
     this.timer = null;
@@ -68,14 +71,25 @@
         else { self.beeper.enable(); self.beeper.beep(1, 660); sound.setAttribute("aria-pressed", "true"); }
       });
     }
+    this.wake = function () { if (!document.hidden) self.fetch(); };
     ["visibilitychange", "focus", "online", "pageshow"].forEach(function (name) {
-      (name === "visibilitychange" ? document : window).addEventListener(name, function () {
-        if (!document.hidden) self.fetch();
-      });
+      (name === "visibilitychange" ? document : window).addEventListener(name, self.wake);
     });
     this.fetch();
-    setInterval(function () { self.tick(); }, 250);
+    this.ticker = setInterval(function () { self.tick(); }, 250);
   }
+
+  // A clock whose element left the page (a partial update replaced it) stops; the new element has its own.
+  Clock.prototype.gone = function () {
+    if (this.root.isConnected) return false;
+    clearInterval(this.ticker);
+    clearTimeout(this.timer);
+    var wake = this.wake;
+    ["visibilitychange", "focus", "online", "pageshow"].forEach(function (name) {
+      (name === "visibilitychange" ? document : window).removeEventListener(name, wake);
+    });
+    return true;
+  };
 
   Clock.prototype.schedule = function (ms) {
     var self = this;
@@ -84,6 +98,7 @@
   };
 
   Clock.prototype.fetch = function () {
+    if (this.gone()) return;
     var self = this, sent = Date.now();
     fetch(this.api, {headers: {"Accept": "application/json"}, cache: "no-store", credentials: "same-origin"})
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
@@ -92,10 +107,18 @@
         self.offset = Date.parse(data.server_time) - (sent + received) / 2;
         self.data = data;
         self.root.removeAttribute("data-offline");
+        try { localStorage.setItem(self.store, JSON.stringify({data: data, offset: self.offset})); } catch (e) { /* full */ }
         self.tick();
         self.schedule(self.poll);
       })
       .catch(function () {
+        if (!self.data) {
+          // A page opened with no network counts down from the last answer this phone had.
+          try {
+            var kept = JSON.parse(localStorage.getItem(self.store) || "null");
+            if (kept) { self.data = kept.data; self.offset = kept.offset; }
+          } catch (e) { /* nothing kept */ }
+        }
         self.root.setAttribute("data-offline", "1");
         self.tick();
         self.schedule(Math.min(self.poll, 5000));
@@ -125,7 +148,7 @@
   };
 
   Clock.prototype.tick = function () {
-    if (!this.data) return;
+    if (this.gone() || !this.data) return;
     var d = this.data, v = this.view(), root = this.root;
     root.setAttribute("data-state", v.state);
     root.setAttribute("data-phase", v.phase);
@@ -160,9 +183,13 @@
     this.lastPhase = v.phase;
   };
 
-  function start() {
-    document.querySelectorAll("[data-clock-api]").forEach(function (root) { root.sessionClock = new Clock(root); });
+  // Every clock element starts once: at page load and in any content a partial update brings (htmx:load).
+  function start(scope) {
+    var roots = Array.prototype.slice.call((scope || document).querySelectorAll("[data-clock-api]"));
+    if (scope && scope.matches && scope.matches("[data-clock-api]")) roots.push(scope);
+    roots.forEach(function (root) { if (!root.sessionClock) root.sessionClock = new Clock(root); });
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  document.addEventListener("htmx:load", function (event) { start(event.target); });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { start(); });
   else start();
 })();

@@ -3,6 +3,8 @@
    nothing here knows the rules. */
 (function () {
   "use strict";
+  if (window.mahjongTilePicker) return; // loaded once per page, whatever the partial updates bring
+  window.mahjongTilePicker = true;
   var SUITS = "mpsz";
   var MELD_SIZE = { chow: 3, pung: 3, kong: 4, concealed_kong: 4 };
 
@@ -61,6 +63,10 @@
     });
     [this.hand, this.melds, this.winning].forEach(function (input) {
       input.addEventListener("input", function () { self.read(); self.render(); self.changed(); });
+    });
+    // A reset form (the hand was queued) starts the next hand with an empty picker.
+    form.addEventListener("reset", function () {
+      setTimeout(function () { self.read(); self.setMode("tile"); self.render(); self.changed(); }, 0);
     });
     this.read();
     this.render();
@@ -169,11 +175,23 @@
     area.appendChild(group);
   };
 
-  function start() {
-    document.querySelectorAll("[data-tile-picker]").forEach(function (root) {
+  // Every picker starts once: at page load and in any content a partial update brings (htmx:load).
+  function start(scope) {
+    var roots = Array.prototype.slice.call((scope || document).querySelectorAll("[data-tile-picker]"));
+    if (scope && scope.matches && scope.matches("[data-tile-picker]")) roots.push(scope);
+    roots.forEach(function (root) {
       if (!root.dataset.ready) { root.dataset.ready = "1"; new Picker(root); }
     });
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  document.addEventListener("htmx:load", function (event) { start(event.target); });
+  // The value preview answers 422 when the tiles are malformed or no winning hand: it still says why.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "tile-value" && event.detail.xhr.status === 422) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { start(); });
   else start();
 })();

@@ -41,6 +41,10 @@ class Proxy:
         self.offline = False
         self.drop_post_answers = 0
         self.drop_only: str | None = None  # drop answers of POSTs to this path only
+        # POSTs to drop_only (or any) taken and then held open with no answer, never forwarded: a Wi-Fi that
+        # accepts the connection and stalls.
+        self.stall_posts = 0
+        self.stalled: list[str] = []
         self.posts: list[str] = []
         self.dropped: list[str] = []
         self._listener = socket.create_server(("127.0.0.1", 0))
@@ -82,6 +86,14 @@ class Proxy:
                     break
                 body += chunk
             method, path = head.split(b" ", 2)[:2]
+            if method == b"POST" and self.stall_posts > 0 and self.drop_only in (None, path.decode()):
+                self.stall_posts -= 1
+                self.stalled.append(path.decode())
+                conn.settimeout(600)
+                while conn.recv(65536):  # until the phone gives up and closes the connection
+                    pass
+                conn.close()
+                return
             with socket.create_connection(("127.0.0.1", self.upstream_port), timeout=60) as upstream:
                 upstream.sendall(_with_close(head) + body)
                 answer = b""

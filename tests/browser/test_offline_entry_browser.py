@@ -163,8 +163,17 @@ def test_a_change_from_another_device_is_shown_beside_the_phones_hands_and_nothi
     )
 
     network(browser, proxy, online=True)
-    conflict = wait_for(lambda: browser.find_elements("id", "offline-conflict"), "the conflict view")[0]
-    assert "Someone else changed this table while this phone was offline." in conflict.text
+    wait_for(lambda: browser.find_elements("id", "offline-conflict"), "the conflict view")
+    wait_for(
+        lambda: (
+            not browser.execute_script(
+                "return document.getElementById('offline-banner') && document.getElementById('offline-banner').innerText.includes('Sending');"
+            )
+        ),
+        "the queue to stop",
+    )
+    conflict = browser.find_element("id", "offline-conflict")
+    assert "Someone else changed this table before this phone's hands were sent." in conflict.text
     server = browser.find_element("id", "conflict-server")
     assert "16" in server.text  # the referee's hand, as stored
     phone = browser.find_element("id", "conflict-phone")

@@ -76,3 +76,44 @@ def test_the_manifest_starts_on_the_table_page_and_nowhere_else(client, tourname
         client.get("/entry.webmanifest", HTTP_ACCEPT_LANGUAGE="es").json()["name"]
         == "Anotación de mesa de mahjong"
     )
+
+
+def test_the_worker_precaches_every_file_the_table_page_uses(client, tournament):
+    """A reload with no network after one visit gives the full, styled page: every stylesheet, script and
+    icon the page links is in the worker's list."""
+    table = seat_session(tournament)[0]
+    html = client.get(link_url(table)).content.decode()
+    linked = set(re.findall(r'(?:href|src)="(/static/[^"?]+)"', html))
+    body = client.get("/entry-sw.js").content.decode()
+    urls = set(json.loads(re.search(r"const STATIC_URLS = (.*);", body).group(1)))
+    assert linked and linked <= urls, linked - urls
+    anchor = re.search(r'<div id="offline-entry"[^>]*>', html).group(0)
+    assert "data-precache" in anchor  # the private link's page goes into the cache on the first visit
+
+
+def test_a_hand_saved_by_the_script_answers_with_what_changed_not_the_hand_form(client, tournament):
+    table = seat_session(tournament)[0]
+    page = client.get(link_url(table)).content.decode()
+    key = re.search(r'name="idempotency_key" value="([^"]+)"', page).group(1)
+    hand = {"action": "hand", "version": "1", "idempotency_key": key, "result": "win", "winner": "0"}
+    hand |= {"discarder": "2", "fan": "8"}
+    response = client.post(
+        link_url(table), hand, follow=True, HTTP_X_ENTRY_FRAGMENTS="1", HTTP_ACCEPT_ENCODING="gzip"
+    )
+    assert response.status_code == 200
+    assert response["Content-Encoding"] == "gzip"
+    assert "X-Entry-Fragments" in response["Vary"]
+    import gzip
+
+    html = gzip.decompress(response.content).decode()
+    assert html.startswith('<div id="entry-fragments">')
+    assert "Hand 1 saved." in html
+    assert 'data-version="2"' in html and 'data-next="2"' in html  # the page's script reads these
+    assert 'data-heading="Hand 2"' in html and 'data-submit="Save hand 2"' in html
+    assert "data-tile-picker" not in html and "<form" in html  # the hand form stays the phone's own
+    assert "<html" not in html
+    assert "main content" not in html and "{#" not in html  # template comments stay in the template
+    full = client.get(link_url(table), HTTP_ACCEPT_ENCODING="gzip")
+    assert full["Content-Encoding"] == "gzip"
+    full_html = gzip.decompress(full.content).decode()
+    assert "data-tile-picker" in full_html and "main content" not in full_html
