@@ -110,7 +110,7 @@ def test_fu_that_cannot_exist_is_refused_beside_the_fu_and_nothing_is_saved(clie
     html = response.content.decode()
     message = "1 han 20 fu cannot be won on a discard"
     assert message in html
-    assert 0 < html.index(message) - html.index('name="fu"') < 800
+    assert 0 < html.rindex(message) - html.index('name="fu"') < 800
     assert not TableResult.objects.filter(table=table, hands__isnull=False).exists()
     # below 5 han the fu are required; from 5 han they are not asked
     response = post(client, url, "hand", table, result="tsumo", winner=1, han=2)

@@ -77,7 +77,7 @@ def test_a_liability_that_breaks_the_articles_is_refused_beside_it(
     html = response.content.decode()
     assert "liable shares cover the whole payment" in html
     # shown with the liability fields, which stay open
-    assert html.index("liable shares cover the whole payment") > html.index('name="liable1"')
+    assert html.rindex("liable shares cover the whole payment") > html.index('name="liable1"')
     assert "<details open>" in html
     assert not table.seats.first().session.tables.filter(result__hands__isnull=False).exists()
 
