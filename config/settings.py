@@ -324,3 +324,6 @@ URI_MAX_BYTES = env.int("URI_MAX_BYTES", default=4096)
 # Public pages: how long a rendered page may be served from the cache (seconds).
 PUBLIC_PAGE_CACHE_SECONDS = env.int("PUBLIC_PAGE_CACHE_SECONDS", default=10)
 CLOCK_POLL_SECONDS = env.int("CLOCK_POLL_SECONDS", default=15)
+# A director's CSV file of more players than this is imported in the background, with its progress
+# (rankings/player_jobs.py); smaller files within the request.
+PLAYER_IMPORT_INLINE_ROWS = env.int("PLAYER_IMPORT_INLINE_ROWS", default=200)
