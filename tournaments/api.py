@@ -321,6 +321,16 @@ class TournamentViewSet(viewsets.ModelViewSet):
             tournament=serializer.instance, **serializer.validated_data
         )
 
+    @extend_schema(
+        responses={
+            201: OpenApiResponse(description="Imported in the request: summary, registered keys."),
+            202: PlayerImportJobSerializer,
+            400: OpenApiResponse(description="`file`: every fault, with its line and column."),
+        },
+        description="Register players from a CSV file (field `file`), all or nothing. A file of more "
+        "than PLAYER_IMPORT_INLINE_ROWS players is checked, then imported in the background: 202 with "
+        "the job (its `url` and the `Location` header), to follow with GET.",
+    )
     @action(
         detail=True,
         methods=["post"],
