@@ -342,3 +342,6 @@ PUBLIC_PAGE_CACHE_SECONDS = env.int("PUBLIC_PAGE_CACHE_SECONDS", default=10)
 # reads the shared stamp on every request and all of them serve the same page after a change.
 PUBLIC_STAMP_MEMO_SECONDS = env.float("PUBLIC_STAMP_MEMO_SECONDS", default=1.0 if REDIS_URL else 0.0)
 CLOCK_POLL_SECONDS = env.int("CLOCK_POLL_SECONDS", default=15)
+# A director's CSV file of more players than this is imported in the background, with its progress
+# (rankings/player_jobs.py); smaller files within the request.
+PLAYER_IMPORT_INLINE_ROWS = env.int("PLAYER_IMPORT_INLINE_ROWS", default=200)

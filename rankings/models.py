@@ -363,3 +363,43 @@ class ImportedResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.first_name} {self.last_name} #{self.place} @ {self.tournament}"
+
+
+class PlayerImportJob(models.Model):
+    """A director's CSV file of players too long to import within the request, imported in the
+    background (``rankings.player_jobs``): all or nothing, with its progress and its outcome."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Imported")
+        FAILED = "failed", _("Refused")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="player_import_jobs")
+    data = models.BinaryField()  # the file as sent (at most tournaments.player_import.MAX_BYTES)
+    rows = models.PositiveIntegerField(default=0)  # players in the file
+    substitutes = models.BooleanField(default=False)
+    language = models.CharField(max_length=10, blank=True)  # language of the faults and the summary
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(_("progress"), default=0)
+    summary = models.TextField(blank=True)
+    faults = models.JSONField(default=list, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=Q(progress__lte=100), name="player_import_progress_at_most_100"),
+        ]
+
+    def __str__(self) -> str:
+        return f"player import {self.pk} ({self.get_status_display()})"
+
+    @property
+    def pending(self) -> bool:
+        return self.status in (self.Status.QUEUED, self.Status.RUNNING)

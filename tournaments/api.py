@@ -6,20 +6,49 @@ from django.db import transaction
 from django.db.models import Q
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.response import Response
 
 from config.api import require_object
 from config.parsers import BoundedFormParser, BoundedMultiPartParser
+from rankings.player_jobs import job_progress, player_import_start
 from tournaments import deletion, filters, services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
-from tournaments.player_import import PlayerImportError, players_import_csv, upload_read
+from tournaments.player_import import PlayerImportError, upload_read
 from tournaments.search import name_query
 from tournaments.signals import SCHEDULE, changed_send
+
+
+class PlayerImportJobSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    status = serializers.ChoiceField(choices=["queued", "running", "done", "failed"])
+    progress = serializers.IntegerField(min_value=0, max_value=100)
+    players = serializers.IntegerField(help_text="Players in the file.")
+    summary = serializers.CharField(help_text="Once done: who was registered.")
+    faults = serializers.ListField(child=serializers.CharField(), help_text="Once failed: why.")
+
+
+def player_import_job_body(job, tournament) -> dict:
+    return {
+        "id": job.pk,
+        "url": f"/api/tournaments/{tournament.slug}/player-imports/{job.pk}/",
+        "status": job.status,
+        "progress": job_progress(job),
+        "players": job.rows,
+        "summary": job.summary,
+        "faults": job.faults,
+    }
 
 
 def visible_tournaments(user):
@@ -346,6 +375,16 @@ class TournamentViewSet(viewsets.ModelViewSet):
             tournament=serializer.instance, **serializer.validated_data
         )
 
+    @extend_schema(
+        responses={
+            201: OpenApiResponse(description="Imported in the request: summary, registered keys."),
+            202: PlayerImportJobSerializer,
+            400: OpenApiResponse(description="`file`: every fault, with its line and column."),
+        },
+        description="Register players from a CSV file (field `file`), all or nothing. A file of more "
+        "than PLAYER_IMPORT_INLINE_ROWS players is checked, then imported in the background: 202 with "
+        "the job (its `url` and the `Location` header), to follow with GET.",
+    )
     @action(
         detail=True,
         methods=["post"],
@@ -361,9 +400,13 @@ class TournamentViewSet(viewsets.ModelViewSet):
         if upload is None:
             return Response({"file": ["Attach the CSV file as 'file'."]}, status=status.HTTP_400_BAD_REQUEST)
         try:
-            report = players_import_csv(tournament=tournament, data=upload_read(upload))
+            started = player_import_start(tournament=tournament, data=upload_read(upload), user=request.user)
         except PlayerImportError as exc:
             return Response({"file": exc.faults}, status=status.HTTP_400_BAD_REQUEST)
+        if started.job is not None:
+            body = player_import_job_body(started.job, tournament)
+            return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+        report = started.report
         return Response(
             {
                 "summary": report.summary(),
@@ -373,6 +416,24 @@ class TournamentViewSet(viewsets.ModelViewSet):
             },
             status=status.HTTP_201_CREATED,
         )
+
+    @extend_schema(
+        responses={200: PlayerImportJobSerializer, 404: OpenApiResponse(description="No such import.")},
+        description="A file of players imported in the background: its status (queued, running, done, "
+        "failed), progress (0–100), and the summary or the faults (every one with its line and column).",
+    )
+    @action(detail=True, methods=["get"], url_path=r"player-imports/(?P<job_pk>[0-9]+)")
+    def player_import(self, request, slug=None, job_pk=None):
+        """A background import of players: its state, progress and outcome (a director of the tournament)."""
+        from rankings.models import PlayerImportJob
+
+        tournament = self.get_object()
+        if not can_manage(request.user, tournament):
+            raise PermissionDenied("You need the director role in this tournament.")
+        job = PlayerImportJob.objects.filter(pk=job_pk, tournament=tournament).first()
+        if job is None:
+            raise NotFound("There is no such import of players in this tournament.")
+        return Response(player_import_job_body(job, tournament))
 
     @extend_schema(
         responses=inline_serializer(

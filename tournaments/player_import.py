@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from django.db import transaction
@@ -250,9 +250,14 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
 
 @transaction.atomic
 def players_import_csv(
-    *, tournament: Tournament, data: bytes | str, substitutes: bool = False
+    *,
+    tournament: Tournament,
+    data: bytes | str,
+    substitutes: bool = False,
+    progress: Callable[[int], None] | None = None,
 ) -> PlayerImportReport:
-    """Register every player of the file in ``tournament``; nothing is written if any line is faulty."""
+    """Register every player of the file in ``tournament``; nothing is written if any line is faulty.
+    ``progress`` (a background import) hears the percentage of the file's players done."""
     rows = parse_players_csv(data)
     report = PlayerImportReport()
     known = {p.ema_id: p for p in Player.objects.filter(ema_id__in=[r.ema_id for r in rows if r.ema_id])}
@@ -263,7 +268,9 @@ def players_import_csv(
     }
     next_key = int(next_registration_key(tournament)[1:])
     teams: dict[str, tuple[int, str]] = {}
-    for row in rows:
+    for done, row in enumerate(rows):
+        if progress is not None:
+            progress(done * 100 // len(rows))
         player = known.get(row.ema_id) if row.ema_id else None
         if (
             player is None

@@ -11,4 +11,9 @@ urlpatterns = [
     path("t/<slug:slug>/s/<int:number>/", views.session_page, name="session"),
     path("t/<slug:slug>/director/", views.director_dashboard, name="director-dashboard"),
     path("t/<slug:slug>/director/players/", views.director_players, name="director-players"),
+    path(
+        "t/<slug:slug>/director/players/import/<int:pk>/",
+        views.director_players_job,
+        name="director-players-job",
+    ),
 ]

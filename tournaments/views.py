@@ -16,6 +16,7 @@ from django.utils.translation import get_language
 
 from penalties.presenters import penalty_lines
 from penalties.selectors import recent_penalties
+from rankings.player_jobs import job_progress, player_import_start
 from rankings.standings import selectors as rk
 from scoring.selectors import session_tables
 from tournaments import pagecache, selectors
@@ -23,7 +24,7 @@ from tournaments.clock import selectors as clock_selectors
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
 from tournaments.permissions import can_view, tournament_for_director, user_roles
-from tournaments.player_import import PlayerImportError, players_import_csv, upload_read
+from tournaments.player_import import PlayerImportError, upload_read
 from tournaments.presenters import SeatLine, TableView
 
 
@@ -76,15 +77,18 @@ def director_players(request, slug: str):
         form = PlayerImportForm(request.POST, request.FILES)
         if form.is_valid():
             try:
-                report = players_import_csv(
+                started = player_import_start(
                     tournament=tournament,
                     data=upload_read(form.cleaned_data["file"]),
                     substitutes=form.cleaned_data["substitutes"],
+                    user=request.user,
                 )
             except PlayerImportError as exc:
                 faults = exc.faults
             else:
-                messages.success(request, report.summary())
+                if started.job is not None:
+                    return redirect("director-players-job", slug=tournament.slug, pk=started.job.pk)
+                messages.success(request, started.report.summary())
                 return redirect("director-players", slug=tournament.slug)
     else:
         form = PlayerImportForm()
@@ -99,6 +103,24 @@ def director_players(request, slug: str):
             "registrations": selectors.registration_list(tournament=tournament),
         },
     )
+
+
+@login_required
+def director_players_job(request, slug: str, pk: int):
+    """A file of players imported in the background: its progress (htmx polls this), then the outcome."""
+    from rankings.models import PlayerImportJob
+
+    tournament = tournament_for_director(user=request.user, slug=slug)
+    job = get_object_or_404(PlayerImportJob, pk=pk, tournament=tournament)
+    context = {
+        "tournament": tournament,
+        "job": job,
+        "progress": job_progress(job),
+        "roles": user_roles(request.user, tournament),
+    }
+    if request.htmx:
+        return render(request, "tournaments/_player_import_job.html", context)
+    return render(request, "tournaments/player_import_job.html", context)
 
 
 def _player_tournament_context(tournament: Tournament, registration: Registration, user=None) -> dict:

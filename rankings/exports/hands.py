@@ -79,5 +79,5 @@ class NotableHandsExporter(Exporter):
 
     def rows(self) -> Iterator[Sequence[Cell]]:
         yield [_("Date"), _("Person"), _("Title"), _("Value"), _("Unit"), _("Hand"), _("Opponents")]
-        for e in notable_hands(tournament=self.tournament):
+        for e in notable_hands(tournament=self.tournament, everything=True):  # the directors' file
             yield [e.date, e.person, e.title, e.value, e.unit, e.hand_text, e.opponents]

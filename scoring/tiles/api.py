@@ -215,7 +215,7 @@ class NotableHandViewSet(viewsets.ViewSet):
     def list(self, request):
         from .selectors import notable_hands
 
-        return Response(NotableHandSerializer(notable_hands()[:1000], many=True).data)
+        return Response(NotableHandSerializer(notable_hands(user=request.user)[:1000], many=True).data)
 
     @extend_schema(
         request=NotableHandSerializer,

@@ -74,12 +74,32 @@ def tournament_statistics(*, tournament, top: int = 10, user=None, everything: b
     return computed
 
 
-def notable_hands(*, tournament=None):
+def notable_hands(*, tournament=None, user=None, everything: bool = False):
     """The register: of one tournament, or the whole register's public part (entries of private
-    tournaments are left out)."""
+    tournaments are left out). Entries registered from a hand of a session hidden for the prize-giving
+    are left out for ``user`` (None: the public) until the reveal, as every channel of results does;
+    ``everything``: the directors' files."""
     from scoring.models import NotableHand
+    from tournaments.models import Tournament
+    from tournaments.selectors import HIDE_SETTING, visible_through
 
     found = NotableHand.objects.select_related("tournament")
     if tournament is not None:
-        return found.filter(tournament=tournament)
-    return found.filter(models.Q(tournament__isnull=True) | models.Q(tournament__is_public=True))
+        found = found.filter(tournament=tournament)
+    else:
+        found = found.filter(models.Q(tournament__isnull=True) | models.Q(tournament__is_public=True))
+    if everything:
+        return found
+    hiding = Tournament.objects.filter(
+        settings__has_key=HIDE_SETTING, sessions__tables__result__hands__notable_entry__isnull=False
+    ).distinct()
+    if tournament is not None:
+        hiding = hiding.filter(pk=tournament.pk)
+    for hider in hiding:
+        last = visible_through(tournament=hider, user=user)
+        if last is not None:
+            found = found.exclude(
+                source__result__table__session__tournament=hider,
+                source__result__table__session__number__gt=last,
+            )
+    return found

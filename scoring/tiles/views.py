@@ -251,5 +251,8 @@ def notable_hands(request: HttpRequest) -> HttpResponse:
                 return redirect("notable-hands")
         status = 400
     return render(
-        request, "scoring/tiles/notable_hands.html", {"entries": entries()[:500], "form": form}, status=status
+        request,
+        "scoring/tiles/notable_hands.html",
+        {"entries": entries(user=request.user)[:500], "form": form},
+        status=status,
     )

@@ -17,6 +17,8 @@ from rest_framework.test import APIClient
 
 from rankings.standings.services import standings_refresh
 from scoring import services as scoring_services
+from scoring.models import Hand
+from scoring.tiles.services import notable_hand_from_hand
 from tests.trust.test_private_tournaments import KEY_PAGES, page_kwargs
 from tests.trust.urlmap import api_operations, page_patterns
 from tests.trust.world import build_world
@@ -26,6 +28,12 @@ from tournaments.models import Role, Session
 pytestmark = pytest.mark.django_db
 
 HIDDEN_SCORE = [1753, -253, -700, -800]
+NOTABLE_TILES = {
+    "hand": "234m567m99p",
+    "melds": ["pung 7z", "chow 345s"],
+    "winning_tile": "4m",
+    "robbing_kong": True,
+}
 MARKERS = ("1753", "1,753", "1.753", "1 753", "1\xa0753", "1\u202f753")
 
 
@@ -48,6 +56,18 @@ def hidden_world():
         scoring_services.hand_add(
             table=tables[1], hand={"result": "draw"}, actor=director, expected_version=None
         )
+    # and a win with its tiles, registered as a notable hand whose title carries the hidden score
+    scoring_services.hand_add(
+        table=tables[1],
+        hand={"result": "win", "winner": 0, "discarder": 2, "tiles": NOTABLE_TILES},
+        actor=director,
+        expected_version=None,
+    )
+    notable_hand_from_hand(
+        hand=Hand.objects.get(result__table=tables[1], number=3),
+        title="The 1753 hand",
+        user=world.users["director"],
+    )
     tournament.settings = {**(tournament.settings or {}), "hide_last_sessions": 1}
     tournament.save(update_fields=["settings"])
     standings_refresh(tournament_id=tournament.pk)
@@ -164,15 +184,27 @@ def test_the_sweep_finds_the_hidden_score_for_the_staff_and_after_the_reveal():
 
 
 def test_the_statistics_leave_out_the_hidden_sessions_hands():
-    """Session 1 has one hand entered hand by hand (a draw), the hidden session two more."""
+    """Session 1 has one hand entered hand by hand (a draw), the hidden session three more."""
     world = hidden_world()
     url = f"/api/tournaments/{world.tournament.slug}/statistics/"
     assert APIClient().get(url).json()["hands"] == 1
     referee = APIClient()
     referee.force_login(world.users["referee"])
-    assert referee.get(url).json()["hands"] == 3
+    assert referee.get(url).json()["hands"] == 4
     page = APIClient().get(reverse("tiles-statistics", args=[world.tournament.slug]))
     assert page.status_code == 200
+
+
+def test_the_register_of_notable_hands_shows_a_hidden_sessions_hand_after_the_reveal():
+    world = hidden_world()
+    assert "The 1753 hand" not in APIClient().get("/notable-hands/").content.decode()
+    assert not [e for e in APIClient().get("/api/notable-hands/").json() if e["title"] == "The 1753 hand"]
+    referee = APIClient()
+    referee.force_login(world.users["referee"])
+    assert "The 1753 hand" in referee.get("/notable-hands/").content.decode()
+    world.tournament.settings = {**world.tournament.settings, "standings_revealed": True}
+    world.tournament.save(update_fields=["settings"])
+    assert [e["title"] for e in APIClient().get("/api/notable-hands/").json()] == ["The 1753 hand"]
 
 
 def test_the_table_result_api_names_the_rule_for_a_hidden_session():

@@ -634,7 +634,17 @@ READ_PAGES = {
     "entry-manifest", "entry-sw", "archive-import-job", "clock-page", "clock-tables", "director-backups",
     "director-backup-download", "ema-imports", "ema-import-detail", "print-schedules", "print-sheets",
     "venue-screen", "venue-screen-panels", "ema-submission", "ema-submission-panel", "ema-submission-pdf",
+    "director-players-job",
 }  # fmt: skip
+
+# The player imports again with every file imported in the background (PLAYER_IMPORT_INLINE_ROWS = 0):
+# the queued job is the write, for the tournament's directors only.
+BACKGROUND_IMPORTS = {
+    "POST /api/tournaments/{slug}/import-players/": Write(
+        DIRECTORS, body=lambda w: {"file": csv_upload()}, multipart=True, ok=(202,)
+    ),
+    "director-players": Write(DIRECTORS, body=lambda w: {"file": csv_upload()}, ok=(302,)),
+}
 
 
 def fingerprint() -> list:
@@ -834,6 +844,35 @@ def test_page_form_matrix(name):
         status, changed, response = attempt(send)
         check(failures, f"PAGE {name}", spec, actor, status, changed, response)
     assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("operation", sorted(BACKGROUND_IMPORTS))
+def test_background_player_imports_are_for_directors(operation, settings):
+    from rankings.models import PlayerImportJob
+
+    settings.PLAYER_IMPORT_INLINE_ROWS = 0
+    world = matrix_world()
+    spec = BACKGROUND_IMPORTS[operation]
+    failures: list[str] = []
+    for actor in ACTORS:
+        if operation.startswith("POST "):
+            client = api_client(world, actor)
+            url = api_path(world, operation.split(" ", 1)[1], spec)
+
+            def send(client=client, url=url):
+                return client.post(url, spec.body(world), format="multipart")
+
+        else:
+            client = page_client(world, actor)
+            url = page_url(world, operation, page_patterns()[operation], spec, actor)
+
+            def send(client=client, url=url):
+                return client.post(url, spec.body(world))
+
+        status, changed, response = attempt(send)
+        check(failures, operation, spec, actor, status, changed, response)
+    assert not failures, "\n".join(failures)
+    assert not PlayerImportJob.objects.exists()  # every attempt was rolled back
 
 
 def test_read_pages_change_nothing_when_posted_to():

@@ -1,0 +1,25 @@
+"""Background tasks of the rankings app found by Celery's autodiscovery: thin wrappers taking ids only."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+
+@shared_task(bind=True, acks_late=True)
+def run_player_import(self, job_id: int) -> str:
+    """Run a player import job; a job that is done or failed is left alone, so running twice is safe. A
+    job running under a live lease elsewhere is looked at again after a lease; one whose worker is gone
+    is taken over."""
+    from rankings.leases import JobBusy, lease_seconds
+    from rankings.player_jobs import player_import_job_run
+
+    try:
+        job = player_import_job_run(job_id=job_id)
+    except JobBusy:
+        if self.request.is_eager:
+            return "busy"
+        raise self.retry(countdown=lease_seconds(), max_retries=None) from None
+    return job.status if job is not None else "missing"
+
+
+__all__ = ["run_player_import"]
