@@ -73,13 +73,13 @@ def player_import_start(
 
 def player_import_enqueue(*, job_id: int) -> None:
     """Queue (or, with no broker, run) the job; a broker that is down fails the job with a message."""
-    from rankings.tasks import run_player_import
+    from rankings import tasks
 
     if settings.CELERY_TASK_ALWAYS_EAGER:
-        run_player_import.apply(args=[job_id])
+        tasks.player_import_job_run.apply(args=[job_id])
         return
     try:
-        run_player_import.apply_async(args=[job_id])
+        tasks.player_import_job_run.apply_async(args=[job_id])
     except Exception as exc:
         log.warning("player import job %s not queued: %s", job_id, exc)
         _finish(

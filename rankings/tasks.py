@@ -6,15 +6,15 @@ from celery import shared_task
 
 
 @shared_task(bind=True, acks_late=True)
-def run_player_import(self, job_id: int) -> str:
+def player_import_job_run(self, job_id: int) -> str:
     """Run a player import job; a job that is done or failed is left alone, so running twice is safe. A
     job running under a live lease elsewhere is looked at again after a lease; one whose worker is gone
     is taken over."""
+    from rankings import player_jobs
     from rankings.leases import JobBusy, lease_seconds
-    from rankings.player_jobs import player_import_job_run
 
     try:
-        job = player_import_job_run(job_id=job_id)
+        job = player_jobs.player_import_job_run(job_id=job_id)
     except JobBusy:
         if self.request.is_eager:
             return "busy"
@@ -22,4 +22,4 @@ def run_player_import(self, job_id: int) -> str:
     return job.status if job is not None else "missing"
 
 
-__all__ = ["run_player_import"]
+__all__ = ["player_import_job_run"]

@@ -11,7 +11,7 @@ from django.conf import settings
 from config.celery import app
 
 ROOTS = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency")
-SERVICE_MODULES = ("services", "jobs", "sweep")
+SERVICE_MODULES = ("services", "jobs", "player_jobs", "sweep")
 
 
 def service_names() -> set[str]:

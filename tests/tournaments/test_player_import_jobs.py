@@ -10,10 +10,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone, translation
 
+from rankings import tasks
 from rankings.leases import Lease
 from rankings.models import PlayerImportJob
 from rankings.player_jobs import lease_name, player_import_job_run
-from rankings.tasks import run_player_import
 from tournaments.models import Registration
 from tournaments.player_import import players_import_csv
 
@@ -141,11 +141,11 @@ def test_a_job_under_a_live_lease_is_not_run_twice_and_an_abandoned_one_is_taken
         requested_by=director,
     )
     with Lease(lease_name(job.pk)):
-        assert run_player_import.apply(args=[job.pk]).get() == "busy"
+        assert tasks.player_import_job_run.apply(args=[job.pk]).get() == "busy"
     assert not Registration.objects.filter(player__last_name="Long").exists()
-    assert run_player_import.apply(args=[job.pk]).get() == "done"  # the lease lapsed: taken over
+    assert tasks.player_import_job_run.apply(args=[job.pk]).get() == "done"  # the lease lapsed: taken over
     assert Registration.objects.filter(tournament=tournament, player__last_name="Long").count() == 5
-    assert run_player_import.apply(args=[job.pk]).get() == "done"  # delivered again: nothing more
+    assert tasks.player_import_job_run.apply(args=[job.pk]).get() == "done"  # delivered again: nothing more
     assert Registration.objects.filter(tournament=tournament, player__last_name="Long").count() == 5
 
 
