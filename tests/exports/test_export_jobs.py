@@ -310,9 +310,9 @@ def test_an_export_running_under_a_live_lease_is_not_run_twice_and_a_dead_ones_i
         started_at=timezone.now() - timedelta(minutes=2),
     )
     with Lease(lease_name(job.pk)):
-        assert export_job_run.apply(args=[job.pk]).get() == "busy"
+        assert export_task.apply(args=[job.pk]).get() == "busy"
         job.refresh_from_db()
         assert job.status == "running" and not job.file
-    assert export_job_run.apply(args=[job.pk]).get() == "done"
+    assert export_task.apply(args=[job.pk]).get() == "done"
     job.refresh_from_db()
     assert job.progress == 100 and Path(job.file.path).is_file()
