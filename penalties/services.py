@@ -296,7 +296,11 @@ def penalty_cancel(*, penalty: Penalty, actor: Actor, reason: str) -> Penalty:
     reason = read_text(reason, field="reason")
     if not reason:
         raise RuleError("cancelling a penalty needs a reason", "reason")
-    penalty = Penalty.objects.select_for_update().select_related("session", "tournament").get(pk=penalty.pk)
+    penalty = (
+        Penalty.objects.select_for_update(of=("self",))
+        .select_related("session", "tournament")
+        .get(pk=penalty.pk)
+    )
     results_open_check(session=penalty.session, tournament=penalty.tournament)
     if penalty.cancelled_at is not None:
         raise RuleError("this penalty is already cancelled", "status")
@@ -320,7 +324,11 @@ def penalty_appeal(*, penalty: Penalty, actor: Actor, appeal: str, decision: str
     appeal, decision = read_text(appeal, field="appeal"), read_text(decision, field="decision")
     if not appeal:
         raise RuleError("describe the appeal", "appeal")
-    penalty = Penalty.objects.select_for_update().select_related("session", "tournament").get(pk=penalty.pk)
+    penalty = (
+        Penalty.objects.select_for_update(of=("self",))
+        .select_related("session", "tournament")
+        .get(pk=penalty.pk)
+    )
     results_open_check(session=penalty.session, tournament=penalty.tournament)
     penalty.appeal = appeal.strip()
     if decision.strip():

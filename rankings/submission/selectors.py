@@ -117,6 +117,10 @@ def facts(*, tournament: Tournament) -> engine.Facts:
         .values("table__session_id")
         .annotate(last=Max("confirmed_at"))
     }
+    # a session has been played once it is finished, or once a later session has begun (a session reopened
+    # for a correction after the next one started was played all the same)
+    begun = [s.number for s in sessions if s.status in (Session.Status.PLAYING, Session.Status.FINISHED)]
+    latest = max(begun, default=0)
     session_facts = []
     for s in sessions:
         clock = clocks.get(s.pk)
@@ -126,7 +130,7 @@ def facts(*, tournament: Tournament) -> engine.Facts:
                 number=s.number,
                 starts_at=s.starts_at,
                 minutes=length,
-                played=s.status == Session.Status.FINISHED,
+                played=s.status == Session.Status.FINISHED or s.number < latest,
                 clock_started_at=clock.started_at if clock is not None else None,
                 clock_ran=clock is not None and clock.started_at is not None,
                 results_published_at=published.get(s.pk),
@@ -249,11 +253,11 @@ class Weight:
 
 def weight(*, tournament: Tournament) -> Weight:
     """From the standings once any table is confirmed, else from the registered players (planned)."""
-    from rankings.standings.selectors import standings_compute
+    from rankings.standings.selectors import standings_view
 
     confirmed = TableResult.objects.filter(table__session__tournament=tournament, status="confirmed").exists()
     if confirmed:
-        standings = standings_compute(tournament=tournament)
+        standings = standings_view(tournament=tournament)
         keys = [row.player for row in standings.rows]
         countries = set(
             Registration.objects.filter(tournament=tournament, key__in=keys)
@@ -298,7 +302,7 @@ def _shown(value: Fraction) -> str:
 def preview(*, tournament: Tournament, on: date | None = None) -> list[PreviewLine]:
     """Each ranked player's EMA ranking without and with this tournament's result (a fixed number of
     queries: the standings, the registrations and the results that can still count)."""
-    from rankings.standings.selectors import standings_compute
+    from rankings.standings.selectors import standings_view
 
     family = tournament.family
     if family not in engine.RANKED:
@@ -307,7 +311,7 @@ def preview(*, tournament: Tournament, on: date | None = None) -> list[PreviewLi
         return []
     ended = tournament_ended_on(tournament)
     on = max(on or date.today(), ended)
-    standings = standings_compute(tournament=tournament)
+    standings = standings_view(tournament=tournament)
     ranks = base_ranks(standings)
     places = dict(
         zip((r.player for r in standings.rows), shared_places([r.rank for r in standings.rows]), strict=True)

@@ -13,7 +13,7 @@ from penalties.services import penalty_appeal, penalty_record
 from rankings.submission import services as submission
 from scoring.services import result_reopen
 from tests.exports.helpers import play_totals
-from tournaments import services
+from tournaments import lifecycle, services
 from tournaments.clock import servertime
 from tournaments.clock.services import clock_act
 from tournaments.console.services import (
@@ -22,7 +22,8 @@ from tournaments.console.services import (
     session_times_set,
     tournament_finish,
 )
-from tournaments.models import Registration, Role
+from tournaments.lifecycle import CLOCK_SETTING
+from tournaments.models import Registration, Role, Session
 from tournaments.permissions import Actor
 
 COUNTRIES = ("ESP", "FRA", "NLD", "DEU")
@@ -45,10 +46,11 @@ def _play(tournament, number: int, keys: list[str], director, *, clock_at: dt.da
     play_totals(tournament, number, tables, director)
     session = tournament.sessions.get(number=number)
     session_advance(session=session)
-    if clock_at is not None:
+    if clock_at is not None:  # starting the clock by hand starts the session (seated → playing)
         with servertime.override(lambda: clock_at):
             clock_act(tournament=tournament, user=director, action="start", session_number=number)
-    session_advance(session=tournament.sessions.get(number=number))
+    else:
+        session_advance(session=tournament.sessions.get(number=number))
     session_advance(session=tournament.sessions.get(number=number))
 
 
@@ -105,6 +107,8 @@ def failing_tournament(director) -> object:
         name="Fails", slug="fails", ruleset="mcr", starts_on=day, director=director, sessions=2
     )
     session_times_set(tournament=tournament, starts={1: _at(day, 10), 2: _at(day, 11)})
+    # the director starts the clocks by hand (session 1 is played without one)
+    services.tournament_update(tournament=tournament, settings={**tournament.settings, CLOCK_SETTING: False})
     ema_list_import(
         data=(
             "ema_id,first_name,last_name,country\n"
@@ -154,7 +158,15 @@ def failing_tournament(director) -> object:
     with servertime.override(lambda: _at(day, 11)):
         clock_act(tournament=tournament, user=director, action="start", session_number=2)
     session_advance(session=tournament.sessions.get(number=2))
-    session_advance(session=tournament.sessions.get(number=2))
+    # afterwards the director reopens both sessions (a finished session's results are read-only): a table
+    # of session 1 is reopened and left so, a penalty is given in session 2
+    for number in (1, 2):
+        lifecycle.session_move(
+            session=tournament.sessions.get(number=number),
+            to=Session.Status.PLAYING,
+            reason="a score was typed wrong",
+            user=director,
+        )
     table = tournament.sessions.get(number=1).tables.get(number=2)
     result_reopen(table=table, actor=actor, reason="a score was typed wrong")
     penalty = penalty_record(
@@ -168,4 +180,5 @@ def failing_tournament(director) -> object:
         points=-30,
     )
     penalty_appeal(penalty=penalty, actor=actor, appeal="The tiles fell", decision="Penalty stands")
+    session_advance(session=tournament.sessions.get(number=2))  # session 1 stays open: its table 2 is not
     return tournament

@@ -169,6 +169,15 @@ def test_a_pack_is_out_of_date_once_anything_in_it_changes(director, make_user, 
     make_pack(tournament, director)
     assert pack.pack_state(tournament=tournament).current
     registration = tournament.registrations.get(key="p3")
+    # a penalty after the end: the director reopens the tournament and its last session first
+    from tournaments import lifecycle
+    from tournaments.console.services import tournament_reopen
+    from tournaments.models import Session
+
+    tournament_reopen(tournament=tournament, reason="a late penalty", user=director)
+    lifecycle.session_move(
+        session=tournament.sessions.get(number=4), to=Session.Status.PLAYING, reason="a late penalty"
+    )
     penalty_record(
         tournament=tournament,
         registration=registration,
@@ -194,6 +203,11 @@ def test_a_riichi_tournament_balances_on_its_start_points_and_its_pack_lists_the
     play_totals(
         tournament, 1, [(["p1", "p2", "p3", "p4"], scores), (["p5", "p6", "p7", "p8"], scores)], director
     )
+    from tournaments import services as base
+    from tournaments.lifecycle import CLOCK_SETTING
+
+    # the director starts clocks by hand, and never does here: no clock ran
+    base.tournament_update(tournament=tournament, settings={**tournament.settings, CLOCK_SETTING: False})
     session = tournament.sessions.get(number=1)
     for _ in range(3):
         session = session_advance(session=session)
