@@ -75,7 +75,7 @@ def test_the_standings_pages_only_read(client, tournament, referee, django_captu
     assert api["freshness"]["fresh"] is False
     after = StandingsState.objects.get(tournament=tournament)
     assert (after.computed_version, after.input_version) == (before.computed_version, before.input_version)
-    assert not (settings.BACKUP_ROOT / tournament.slug).exists()
+    assert not (settings.BACKUP_ROOT / f"tournament.{tournament.pk}").exists()
 
 
 def test_a_tournament_with_no_snapshot_yet_shows_its_standings_without_storing_them(
@@ -92,12 +92,22 @@ def test_a_tournament_with_no_snapshot_yet_shows_its_standings_without_storing_t
     assert StandingsState.objects.get(tournament=tournament).document is None
 
 
-def test_a_new_tournament_shows_empty_standings_as_up_to_date_and_stores_nothing(client, make_tournament):
-    tournament = make_tournament(slug="new-cup", players=0)
+def test_a_new_tournament_shows_empty_standings_as_up_to_date_and_stores_nothing(
+    client, make_tournament, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):  # as in production: the writes commit
+        tournament = make_tournament(slug="new-cup", players=0)
+    stored = list(
+        StandingsState.objects.filter(tournament=tournament).values_list("computed_version", "document")
+    )
     page = client.get(f"/t/{tournament.slug}/standings/").content.decode()
     assert "updating" not in page
     assert client.get(f"/api/tournaments/{tournament.slug}/standings/").json()["freshness"]["fresh"] is True
-    assert not StandingsState.objects.filter(tournament=tournament).exists()
+    # the pages read: what the writes stored is as it was
+    assert (
+        list(StandingsState.objects.filter(tournament=tournament).values_list("computed_version", "document"))
+        == stored
+    )
 
 
 @pytest.fixture
@@ -115,7 +125,7 @@ def test_the_embedded_scheduler_runs_the_sweep_and_the_backups_once_per_period(
     ran = scheduler.run_due(now=now)
     assert set(ran) == {entry["task"] for entry in settings.CELERY_BEAT_SCHEDULE.values()}
     assert StandingsState.objects.get(tournament=tournament).is_fresh
-    assert len(list((settings.BACKUP_ROOT / tournament.slug).glob("*.json"))) == 1
+    assert len(list((settings.BACKUP_ROOT / f"tournament.{tournament.pk}").glob("*.json"))) == 1
     assert scheduler.run_due(now=now + 1) == []  # another process (or tick) a second later: nothing due
     sweep = settings.CELERY_BEAT_SCHEDULE["standings-sweep"]
     assert scheduler.run_due(now=now + sweep["schedule"]) == [sweep["task"]]
