@@ -90,21 +90,27 @@ def own_redis(tmp_path):
 
 
 @pytest.fixture
-def broker_is(own_redis, settings):
-    """This test process queues its tasks to the test's Redis (as a web server would)."""
+def broker_is(own_redis, settings, monkeypatch):
+    """This test process queues its tasks to the test's Redis (as a web server would). Celery reads the
+    ``CELERY_BROKER_URL`` environment variable before its configuration (CI sets it), so both change."""
     app = standings_recompute.app
     saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager")}
+    monkeypatch.setenv("CELERY_BROKER_URL", own_redis.url)
     settings.CELERY_BROKER_URL = own_redis.url
     settings.CELERY_TASK_ALWAYS_EAGER = False
     app.conf.update(broker_url=own_redis.url, task_always_eager=False)
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
+    _forget_connections(app)
     yield own_redis
+    _forget_connections(app)
+    app.conf.update(**saved)
+
+
+def _forget_connections(app) -> None:
+    """The app's connection pool and its producers' pool (which keeps the broker it first wrote to)."""
     if app._pool is not None:
         app._pool.force_close_all()
         app._pool = None
-    app.conf.update(**saved)
+    app.amqp._producer_pool = None
 
 
 def _process(
