@@ -71,7 +71,7 @@ def test_the_checks_panel_and_the_report_on_a_phone_and_a_desktop(size, tmp_path
         driver.find_element("id", "id_observer").send_keys("Ingrid Ødegaard")
         driver.find_element("id", "id_referees_playing").send_keys("Núria Árbitra")
         driver.find_element("css selector", "#observer-form button[type=submit]").click()
-        wait_for(lambda: "Ingrid Ødegaard" in driver.find_element("id", "report").text, "the saved observer")
+        wait_for(lambda: _report_says(driver, "Ingrid Ødegaard"), "the saved observer")
         assert "Núria Árbitra: playing" in driver.find_element("id", "report").text
         driver.save_screenshot(str(ARTIFACTS / f"ema-submission-report-{size}.png"))
         assert no_sideways_scroll(driver)
@@ -86,3 +86,14 @@ def test_the_checks_panel_and_the_report_on_a_phone_and_a_desktop(size, tmp_path
         assert observer.get_attribute("data-status") == "ok"  # the panel turns green item by item
     finally:
         driver.quit()
+
+
+def _report_says(driver, text: str) -> bool:
+    """Whether the report shows ``text``; False while the page is being replaced (no report yet, or the
+    element found belongs to the page that is going)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    try:
+        return any(text in e.text for e in driver.find_elements("id", "report"))
+    except StaleElementReferenceException:
+        return False
