@@ -261,6 +261,8 @@ SPECTACULAR_SETTINGS = {
         "ClockStateEnum": "tournaments.clock.engine.STATES",
         "SeatingStateEnum": ["empty", "draft", "published", "played"],
         "RankedFamilyEnum": "rankings.models.ImportedTournament.Family",
+        "CheckStatusEnum": "rankings.submission.engine.STATUSES",
+        "JobStatusEnum": ["queued", "running", "done", "failed"],
     },
     "TITLE": "Mahjong tournaments API",
     "DESCRIPTION": "Tournaments, players, seating, results, penalties and standings. "

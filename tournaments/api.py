@@ -418,7 +418,11 @@ class TournamentViewSet(viewsets.ModelViewSet):
         )
 
     @extend_schema(
-        responses={200: PlayerImportJobSerializer, 404: OpenApiResponse(description="No such import.")},
+        responses={
+            200: PlayerImportJobSerializer,
+            403: OpenApiResponse(description="Only the tournament's directors follow its imports."),
+            404: OpenApiResponse(description="No such import."),
+        },
         description="A file of players imported in the background: its status (queued, running, done, "
         "failed), progress (0–100), and the summary or the faults (every one with its line and column).",
     )

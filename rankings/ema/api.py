@@ -384,7 +384,7 @@ class EmaRankingViewSet(viewsets.ViewSet):
         responses=inline_serializer(
             "EmaRankingPage",
             {
-                "on": serializers.DateField(),
+                "on": serializers.DateField(allow_null=True, help_text="None: not computed yet."),
                 "count": serializers.IntegerField(),
                 "results": RANKING_ROW.__class__(many=True),
             },

@@ -43,7 +43,7 @@ class TournamentStateSerializer(serializers.Serializer):
     standings_hidden_after = serializers.IntegerField(allow_null=True)
 
 
-class ReopenSerializer(serializers.Serializer):
+class ConsoleReopenSerializer(serializers.Serializer):
     reason = serializers.CharField(
         max_length=500,
         required=False,
@@ -179,11 +179,11 @@ class ConsoleSessionViewSet(_ConsoleBase):
         """Planned → seated (seating published) → playing → finished; finishing names what blocks it."""
         return self._session_state(services.session_advance(session=self._session(number)))
 
-    @extend_schema(request=ReopenSerializer, responses=SessionStateSerializer)
+    @extend_schema(request=ConsoleReopenSerializer, responses=SessionStateSerializer)
     @action(detail=True, methods=["post"], url_path="reopen", url_name="reopen")
     def reopen_session(self, request, tournament_slug=None, number=None):
         """One step back where it is safe; reopening a finished session needs a ``reason``."""
-        data = ReopenSerializer(data=request.data)
+        data = ConsoleReopenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         return self._session_state(
             services.session_reopen(
@@ -215,13 +215,13 @@ class ConsoleViewSet(_ConsoleBase):
         services.tournament_finish(tournament=tournament)
         return self._tournament_state(tournament)
 
-    @extend_schema(request=ReopenSerializer, responses=TournamentStateSerializer)
+    @extend_schema(request=ConsoleReopenSerializer, responses=TournamentStateSerializer)
     @action(detail=False, methods=["post"], url_path="reopen", url_name="reopen")
     def reopen_tournament(self, request, tournament_slug=None):
         """Reopen the finished tournament, with a ``reason``: it leaves the EMA ranking and the exports made
         before are out of date until they are made again."""
         tournament = self._tournament()
-        data = ReopenSerializer(data=request.data)
+        data = ConsoleReopenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.tournament_reopen(
             tournament=tournament, reason=data.validated_data["reason"], user=request.user
