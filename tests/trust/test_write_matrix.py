@@ -402,7 +402,9 @@ API: dict[str, Write] = {
     ),
     # the EMA submission: the observer, referees, prizes, substitutes' answers
     "PATCH /api/tournaments/{tournament_slug}/ema-submission/": Write(
-        DIRECTORS, body=lambda w: {"observer": "Jan Novák", "substitute_answers": {"p21": True}}
+        DIRECTORS,
+        body=lambda w: {"observer": "Jan Novák", "substitute_answers": {"p21": True}},
+        event=False,  # the submission's own facts: no public page, standings or ranking reads them
     ),
     # results of tournaments held elsewhere: the site's staff (or the model permissions) only
     "POST /api/ranking-imports/": Write(NOBODY, body=lambda w: {"name": "Elsewhere Open"}),
@@ -614,9 +616,14 @@ PAGES: dict[str, Write] = {
         ok=(302,),
     ),
     # the EMA submission: a substitute's answer, the observer's report, the pack (an export job)
-    "ema-submission-substitute": Write(DIRECTORS, body=lambda w: {"key": "p21", "answer": "yes"}, ok=(302,)),
-    "ema-submission-report": Write(DIRECTORS, body=lambda w: {"observer": "Jan Novák"}, ok=(302,)),
-    "ema-submission-pack": Write(DIRECTORS, ok=(302,)),
+    # the submission's own facts and its pack (a file): no listener reads them
+    "ema-submission-substitute": Write(
+        DIRECTORS, body=lambda w: {"key": "p21", "answer": "yes"}, ok=(302,), event=False
+    ),
+    "ema-submission-report": Write(
+        DIRECTORS, body=lambda w: {"observer": "Jan Novák"}, ok=(302,), event=False
+    ),
+    "ema-submission-pack": Write(DIRECTORS, ok=(302,), event=False),
     # results of tournaments held elsewhere: the site's staff (or the model permissions) only
     "ema-import-new": Write(NOBODY, body=lambda w: {"name": "Elsewhere Open"}, ok=(302,)),
     "ema-import-correct": Write(NOBODY, body=lambda w: {"name": "X"}, ok=(302,)),
@@ -640,10 +647,11 @@ READ_PAGES = {
 # The player imports again with every file imported in the background (PLAYER_IMPORT_INLINE_ROWS = 0):
 # the queued job is the write, for the tournament's directors only.
 BACKGROUND_IMPORTS = {
+    # the request stores a job; the players are registered (and the event sent) when the job runs
     "POST /api/tournaments/{slug}/import-players/": Write(
-        DIRECTORS, body=lambda w: {"file": csv_upload()}, multipart=True, ok=(202,)
+        DIRECTORS, body=lambda w: {"file": csv_upload()}, multipart=True, ok=(202,), event=False
     ),
-    "director-players": Write(DIRECTORS, body=lambda w: {"file": csv_upload()}, ok=(302,)),
+    "director-players": Write(DIRECTORS, body=lambda w: {"file": csv_upload()}, ok=(302,), event=False),
 }
 
 
