@@ -19,6 +19,7 @@ from tests.browser.test_offline_entry_browser import banner, network, queued
 from tests.scoring.test_pages_support import link_url
 from tournaments import services as tournament_services
 from tournaments.clock import services as clock
+from tournaments.seating.services import seating_publish
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,7 +42,9 @@ def proxy(live_server):
 def table_for(make_tournament, director, slug, ruleset="mcr"):
     tournament = make_tournament(slug, ruleset=ruleset, players=4, sessions=1, director=director)
     regs = list(tournament.registrations.order_by("key"))
-    table = tournament_services.session_seat(session=tournament.sessions.get(number=1), tables=[regs])[0]
+    session = tournament.sessions.get(number=1)
+    table = tournament_services.session_seat(session=session, tables=[regs])[0]
+    seating_publish(session=session)  # seated: the clock may start (and starts the session)
     return tournament, table
 
 
