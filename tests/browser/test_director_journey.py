@@ -251,6 +251,14 @@ class Phone:
     def submit(self, form: str, *, accept: bool = False) -> None:
         self.tap_and_load(self.find(f"{form} button[type=submit]"), accept=accept)
 
+    def save_hand(self, number: int) -> None:
+        """Save a hand on the table page: the page stays, its parts are replaced once the server answers."""
+        self.tap(self.find("form.hand-form button[type=submit]"))
+        wait_for(
+            lambda: f"Hand {number} saved." in self.driver.execute_script("return document.body.innerText;"),
+            f"hand {number} saved",
+        )
+
     def messages(self) -> str:
         return " ".join(m.text for m in self.finds("article.message"))
 
@@ -449,9 +457,9 @@ def run_journey(ruleset: str, live_server, phones) -> Journey:
                 table_phone.fill(
                     "form.hand-form", {"result": "win", "winner": "0", "discarder": "1", "fan": "8"}
                 )
-                table_phone.submit("form.hand-form")
+                table_phone.save_hand(1)
                 table_phone.fill("form.hand-form", {"result": "draw"})
-                table_phone.submit("form.hand-form")
+                table_phone.save_hand(2)
             else:
                 table_phone.tap(table_phone.find("#totals summary"))
                 table_phone.fill("#totals form", {f"score{i}": v for i, v in enumerate(scores)})
