@@ -32,8 +32,31 @@ def _restore_unacked_when_connected(restore):
     return restore_unacked
 
 
+def _disconnected(qos) -> bool:
+    transport = getattr(qos.channel, "connection", None)
+    return transport is None or getattr(transport, "client", None) is None
+
+
+def _ack_when_connected(ack):
+    """The same for the acknowledgement of a task that finished while Redis was away (``'NoneType' object
+    has no attribute 'client'``): the message is forgotten by this worker but stays in Redis's set of
+    unacknowledged messages, so it comes back after the visibility timeout and runs again (every task is
+    safe to run twice)."""
+
+    @functools.wraps(ack)
+    def ack_or_leave(self, delivery_tag):
+        if _disconnected(self):
+            return super(kombu_redis.QoS, self).ack(delivery_tag)
+        return ack(self, delivery_tag)
+
+    ack_or_leave.__wrapped_for_outages__ = True
+    return ack_or_leave
+
+
 if not getattr(kombu_redis.QoS.restore_unacked, "__wrapped_for_outages__", False):
     kombu_redis.QoS.restore_unacked = _restore_unacked_when_connected(kombu_redis.QoS.restore_unacked)
+if not getattr(kombu_redis.QoS.ack, "__wrapped_for_outages__", False):
+    kombu_redis.QoS.ack = _ack_when_connected(kombu_redis.QoS.ack)
 
 app = Celery("mahjong")
 app.config_from_object("django.conf:settings", namespace="CELERY")
