@@ -92,3 +92,28 @@ class Lease:
 
 class JobBusy(Exception):
     """The job is running under a live lease elsewhere: look again after a lease."""
+
+
+def job_claim(queryset, job_id: int, *, lease: str, what: str):
+    """Take a background job with ``status``, ``started_at`` and ``progress`` (an export, a player import):
+    a queued one, or a running one whose worker is gone (its lease ``lease`` lapsed). None: done or failed,
+    nothing to do; :class:`JobBusy`: a live worker holds it."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    with transaction.atomic():
+        job = queryset.select_for_update(of=("self",)).filter(pk=job_id).first()
+        if job is None:
+            return None
+        status = type(job).Status
+        if job.status in (status.DONE, status.FAILED):
+            return None
+        if job.status == status.RUNNING:
+            if not abandoned(lease, started_at=job.started_at, now=timezone.now()):
+                raise JobBusy(job.pk)
+            log.warning("%s %s was left running by a worker that is gone: taken over", what, job.pk)
+        job.status = status.RUNNING
+        job.started_at = timezone.now()
+        job.progress = 0
+        job.save(update_fields=["status", "started_at", "progress"])
+    return job

@@ -23,7 +23,7 @@ from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone, translation
 
-from rankings.leases import JobBusy, Lease, abandoned
+from rankings.leases import Lease, job_claim
 from rankings.models import PlayerImportJob
 from tournaments.models import Tournament
 from tournaments.player_import import (
@@ -106,19 +106,7 @@ def lease_name(job_id: int) -> str:
 
 
 def _claim(job_id: int) -> PlayerImportJob | None:
-    with transaction.atomic():
-        job = PlayerImportJob.objects.select_for_update(of=("self",)).filter(pk=job_id).first()
-        if job is None or job.status in (PlayerImportJob.Status.DONE, PlayerImportJob.Status.FAILED):
-            return None
-        if job.status == PlayerImportJob.Status.RUNNING:
-            if not abandoned(lease_name(job.pk), started_at=job.started_at, now=timezone.now()):
-                raise JobBusy(job.pk)
-            log.warning("player import job %s was left running by a worker that is gone: taken over", job.pk)
-        job.status = PlayerImportJob.Status.RUNNING
-        job.started_at = timezone.now()
-        job.progress = 0
-        job.save(update_fields=["status", "started_at", "progress"])
-    return job
+    return job_claim(PlayerImportJob.objects, job_id, lease=lease_name(job_id), what="player import job")
 
 
 def _finish(job_id: int, status: str, **changes) -> None:

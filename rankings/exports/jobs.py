@@ -25,7 +25,7 @@ from django.utils import timezone, translation
 
 from rankings.exports.base import RANKING, TOURNAMENT
 from rankings.exports.registry import exporter_get
-from rankings.leases import JobBusy, Lease, abandoned
+from rankings.leases import Lease, job_claim
 from rankings.models import ExportJob
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
@@ -95,24 +95,8 @@ def lease_name(job_id: int) -> str:
 
 
 def _claim(job_id: int) -> ExportJob | None:
-    with transaction.atomic():
-        job = (
-            ExportJob.objects.select_for_update(of=("self",))
-            .filter(pk=job_id)
-            .select_related("tournament")
-            .first()
-        )
-        if job is None or job.status in (ExportJob.Status.DONE, ExportJob.Status.FAILED):
-            return None
-        if job.status == ExportJob.Status.RUNNING:
-            if not abandoned(lease_name(job.pk), started_at=job.started_at, now=timezone.now()):
-                raise JobBusy(job.pk)
-            log.warning("export job %s was left running by a worker that is gone: taken over", job.pk)
-        job.status = ExportJob.Status.RUNNING
-        job.started_at = timezone.now()
-        job.progress = 0
-        job.save(update_fields=["status", "started_at", "progress"])
-    return job
+    queryset = ExportJob.objects.select_related("tournament")
+    return job_claim(queryset, job_id, lease=lease_name(job_id), what="export job")
 
 
 def _finish(job_id: int, status: str, **changes) -> None:
