@@ -14,7 +14,6 @@ import pytest
 from idempotency.models import IdempotencyRecord
 from scoring.models import Hand, TableResult
 from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
-from tests.browser.netproxy import Proxy
 from tests.browser.test_offline_entry_browser import banner, network, queued
 from tests.scoring.test_pages_support import link_url
 from tournaments import services as tournament_services
@@ -22,21 +21,6 @@ from tournaments.clock import services as clock
 from tournaments.seating.services import seating_publish
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser(tmp_path):
-    driver = start(tmp_path / "profile")
-    driver.execute_cdp_cmd("Network.enable", {})
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture
-def proxy(live_server):
-    p = Proxy(int(live_server.url.rsplit(":", 1)[1]))
-    yield p
-    p.close()
 
 
 def table_for(make_tournament, director, slug, ruleset="mcr"):

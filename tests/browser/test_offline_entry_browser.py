@@ -13,28 +13,11 @@ from idempotency.models import IdempotencyRecord
 from scoring import services
 from scoring.models import Hand, TableResult
 from scoring.services import Actor
-from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
-from tests.browser.netproxy import Proxy
+from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, wait_for
 from tests.scoring.test_pages_support import link_url, seat_session
 from tournaments.models import Role
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser(tmp_path):
-    driver = start(tmp_path / "profile")
-    driver.execute_cdp_cmd("Network.enable", {})
-    yield driver
-    driver.quit()
-
-
-@pytest.fixture
-def proxy(live_server):
-    port = int(live_server.url.rsplit(":", 1)[1])
-    p = Proxy(port)
-    yield p
-    p.close()
 
 
 def network(driver, proxy, *, online: bool) -> None:
