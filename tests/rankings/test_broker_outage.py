@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from kombu import pools
 
 from rankings.models import StandingsState
 from rankings.standings.tasks import standings_recompute
@@ -106,10 +107,11 @@ def broker_is(own_redis, settings, monkeypatch):
 
 
 def _forget_connections(app) -> None:
-    """The app's connection pool and its producers' pool (which keeps the broker it first wrote to)."""
-    if app._pool is not None:
-        app._pool.force_close_all()
-        app._pool = None
+    """The app's connection pool and its producers' pool (which keeps the broker it first wrote to).
+    kombu keeps one pool per broker address for the whole process: closing the app's pool without
+    emptying that registry would hand the same closed pool to the next test that queues a task."""
+    pools.reset()
+    app._pool = None
     app.amqp._producer_pool = None
 
 

@@ -60,7 +60,15 @@ def test_every_hand_and_game_is_zero_sum(key, hand_list):
         assert sum(step.deltas) == -config.riichi_stick * (step.sticks - sticks)
         sticks = step.sticks
         assert step.honba >= 0 and step.sticks >= 0
-    assert sum(game.scores) == 4 * config.start_points  # leftover sticks given to first place
+    # leftover sticks given to first place; under 2025 §3.7 a split between tied leaders drops the
+    # decimals, so the table may end up to a point per tied leader short, never more
+    short = 4 * config.start_points - sum(game.scores)
+    if config.sticks_split == "round_down" and game.leftover_sticks:
+        best = max(game.steps[-1].scores)
+        tied = sum(1 for s in game.steps[-1].scores if s == best)
+        assert 0 <= short < tied and all(isinstance(s, int) for s in game.scores)
+    else:
+        assert short == 0
     if game.leftover_sticks:
         best = max(game.steps[-1].scores)
         firsts = [s for s in range(4) if game.steps[-1].scores[s] == best]
@@ -69,7 +77,8 @@ def test_every_hand_and_game_is_zero_sum(key, hand_list):
     result = ruleset.table_result(game)
     assert sum(seat.uma for seat in result.seats) == 0
     chombo_total = sum(game.chombos) * ruleset.chombo_points()
-    assert sum(seat.final for seat in result.seats) == chombo_total
+    lost = chombo_total - sum(seat.final for seat in result.seats)
+    assert lost == 0 if short == 0 else 0 <= lost <= short  # only the dropped decimals, if any
     if config.chombo_policy == "table":
         assert game.chombos == (0, 0, 0, 0)
 
