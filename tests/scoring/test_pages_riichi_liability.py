@@ -78,7 +78,7 @@ def test_with_tiles_the_liable_player_is_taken_only_for_those_yakuman(client, to
     client.force_login(director)
     response = post(client, url, "hand", table, result="tsumo", winner=1, liable=2, **NOT_LIABLE)
     assert response.status_code == 400
-    assert "these tiles have none" in text(response)
+    assert "these tiles have neither" in text(response)
     response = post(client, url, "hand", table, result="tsumo", winner=1, liable=2, **DRAGONS)
     assert response.status_code == 302, text(response)
     stored = TableResult.objects.get(table=table).hands.get().data
@@ -149,3 +149,20 @@ def test_the_api_takes_a_liable_player_key_and_gives_it_back(api_as, tournament,
     stranger = {**bad, "liable": "p9"}
     response = client.post(f"/api/tables/{table.pk}/result/hands/", stranger, format="json")
     assert response.status_code == 400 and "p9 is not seated" in response.json()["liable"][0]
+
+
+def test_liability_reads_in_spanish(client, tournament, director):
+    table = seat_session(tournament)[0]
+    url = table_url(table)
+    client.force_login(director)
+    post(client, url, "hand", table, result="tsumo", winner=1, han=13, liable=2)
+    page = text(client.get(url, HTTP_ACCEPT_LANGUAGE="es"))
+    assert "Jugador responsable (pao)" in page
+    assert "tres grandes dragones, cuatro grandes vientos" in page
+    assert "pagado por Player3 p. (responsabilidad)" in page
+    response = client.post(
+        url,
+        {"action": "hand", "version": 2, "result": "tsumo", "winner": 0, "han": 13, "liable": 0},
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    assert "el jugador responsable no puede ser el ganador" in text(response)

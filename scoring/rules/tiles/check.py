@@ -153,9 +153,8 @@ def _check_liable(ruleset: Ruleset, win: Mapping[str, Any], path: str) -> None:
     if found not in allowed:
         raise RuleError(
             gettext_noop(
-                "a liable player pays only for %(_names)s with those sets called from discards; "
-                "these tiles have none (EMA 2025 §3.3.7, rulebook 002 §3.3.6)",
-                _names=" or ".join(allowed),
+                "a liable player pays only for big three dragons or big four winds with those sets "
+                "called from discards; these tiles have neither (EMA 2025 §3.3.7, rulebook 002 §3.3.6)"
             ),
             path.rsplit("tiles", 1)[0] + "liable",
         )
