@@ -166,3 +166,28 @@ def test_liability_reads_in_spanish(client, tournament, director):
         HTTP_ACCEPT_LANGUAGE="es",
     )
     assert "el jugador responsable no puede ser el ganador" in text(response)
+
+
+def test_the_correction_page_shows_the_liable_player_and_changes_it(client, tournament, director):
+    table = seat_session(tournament)[0]
+    url = table_url(table)
+    client.force_login(director)
+    post(client, url, "hand", table, result="ron", loser=3, winner=1, han=13, liable=0)
+    edit = reverse("table-hand", args=[tournament.slug, 1, table.number, 1])
+    page = client.get(edit).content.decode()
+    assert '<option value="0" selected>E · Player1 p.</option>' in page
+    response = client.post(
+        edit,
+        {
+            "version": 2,
+            "result": "ron",
+            "loser": 3,
+            "winner": 1,
+            "han": 13,
+            "liable": 2,
+            "reason": "West fed",
+        },
+    )
+    assert response.status_code == 302, text(response)
+    assert TableResult.objects.get(table=table).hands.get().data["winners"][0]["liable"] == 2
+    assert seat_scores(client.get(url)) == ["30000", "62000", "14000", "14000"]
