@@ -304,5 +304,6 @@ def print_sheets(request, slug: str, number: int):
             "page_size": PAPERS[_paper(request)],
             "start_points": start_points,
             "rule": selectors.end_rule(tournament),
+            "liability": bool(rules.liable_yakuman()),
         },
     )
