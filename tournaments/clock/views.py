@@ -225,6 +225,7 @@ def tables_overview(request, slug: str, number: int):
     if not can_score(request.user, tournament):
         raise PermissionDenied(_("You need a role in this tournament."))
     session = get_object_or_404(Session, tournament=tournament, number=number)
+    from scoring.presenters import needs_referee
     from scoring.selectors import session_tables
 
     rows = session_tables(session=session)
@@ -238,6 +239,7 @@ def tables_overview(request, slug: str, number: int):
             **_clock_context(tournament),
             "session": session,
             "rows": rows,
+            "needs": needs_referee(rows),
             "referee": can_referee(request.user, tournament),
             "adjust_minutes": ADJUST_MINUTES,
             "is_current": (selectors.current_session(tournament=tournament) or session).pk == session.pk,
