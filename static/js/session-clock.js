@@ -154,6 +154,9 @@
     root.setAttribute("data-phase", v.phase);
     root.setAttribute("data-session", d.session === null ? "" : d.session);
     root.setAttribute("data-end-rule", d.end_of_time);
+    // The longest time this clock will show (the session's length with its extra time): pages size
+    // their digits to it once, so they do not jump when the hours go.
+    root.setAttribute("data-clock-longest", fmt(Math.max(v.left || 0, (d.length_seconds || 0) + Math.max(0, d.extra_seconds || 0) + Math.max(0, v.extra || 0))));
     root.querySelectorAll("[data-clock-text]").forEach(function (el) { el.textContent = fmt(v.left); });
     root.querySelectorAll("[data-clock-session]").forEach(function (el) { el.textContent = d.session || "–"; });
     root.querySelectorAll("[data-clock-extra]").forEach(function (el) {

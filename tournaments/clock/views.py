@@ -166,17 +166,18 @@ def announcement_post(request, slug: str):
 
 # -- the venue screen ---------------------------------------------------------------------------------
 
+SCREEN_STANDINGS = 40  # the first rows of the standings on the venue screen (paged like the seating)
+
 
 def _screen_context(tournament: Tournament) -> dict:
     current = selectors.current_session(tournament=tournament)
     seating_session = room.screen_session(tournament=tournament, current=current)
-    seating = room.seating_by_name(session=seating_session) if seating_session else []
-    per_page = 45
     return {
         **_clock_context(tournament),
         "seating_session": seating_session,
-        "seating_pages": [seating[i : i + per_page] for i in range(0, len(seating), per_page)],
-        "standings": room.standings_top(tournament=tournament, limit=20),
+        # every player: the screen pages through them as many as its size shows at once
+        "seating": room.seating_by_name(session=seating_session) if seating_session else [],
+        "standings": room.standings_top(tournament=tournament, limit=SCREEN_STANDINGS),
         "announcements": selectors.announcements(tournament=tournament),
         "panels_url": reverse("venue-screen-panels", args=[tournament.slug]),
     }
