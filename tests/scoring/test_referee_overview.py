@@ -77,6 +77,9 @@ def test_the_overviews_flag_a_held_hand_and_a_table_waiting_for_confirmation(
     assert 'data-table="3"' not in box and 'data-table="4"' not in box
     # the held hand is flagged on its table's line too
     assert html.count("1 hand held") == 2
+    spanish = client.get(reverse(page, args=[tournament.slug, 1]), headers={"Accept-Language": "es"})
+    text = spanish.content.decode()
+    assert "Necesita un árbitro" in text and "1 mano retenida" in text and "pendiente de confirmar" in text
 
 
 def test_nothing_is_flagged_when_nothing_waits(client, referee, tournament):
