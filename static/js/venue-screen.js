@@ -1,6 +1,6 @@
 // The venue screen: shows its panels in turn, pages through the long lists (as many lines as fit the
-// screen, "page 2 of 5"), sizes the clock's digits to the longest time the session will show, and
-// fetches seating, standings and announcements again.
+// screen, "page 2 of 5"), and fetches seating, standings and announcements again. (The clock's digits are
+// sized to the longest time of the session by session-clock.js: [data-fit].)
 (function () {
   "use strict";
   var screen = document.getElementById("screen"), clock = document.getElementById("clock");
@@ -9,34 +9,6 @@
   var pageText = screen.getAttribute("data-page-text") || "%(n)s / %(total)s";
 
   function panels() { return Array.prototype.slice.call(screen.querySelectorAll(".panel")); }
-
-  // -- the digits: as large as the CSS allows, no wider than their share of the line -----------------
-  var probe = document.createElement("span");
-  probe.setAttribute("aria-hidden", "true");
-  probe.style.cssText = "position:absolute;left:-9999px;top:0;visibility:hidden;white-space:nowrap;";
-  document.body.appendChild(probe);
-  var fitted = "";
-  function fit(force) {
-    var longest = (clock.getAttribute("data-clock-longest") || "0:00:00").replace(/\d/g, "0");
-    var key = longest + "|" + window.innerWidth + "x" + window.innerHeight + "|" + index;
-    if (!force && key === fitted) return;
-    fitted = key;
-    Array.prototype.forEach.call(document.querySelectorAll("[data-fit]"), function (el) {
-      el.style.fontSize = "";
-      if (!el.offsetParent && getComputedStyle(el).position !== "fixed") return; // not shown now
-      var style = getComputedStyle(el), size = parseFloat(style.fontSize);
-      var box = el.parentElement, boxStyle = getComputedStyle(box);
-      var share = parseFloat(getComputedStyle(el).getPropertyValue("--fit-share")) || 1;
-      var room = (box.clientWidth - parseFloat(boxStyle.paddingLeft) - parseFloat(boxStyle.paddingRight)) * share;
-      probe.style.fontFamily = style.fontFamily;
-      probe.style.fontWeight = style.fontWeight;
-      probe.style.letterSpacing = style.letterSpacing;
-      probe.style.fontSize = size + "px";
-      probe.textContent = longest;
-      var width = probe.getBoundingClientRect().width;
-      if (width > room * 0.97) el.style.fontSize = Math.floor(size * room * 0.97 / width) + "px";
-    });
-  }
 
   // -- the long lists, paged ------------------------------------------------------------------------
   // The lines are kept aside once; each page is built as columns of whole lines that fit the panel.
@@ -104,7 +76,7 @@
     screen.setAttribute("data-showing", panel.getAttribute("data-panel"));
     clock.setAttribute("data-showing", panel.getAttribute("data-panel"));
     screen.setAttribute("data-laid-out", window.innerWidth + "x" + window.innerHeight);
-    fit(true);
+    if (window.mahjongClockRefresh) window.mahjongClockRefresh();
   }
   function next() {
     var panel = panels()[index];
@@ -119,7 +91,6 @@
   };
   show(0);
   restart();
-  setInterval(function () { fit(false); }, 1000);
   var resizing = null;
   window.addEventListener("resize", function () {
     clearTimeout(resizing);

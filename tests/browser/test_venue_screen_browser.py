@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
 from django.test import override_settings
 
 from penalties import services as penalty_services
@@ -69,7 +70,12 @@ def size(driver, width: int, height: int) -> None:
 
 def tournament_of(make_tournament, director, slug: str, players: int):
     """A tournament of ``players`` whose two-hour session 1 is running and whose session 2 is published;
-    in session 2 a substitute plays for the first player; twelve players have standings."""
+    in session 2 a substitute plays for the first player; two announcements. Made in one transaction."""
+    with transaction.atomic():  # one commit: the standings are computed once, not once per registration
+        return _tournament_of(make_tournament, director, slug, players)
+
+
+def _tournament_of(make_tournament, director, slug: str, players: int):
     tournament = make_tournament(slug=slug, director=director, players=players, substitutes=1, sessions=2)
     regs = list(tournament.registrations.filter(is_substitute=False).order_by("id"))
     for number in (1, 2):
@@ -182,3 +188,25 @@ def test_the_venue_screen_fits_every_size(chrome, live_server, make_tournament, 
         if players == 40 and width != 1280:
             text(chrome, "window.venueScreen.show(1)")
             assert serious_violations(chrome) == [], (width, height)
+
+    # the clock page itself: the same two-hour digits, whole in the window at every size
+    if players != 40:
+        return
+    chrome.get(f"{live_server.url}/t/{slug}/clock/")
+    chromium.wait_for(
+        lambda: text(chrome, "return document.getElementById('clock').dataset.state") == "running",
+        "the clock",
+        20,
+    )
+    for width, height in SIZES:
+        size(chrome, width, height)
+        whole = (
+            "const e = document.querySelector('#clock .big'), r = document.createRange(); r.selectNodeContents(e);"
+            "const b = r.getBoundingClientRect(); return b.left >= 0 && b.right <= innerWidth && innerWidth === "
+            + str(width)
+            + " && e.textContent.length === 7;"
+        )
+        chromium.wait_for(
+            lambda script=whole: text(chrome, script), f"whole digits at {width} × {height}", 10
+        )
+        chrome.save_screenshot(str(ARTIFACTS / f"clock-2h-{width}x{height}.png"))
