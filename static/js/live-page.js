@@ -1,4 +1,5 @@
-// Public pages that keep themselves current (standings, a player's results and seat, a session): every few
+// Public pages that keep themselves current (standings, a player's results and seat, a session, the
+// tournament's front page with its seat search): every few
 // seconds the page asks the server whether its tournaments' pages changed (an answer of 204 means no);
 // when they did it fetches itself again and swaps in its [data-live-region] parts (by id), so the visitor
 // keeps their place, search and marks. When the server cannot be reached the page says since when it is
@@ -41,6 +42,11 @@
       // clocks and other scripts start on new content as after an htmx swap
       node.dispatchEvent(new CustomEvent("htmx:load", {bubbles: true}));
       if (window.htmx && window.htmx.process) window.htmx.process(node);
+    });
+    // a seat search asked before the update is asked again (its answer is not part of the page)
+    document.querySelectorAll("form[data-live-resubmit]").forEach(function (form) {
+      var query = form.querySelector("input[type=search]");
+      if (query && query.value.trim().length >= 2 && window.htmx) window.htmx.trigger(form, "submit");
     });
     // a search typed before the update filters the new lines too
     document.querySelectorAll("input[data-filter]").forEach(function (input) {

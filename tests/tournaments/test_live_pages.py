@@ -13,7 +13,7 @@ from tests.rankings.test_standings_pages import confirm, seat
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ("/t/open-2026/standings/", "/t/open-2026/p/p1/", "/t/open-2026/s/1/")
+PAGES = ("/t/open-2026/standings/", "/t/open-2026/p/p1/", "/t/open-2026/s/1/", "/t/open-2026/")
 
 
 def live_of(html: str) -> tuple[str, str]:
