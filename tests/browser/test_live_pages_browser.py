@@ -57,6 +57,16 @@ def test_a_players_page_follows_a_confirmation_and_says_when_it_is_offline(
     wait_for(lambda: shown(browser, "#live-notice") == "", "the notice gone once back online", 20)
     assert browser.execute_script("return window.notReloaded === true;")
 
+    # the standings say it the same way (one script for every page)
+    browser.get(f"{proxy.url}/t/{tournament.slug}/standings/")
+    wait_for(lambda: "Last updated at" in shown(browser, "#standings-freshness"), "the standings", 20)
+    proxy.offline = True
+    wait_for(
+        lambda: shown(browser, "#live-notice").startswith("No connection since"), "the standings' notice", 20
+    )
+    browser.save_screenshot(str(ARTIFACTS / "live-standings-offline-390.png"))
+    proxy.offline = False
+
 
 @override_settings(STANDINGS_POLL_SECONDS=1)
 def test_find_my_seat_answers_again_when_the_seating_is_published(browser, proxy, make_tournament, director):
