@@ -185,3 +185,12 @@ def after_hand(rules: Ruleset, honba: int, sticks: int) -> str:
     if sticks:
         parts.append((_("%(n)s riichi stick") if sticks == 1 else _("%(n)s riichi sticks")) % {"n": sticks})
     return ", ".join(parts)
+
+
+def needs_referee(rows: Sequence[Any]) -> list[Any]:
+    """The tables of a session that wait for a referee, as the referees' overviews flag them: those with a
+    held hand (its claimed value differs from its tiles) first, then those submitted and waiting for
+    confirmation; each group by table number."""
+    held = [row for row in rows if row.held]
+    waiting = [row for row in rows if row.entry == "submitted" and not row.held]
+    return sorted(held, key=lambda r: r.number) + sorted(waiting, key=lambda r: r.number)

@@ -16,6 +16,8 @@ class SeatLine:
     name: str
     table: int
     wind: str
+    substitute: bool = False  # a substitute plays this seat
+    substitute_for: str = ""  # whom the substitute replaces, when a substitution says so
 
 
 def screen_session(*, tournament: Tournament, current: Session | None) -> Session | None:
@@ -32,17 +34,35 @@ def screen_session(*, tournament: Tournament, current: Session | None) -> Sessio
 
 
 def seating_by_name(*, session: Session) -> list[SeatLine]:
-    """Every seated player of ``session``, by last name then first name: where to sit."""
+    """Every player of ``session`` by last name then first name, where they play: a substitute who
+    replaces a seated player (a substitution of that session) is listed at that seat, under their own
+    name and with the replaced player's; the replaced player is not listed. A substitute seated directly
+    is marked as one."""
+    from penalties.models import Kind, Penalty
+
     seats = Seat.objects.filter(session=session).select_related("table", "registration__player")
-    seats = sorted(seats, key=lambda s: (person_key(s.registration.player), s.pk))
-    return [
-        SeatLine(
-            name=_sort_name(s.registration.player.first_name, s.registration.player.last_name),
-            table=s.table.number,
-            wind=WIND_LETTERS[s.position],
+    replaced = {
+        p.registration_id: p.substitute
+        for p in Penalty.objects.filter(
+            session=session, kind=Kind.REPLACED, cancelled_at__isnull=True, substitute__isnull=False
+        ).select_related("substitute__player", "registration__player")
+    }
+    lines = []
+    for seat in seats:
+        seated = seat.registration
+        playing = replaced.get(seated.pk)
+        person = (playing or seated).player
+        line = SeatLine(
+            name=_sort_name(person.first_name, person.last_name),
+            table=seat.table.number,
+            wind=WIND_LETTERS[seat.position],
+            substitute=playing is not None or seated.is_substitute,
+            substitute_for=(
+                _sort_name(seated.player.first_name, seated.player.last_name) if playing is not None else ""
+            ),
         )
-        for s in seats
-    ]
+        lines.append((person_key(person), seat.pk, line))
+    return [line for _key, _pk, line in sorted(lines, key=lambda item: (item[0], item[1]))]
 
 
 def _sort_name(first: str, last: str) -> str:
