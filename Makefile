@@ -4,6 +4,8 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# test processes: one per CPU (at most 4); TEST_PROCESSES=0 runs the suite in this one process
+TEST_PROCESSES ?= auto
 
 .PHONY: run test install install-dev lint format migrate demo worker browser-deps bench messages clean
 
@@ -39,7 +41,7 @@ test: install-dev browser-deps
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run > /dev/null
-	DEBUG=1 $(BIN)/pytest $(PYTEST_ARGS)
+	DEBUG=1 $(BIN)/pytest -n $(TEST_PROCESSES) --maxprocesses 4 --dist loadfile $(PYTEST_ARGS)
 
 ## browser-deps: Chromium and its driver for the browser tests (installed when possible, else those tests skip)
 browser-deps:

@@ -5,6 +5,7 @@ eagerly in-process. Production: DATABASE_URL (PostgreSQL), REDIS_URL, CELERY_BRO
 SECRET_KEY, ALLOWED_HOSTS; see README.md.
 """
 
+import os
 from pathlib import Path
 
 import environ
@@ -13,6 +14,25 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _parallel_test_worker() -> None:
+    """A test run split over processes (``pytest -n``): each process gets its own Redis databases, so that
+    one process's cache clear or queued task never reaches another's (the test databases are already one
+    per process). The processes a test starts (workers, servers) inherit the result and keep it."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw") or os.environ.get("TEST_WORKER_SERVICES"):
+        return
+    step = 2 * int(worker.removeprefix("gw"))  # the broker and the cache of each process: two databases
+    for name in ("CELERY_BROKER_URL", "REDIS_URL"):
+        url = os.environ.get(name, "")
+        head, _, db = url.rpartition("/")
+        if url.startswith("redis://") and db.isdigit() and head.count("/") >= 2:
+            os.environ[name] = f"{head}/{int(db) + step}"
+    os.environ["TEST_WORKER_SERVICES"] = worker
+
+
+_parallel_test_worker()
 
 env = environ.Env()
 
