@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
+from scoring.rules.base import RuleError
 from tournaments.models import WIND_LETTERS, Player, Registration
 from tournaments.names import person_key
 
@@ -115,3 +116,117 @@ class TableView:
     @property
     def players(self) -> list[str]:
         return [seat.short or seat.name for seat in self.seats]
+
+
+# -- the rules as sentences, asked of the engine --------------------------------------------------------
+# Each text below is computed from what the tournament's rule engine does (not from a copy of its settings
+# in words), so a page stating a rule cannot disagree with the results it computes.
+
+LATE_PROBE_MINUTES = 600  # longer than any session: the scale is read minute by minute up to here
+
+
+def late_arrival_steps(rules: Any) -> list[tuple[int, int | None, Any, bool]]:
+    """The late-arrival scale as the engine applies it: ``(first minute, last minute or None for "and
+    later", points, out of the session)``, one step per run of minutes with the same outcome; [] when the
+    rules charge no late arrival."""
+    steps: list[tuple[int, int | None, Any, bool]] = []
+    for minute in range(LATE_PROBE_MINUTES + 1):
+        try:
+            outcome = rules.late_arrival(minute)
+        except RuleError:
+            return []
+        key = (outcome.points, bool(outcome.disqualified))
+        if steps and (steps[-1][2], steps[-1][3]) == key:
+            first, _last, points, out = steps[-1]
+            steps[-1] = (first, minute, points, out)
+        else:
+            steps.append((minute, minute, key[0], key[1]))
+    if steps:
+        first, _last, points, out = steps[-1]
+        steps[-1] = (first, None, points, out)
+    return steps
+
+
+def late_arrival_text(rules: Any) -> str:
+    """``Under 10 minutes late: −10; 10 to 15 minutes: −20; from 16 minutes: out of the session, a
+    substitute plays.`` (the engine's scale, see :func:`late_arrival_steps`); "" with no scale."""
+    parts = []
+    for first, last, points, out in late_arrival_steps(rules):
+        if out:
+            what = gettext("out of the session, a substitute plays")
+        elif points:
+            what = num(points)
+        else:
+            what = gettext("no deduction")
+        if last is None and first == 0:
+            when = gettext("Any delay")
+        elif last is None:
+            when = gettext("from %(first)s minutes") % {"first": first}
+        elif first == 0:
+            when = gettext("under %(next)s minutes") % {"next": last + 1}
+        elif first == last:
+            when = gettext("%(first)s minutes") % {"first": first}
+        else:
+            when = gettext("%(first)s to %(last)s minutes") % {"first": first, "last": last}
+        parts.append(f"{when}: {what}")
+    if not parts:
+        return ""
+    text = "; ".join(parts)
+    return gettext("Late arrival: %(scale)s.") % {"scale": text}
+
+
+def short_table_text(rules: Any) -> str:
+    """What a table that played fewer hands than a full session needs (the count the confirmation checks)."""
+    usual = rules.usual_hands()
+    if not usual:
+        return ""
+    return gettext(
+        "A full session is %(n)s hands: a table confirmed with fewer needs the reason (time ran out, a player left)."
+    ) % {"n": usual}
+
+
+def table_points_by_rank(rules: Any) -> tuple[Any, ...]:
+    """The table points of 1st to 4th at a table with four different game scores, as the engine gives
+    them; () when the rules rank by score, not table points."""
+    if rules.ranks_by != "table_points":
+        return ()
+    game = rules.game_from_totals([30, 10, -10, -30])
+    return tuple(seat.table_points for seat in rules.table_result(game).seats)
+
+
+def penalties_keep_table_order(rules: Any) -> bool:
+    """True when the engine ranks a table by its game score before penalties: a player who had the best
+    game keeps the most table points however much a penalty costs (MERS)."""
+    if rules.ranks_by != "table_points":
+        return False
+    game = rules.game_from_totals([10, 5, -5, -10])
+    plain = rules.table_result(game).seats
+    penalised = rules.table_result(game, deductions=(-100, 0, 0, 0)).seats
+    return penalised[0].table_points == plain[0].table_points
+
+
+def table_points_text(rules: Any) -> str:
+    """``Table points by place at the table: 4, 2, 1, 0 (…); a penalty lowers the score, never the
+    table points.`` from the engine's result of a sample table."""
+    points = table_points_by_rank(rules)
+    if not points:
+        return ""
+    text = gettext(
+        "Table points by place at the table, 1st to 4th: %(points)s (tied players share the points of their places)."
+    ) % {"points": ", ".join(num(p) for p in points)}
+    if penalties_keep_table_order(rules):
+        text += " " + str(TABLE_ORDER_NOTE)
+    return text
+
+
+TABLE_ORDER_NOTE = gettext_lazy(
+    "Penalties do not change the order at a table: the places, and so the table points, go by the game "
+    "score before penalties; a penalty lowers the total score only. A player can have more table points "
+    "and a lower score than another."
+)
+
+
+def rule_texts(rules: Any) -> list[str]:
+    """The sentences a page shows for the rules the engine applies (late arrival, a short table, table
+    points), in that order; those the rules do not have are left out."""
+    return [t for t in (late_arrival_text(rules), short_table_text(rules), table_points_text(rules)) if t]
