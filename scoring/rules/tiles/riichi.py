@@ -54,6 +54,25 @@ _ERRORS = {
     "renhou_with_tsumo_not_allowed": "renhō is a win on a discard, not self-drawn",
     "renhou_with_meld_not_allowed": "renhō needs an uninterrupted first go-around: no melds",
 }
+#: the package's yaku names that carry English words, marked for the catalogue (the others are romaji,
+#: shown as players say them)
+GLOSSED_NAMES: tuple[str, ...] = tuple(
+    text.template
+    for text in (
+        gettext_noop("Yakuhai (chun)"),
+        gettext_noop("Yakuhai (haku)"),
+        gettext_noop("Yakuhai (hatsu)"),
+        gettext_noop("Yakuhai (round wind east)"),
+        gettext_noop("Yakuhai (round wind south)"),
+        gettext_noop("Yakuhai (round wind west)"),
+        gettext_noop("Yakuhai (round wind north)"),
+        gettext_noop("Yakuhai (seat wind east)"),
+        gettext_noop("Yakuhai (seat wind south)"),
+        gettext_noop("Yakuhai (seat wind west)"),
+        gettext_noop("Yakuhai (seat wind north)"),
+        gettext_noop("Double Riichi"),
+    )
+)
 #: the package's names of the dora kinds (they count as han, not as yaku)
 DORA_NAMES = ("Dora", "Aka Dora", "Ura Dora")
 #: yakuman counted twice for their wait (002 §4.2.5: thirteen-wait orphans, nine-wait gates, pair-wait four
