@@ -128,3 +128,60 @@ def test_every_page_in_spanish_shows_no_english_and_the_winds_are_spanish(client
     html_es = client.get(f"/t/{DEMO_SLUG}/s/1/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     html_en = client.get(f"/t/{DEMO_SLUG}/s/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "<td>W</td>" in html_en and "<td>W</td>" not in html_es and "<td>O</td>" in html_es
+
+
+def test_every_fan_yaku_and_item_name_has_its_spanish_name():
+    """The names the engines give a hand's items, each with a Spanish name in the catalogue: the MCR fan
+    as the Green Book's Spanish translation names them, Salamanca's as its rulebook does."""
+    from django.utils import translation
+
+    from scoring.rules.tiles import classical, salamanca
+
+    with translation.override("es"):
+        spanish = {name: translation.gettext(name) for name in (*FAN_NAMES, *GLOSSED_NAMES)}
+        spanish |= {
+            name: translation.gettext(name) for name in (*salamanca.NAME_TEXTS, *classical.NAME_TEXTS)
+        }
+    same = {n for n, es in spanish.items() if n == es} - {"Mah jong"}
+    assert same == set()
+    assert len(FAN_NAMES) == 81
+    assert spanish["Pure Straight"] == "Escalera Pura" and spanish["Concealed Hand"] == "Mano Oculta"
+    assert spanish["All Chows"] == "Todo Chow Sin Honores" and spanish["Robbing The Kong"] == "Robo de Kong"
+    assert spanish["Concealed hand (mano secreta)"] == "Mano secreta"
+    # every name the Salamanca table gives is marked
+    assert set(salamanca.NAME_TEXTS) == {name for name, _fan in salamanca.NAMES.values()}
+
+
+def test_every_classical_item_name_is_marked():
+    """The names written in the classical adapter (items, limit hands, the sets' names) are all in its
+    marked list, so none reaches a Spanish page in English."""
+    from scoring.rules.tiles import classical
+
+    source = Path(classical.__file__).read_text(encoding="utf-8")
+    body = source[source.index("def _set_name") :]
+    written = set(re.findall(r'Item\("([^"]+)"', body))
+    written |= set(re.findall(r'return "([^"]+)"', body))
+    written |= set(re.findall(r'\(\d+, \d+, "([^"]+)"\)', body))
+    written |= set(re.findall(r'\("\w+", "([^"]+)"\)', body))
+    written |= {
+        f"{kind} of {what}, {state}"
+        for kind in ("Pung", "Kong")
+        for what in ("honours", "terminals", "simples")
+        for state in ("concealed", "exposed")
+    }
+    assert len(written) > 40 and written - set(classical.NAME_TEXTS) == set()
+
+
+def test_values_and_history_notes_in_spanish():
+    from django.utils import translation
+
+    from tournaments.templatetags import words
+
+    with translation.override("es"):
+        assert words.value_label("double yakuman") == "doble yakuman"
+        assert words.value_label("320 points (limit)") == "320 puntos (límite)"
+        assert words.value_label("3 han 30 fu (mangan)") == "3 han 30 fu (mangan)"
+        assert words.history_reason("submitted") == "entregada"
+        assert words.history_reason("hand 3 added: late entry") == "mano 3 añadida: late entry"
+        assert [words.wind(w) for w in "ESWN"] == ["E", "S", "O", "N"]
+    assert [words.wind(w) for w in "ESWN"] == ["E", "S", "W", "N"]

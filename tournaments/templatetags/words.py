@@ -3,14 +3,15 @@ and the names of fan, yaku and scoring items (the translations are in the catalo
 
 from __future__ import annotations
 
-from django import template
 import re
 
+from django import template
 from django.utils.translation import gettext, gettext_noop, pgettext
 
 register = template.Library()
 
 WIND_LETTERS = {"E": "E", "S": "S", "W": "W", "N": "N"}
+POINTS = re.compile(r"(-?\d+) points( \(limit\))?")  # a classical hand's value
 
 
 @register.filter
@@ -43,9 +44,10 @@ def value_label(label: object) -> str:
     stay as players say them."""
     text = str(label or "")
     text = text.replace("double yakuman", gettext("double yakuman"))
-    if text.endswith(" points"):
-        number = text.removesuffix(" points")
-        text = gettext("%(n)s points") % {"n": number}
+    found = POINTS.fullmatch(text)
+    if found:
+        template = gettext("%(n)s points (limit)") if found[2] else gettext("%(n)s points")
+        text = template % {"n": found[1]}
     return text
 
 
