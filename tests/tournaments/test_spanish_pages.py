@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.utils import translation
 
 from scoring.rules.tiles.mcr import FAN_NAMES
 from scoring.rules.tiles.riichi import GLOSSED_NAMES
@@ -108,6 +109,8 @@ def test_every_page_in_spanish_shows_no_english_and_the_winds_are_spanish(client
     load_demo()
     client.force_login(get_user_model().objects.get(username="admin"))
     phrases = english_phrases()
+    with translation.override("es"):  # a yaku's romaji stays, followed by its Spanish gloss
+        glossed = {name: translation.gettext(name) for name in GLOSSED_NAMES}
     player = Player.objects.filter(registrations__tournament__slug=DEMO_SLUG).first()
     urls = [page.format(slug=slug) for slug in (DEMO_SLUG, RIICHI_SLUG, MAYON_SLUG) for page in PAGES]
     urls += [f"/table/{t.private_key}/" for t in Table.objects.filter(session__number=1, number=1)]
@@ -121,6 +124,7 @@ def test_every_page_in_spanish_shows_no_english_and_the_winds_are_spanish(client
         text = text_of(response.content.decode())
         for line in filter(None, (line.strip() for line in text.splitlines())):
             hits = [p for p in phrases if p in line and re.search(rf"(?<!\w){re.escape(p)}(?!\w)", line)]
+            hits = [p for p in hits if not (p in glossed and glossed[p] in line)]  # "Tanyao (todo simple)"
             if hits:
                 found.setdefault(url, []).append(f"{line[:120]} ← {hits[:3]}")
     assert not found, "\n".join(f"{url}: {lines[:5]}" for url, lines in found.items())
@@ -133,8 +137,6 @@ def test_every_page_in_spanish_shows_no_english_and_the_winds_are_spanish(client
 def test_every_fan_yaku_and_item_name_has_its_spanish_name():
     """The names the engines give a hand's items, each with a Spanish name in the catalogue: the MCR fan
     as the Green Book's Spanish translation names them, Salamanca's as its rulebook does."""
-    from django.utils import translation
-
     from scoring.rules.tiles import classical, salamanca
 
     with translation.override("es"):
@@ -173,8 +175,6 @@ def test_every_classical_item_name_is_marked():
 
 
 def test_values_and_history_notes_in_spanish():
-    from django.utils import translation
-
     from tournaments.templatetags import words
 
     with translation.override("es"):
