@@ -126,3 +126,20 @@ def test_the_mers_table_points_are_the_preset_and_penalties_keep_the_order(clien
     )
     text = summary(client, tournament)
     assert "Penalties do not change the order" not in text and "A full session is 12 hands" in text
+
+
+def test_the_confirmation_asks_why_with_the_count_the_rules_set(client, make_tournament, director):
+    """The short-table rule on the table page: the reason is asked for fewer than the rules' full session,
+    and the label names that count (16 under the MCR preset, 12 when the tournament sets 12)."""
+    from tests.scoring.test_pages_support import post, seat_session, table_url
+
+    tournament = make_tournament(ruleset="mcr", director=director)
+    table = seat_session(tournament)[0]
+    client.force_login(director)
+    win = {"result": "win", "winner": 0, "discarder": 2, "fan": 8}
+    assert post(client, table_url(table), "hand", table, **win).status_code == 302
+    usual = get_ruleset("mcr").usual_hands()
+    assert f"Why fewer than {usual} hands" in client.get(table_url(table)).content.decode()
+    services.tournament_edit(tournament=tournament, fields={}, rules={"max_hands": 12})
+    page = client.get(table_url(table), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Por qué menos de 12 manos" in page
