@@ -132,6 +132,11 @@ def test_every_page_in_spanish_shows_no_english_and_the_winds_are_spanish(client
     html_es = client.get(f"/t/{DEMO_SLUG}/s/1/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     html_en = client.get(f"/t/{DEMO_SLUG}/s/1/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "<td>W</td>" in html_en and "<td>W</td>" not in html_es and "<td>O</td>" in html_es
+    # one word, one meaning: the rank is "Puesto", the seat "Asiento"; the staff "Personal", the teams "Equipos"
+    player = client.get(f"/t/{DEMO_SLUG}/p/p1/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "<dt>Puesto</dt>" in player and "<th>Asiento</th>" in player
+    console = client.get(f"/t/{DEMO_SLUG}/console/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert ">Personal<" in console and ">Equipo<" not in console
 
 
 def test_every_fan_yaku_and_item_name_has_its_spanish_name():
