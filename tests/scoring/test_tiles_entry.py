@@ -189,6 +189,16 @@ def test_the_value_preview_refuses_below_the_minimum_with_the_fan_named(api_as, 
     )
     assert response.status_code == 400
     assert "below the MCR minimum of 8" in response.json()["tiles.hand"][0]
+    assert "Dragon Pung 2" in response.json()["tiles.hand"][0]
+    # in Spanish, the fan named as the Green Book's Spanish translation names them
+    spanish = api_as(scorer).post(
+        url(table, "tiles/value/"),
+        {"result": "win", "winner": "p1", "discarder": None, "tiles": {**MCR_TILES, "robbing_kong": False}},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    message = spanish.json()["tiles.hand"][0]
+    assert "Pung de Dragon 2" in message and "Dragon Pung" not in message
 
 
 def test_the_value_preview_needs_access(api, table):

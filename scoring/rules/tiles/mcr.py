@@ -20,7 +20,7 @@ from __future__ import annotations
 from MahjongGB import MahjongFanCalculator
 
 from ..base import RuleError
-from ..text import gettext_noop
+from ..text import Names, gettext_noop
 from .notation import Tiles, number_of, suit_of, tile_name
 from .result import Item, Valuation, WinContext
 
@@ -180,7 +180,7 @@ def value(hand: Tiles, context: WinContext, *, min_fan: int = 8) -> Valuation:
                 "the tiles make %(_value)s fan without flowers, below the MCR minimum of %(_min_fan)s: %(_items)s",
                 _value=total - flowers,
                 _min_fan=min_fan,
-                _items=", ".join(f"{i.name} {i.value}" for i in items),
+                _items=Names((i.name, i.value) for i in items),
             ),
             "hand",
         )

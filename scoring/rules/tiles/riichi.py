@@ -27,7 +27,7 @@ from mahjong.meld import Meld as LibMeld
 
 from ..base import RuleError
 from ..riichi import RiichiConfig, hand_value
-from ..text import gettext_noop
+from ..text import Names, gettext_noop
 from .notation import Tiles, number_of, suit_of, tile_name
 from .result import Item, Valuation, WinContext
 
@@ -318,7 +318,7 @@ def _check_two_yaku(items: list[Item], context: WinContext, config: RiichiConfig
             gettext_noop(
                 "with %(_honba)s counters on the table a win needs 2 yaku (2 han without dora), and these tiles have %(_names)s (rulebook 002 §3.4.11)",
                 _honba=context.honba,
-                _names=", ".join(f"{i.name} {i.value}" for i in yaku) or "none",
+                _names=Names((i.name, i.value) for i in yaku) if yaku else gettext_noop("none"),
             ),
             "hand",
         )
