@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgettext
 
 from scoring.rules.base import RuleError
 from tournaments.models import WIND_LETTERS, Player, Registration
@@ -230,3 +231,77 @@ def rule_texts(rules: Any) -> list[str]:
     """The sentences a page shows for the rules the engine applies (late arrival, a short table, table
     points), in that order; those the rules do not have are left out."""
     return [t for t in (late_arrival_text(rules), short_table_text(rules), table_points_text(rules)) if t]
+
+
+# -- what the engines and the services keep in English, in the reader's language -------------------------
+# Fan, yaku and item names are marked for the catalogue where the engines list them (scoring.rules.tiles:
+# FAN_NAMES, GLOSSED_NAMES, NAME_TEXTS); pages show them through the ``words`` template filters, exports
+# through these functions.
+
+WIND_SHORT = {"E", "S", "W", "N"}
+POINTS = re.compile(r"(-?\d+) points( \(limit\))?")  # a classical hand's value
+
+
+def wind_letter(letter: object) -> str:
+    """E, S, W, N as the reader's language abbreviates the winds (Spanish: E, S, O, N)."""
+    text = str(letter or "")
+    if text in WIND_SHORT:
+        return pgettext("wind letter", text)
+    return text
+
+
+def item_name(name: object) -> str:
+    """A fan, yaku or scoring item's name in the reader's language (the name itself when the catalogue
+    has none, e.g. a riichi yaku kept in romaji)."""
+    text = str(name or "")
+    return gettext(text) if text else text
+
+
+def item_names(names) -> str:
+    """Several names, translated, separated by commas."""
+    return ", ".join(item_name(n) for n in names or ())
+
+
+def value_label(label: object) -> str:
+    """A hand's value as the engines write it (``12 fan``, ``3 han 30 fu (mangan)``, ``double yakuman``,
+    ``320 points``) with its English words in the reader's language; fan, han, fu and the limit names
+    stay as players say them."""
+    text = str(label or "")
+    text = text.replace("double yakuman", gettext("double yakuman"))
+    found = POINTS.fullmatch(text)
+    if found:
+        template = gettext("%(n)s points (limit)") if found[2] else gettext("%(n)s points")
+        text = template % {"n": found[1]}
+    return text
+
+
+HISTORY_WORDS = {
+    "submitted": gettext_noop("submitted"),
+    "confirmed": gettext_noop("confirmed"),
+    "totals entered": gettext_noop("totals entered"),
+    "totals cleared": gettext_noop("totals cleared"),
+    "recorded": gettext_noop("recorded"),
+    "last hand undone": gettext_noop("last hand undone"),
+    "appeal decided": gettext_noop("appeal decided"),
+    "appeal recorded": gettext_noop("appeal recorded"),
+    "foul ladder recounted": gettext_noop("foul ladder recounted"),
+}
+HISTORY_HAND = re.compile(r"hand (\d+) (added|changed|undone)(?:: (.*))?", re.S)
+HAND_NOTES = {
+    "added": gettext_noop("hand %(n)s added"),
+    "changed": gettext_noop("hand %(n)s changed"),
+    "undone": gettext_noop("hand %(n)s undone"),
+}
+
+
+def history_reason(reason: object) -> str:
+    """Why a change was made, as the services note it ("hand 3 added: …", "submitted"), in the reader's
+    language; the words a person typed after the colon stay as typed."""
+    text = str(reason or "")
+    if text in HISTORY_WORDS:
+        return gettext(HISTORY_WORDS[text])
+    found = HISTORY_HAND.fullmatch(text)
+    if found:
+        note = gettext(HAND_NOTES[found[2]]) % {"n": found[1]}
+        return f"{note}: {found[3]}" if found[3] else note
+    return text

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext_lazy
 
 from penalties.models import Kind, Penalty
 from rankings.ema.engine import EmaPlayer, ema_results_rows
@@ -21,6 +21,7 @@ from rankings.standings.engine import Standings
 from scoring.models import Hand
 from scoring.rules.base import RuleError
 from tournaments.models import Registration, Seat
+from tournaments.presenters import wind_letter
 
 
 def _standings(tournament) -> Standings:
@@ -133,8 +134,7 @@ class StandingsExporter(Exporter):
                     cells += [None, None, None, None]
                     continue
                 value = {"table_points": r.table_points, "uma": r.uma, "final": r.final}[rules.session_value]
-                wind = pgettext("wind letter", r.seat_wind) if r.seat_wind else r.seat_wind  # Spanish: O
-                cells += [r.table, wind, Fraction(r.game_score), value]
+                cells += [r.table, wind_letter(r.seat_wind), Fraction(r.game_score), value]  # Spanish: O
             yield cells
             self.report(1 + 3 * i // max(total, 1), 4)
 

@@ -127,6 +127,24 @@ def test_every_page_in_spanish_shows_no_english_and_the_winds_are_spanish(client
             hits = [p for p in hits if not (p in glossed and glossed[p] in line)]  # "Tanyao (todo simple)"
             if hits:
                 found.setdefault(url, []).append(f"{line[:120]} ← {hits[:3]}")
+    # the exports a director downloads, in Spanish (CSV: the tables' text; the EMA file keeps its English header)
+    from rankings.exports import exporter_list
+    from tournaments.models import Tournament
+
+    with translation.override("es"):
+        for tournament in Tournament.objects.filter(slug__in=(DEMO_SLUG, RIICHI_SLUG, MAYON_SLUG)):
+            for exporter in exporter_list(tournament=tournament):
+                if "csv" not in exporter.formats or exporter.identifier == "ema-results":
+                    continue
+                data = exporter(tournament=tournament).render("csv").data.decode("utf-8-sig")
+                for line in data.splitlines()[:200]:
+                    hits = [
+                        p for p in phrases if p in line and re.search(rf"(?<!\w){re.escape(p)}(?!\w)", line)
+                    ]
+                    if hits:
+                        found.setdefault(f"{tournament.slug} {exporter.identifier}.csv", []).append(
+                            line[:120]
+                        )
     assert not found, "\n".join(f"{url}: {lines[:5]}" for url, lines in found.items())
     # the seat winds: E, S, O, N in Spanish (one demo load for both checks: it is the slow part)
     html_es = client.get(f"/t/{DEMO_SLUG}/s/1/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
@@ -180,7 +198,7 @@ def test_every_classical_item_name_is_marked():
 
 
 def test_values_and_history_notes_in_spanish():
-    from tournaments.templatetags import words
+    from tournaments import presenters as words
 
     with translation.override("es"):
         assert words.value_label("double yakuman") == "doble yakuman"
@@ -188,5 +206,5 @@ def test_values_and_history_notes_in_spanish():
         assert words.value_label("3 han 30 fu (mangan)") == "3 han 30 fu (mangan)"
         assert words.history_reason("submitted") == "entregada"
         assert words.history_reason("hand 3 added: late entry") == "mano 3 añadida: late entry"
-        assert [words.wind(w) for w in "ESWN"] == ["E", "S", "O", "N"]
-    assert [words.wind(w) for w in "ESWN"] == ["E", "S", "W", "N"]
+        assert [words.wind_letter(w) for w in "ESWN"] == ["E", "S", "O", "N"]
+    assert [words.wind_letter(w) for w in "ESWN"] == ["E", "S", "W", "N"]
