@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgettext
 
-from scoring.rules.base import RuleError
+from scoring.rules.base import GameResult, RuleError
 from tournaments.models import WIND_LETTERS, Player, Registration
 from tournaments.names import person_key
 
@@ -191,7 +191,7 @@ def table_points_by_rank(rules: Any) -> tuple[Any, ...]:
     them; () when the rules rank by score, not table points."""
     if rules.ranks_by != "table_points":
         return ()
-    game = rules.game_from_totals([30, 10, -10, -30])
+    game = GameResult(scores=(30, 10, -10, -30))  # a sample table (no game replayed)
     return tuple(seat.table_points for seat in rules.table_result(game).seats)
 
 
@@ -200,7 +200,7 @@ def penalties_keep_table_order(rules: Any) -> bool:
     game keeps the most table points however much a penalty costs (MERS)."""
     if rules.ranks_by != "table_points":
         return False
-    game = rules.game_from_totals([10, 5, -5, -10])
+    game = GameResult(scores=(10, 5, -5, -10))
     plain = rules.table_result(game).seats
     penalised = rules.table_result(game, deductions=(-100, 0, 0, 0)).seats
     return penalised[0].table_points == plain[0].table_points
