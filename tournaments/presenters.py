@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgettext
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext, pgettext
 
 from scoring.rules.base import GameResult, RuleError
 from tournaments.models import WIND_LETTERS, Player, Registration
@@ -162,11 +162,11 @@ def late_arrival_text(rules: Any) -> str:
         if last is None and first == 0:
             when = gettext("Any delay")
         elif last is None:
-            when = gettext("from %(first)s minutes") % {"first": first}
+            when = ngettext("from %(first)s minute", "from %(first)s minutes", first) % {"first": first}
         elif first == 0:
-            when = gettext("under %(next)s minutes") % {"next": last + 1}
+            when = ngettext("under %(next)s minute", "under %(next)s minutes", last + 1) % {"next": last + 1}
         elif first == last:
-            when = gettext("%(first)s minutes") % {"first": first}
+            when = ngettext("%(first)s minute", "%(first)s minutes", first) % {"first": first}
         else:
             when = gettext("%(first)s to %(last)s minutes") % {"first": first, "last": last}
         parts.append(f"{when}: {what}")

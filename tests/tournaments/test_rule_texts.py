@@ -39,13 +39,13 @@ def late_scale(text: str) -> dict[int, tuple[int, bool]]:
             outcome = (0, False)
         else:
             outcome = (int(what.replace(MINUS, "-")), False)
-        if m := re.fullmatch(r"under (\d+) minutes", when):
+        if m := re.fullmatch(r"under (\d+) minutes?", when):
             minutes = range(int(m[1]))
         elif m := re.fullmatch(r"(\d+) to (\d+) minutes", when):
             minutes = range(int(m[1]), int(m[2]) + 1)
-        elif m := re.fullmatch(r"from (\d+) minutes", when):
+        elif m := re.fullmatch(r"from (\d+) minutes?", when):
             minutes = range(int(m[1]), 91)
-        elif m := re.fullmatch(r"(\d+) minutes", when):
+        elif m := re.fullmatch(r"(\d+) minutes?", when):
             minutes = range(int(m[1]), int(m[1]) + 1)
         else:
             assert when == "Any delay", when
@@ -143,3 +143,22 @@ def test_the_confirmation_asks_why_with_the_count_the_rules_set(client, make_tou
     services.tournament_edit(tournament=tournament, fields={}, rules={"max_hands": 12})
     page = client.get(table_url(table), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Por qué menos de 12 manos" in page
+
+
+def test_a_riichi_scale_set_by_the_tournament_is_stated_as_the_engine_applies_it(
+    client, make_tournament, director
+):
+    """Riichi presets set no late-arrival scale; a tournament that sets one sees it in words, minute by
+    minute what the engine deducts."""
+    tournament = make_tournament(ruleset="wrc-riichi", director=director, players=0)
+    client.force_login(director)
+    assert "Late arrival" not in summary(client, tournament)
+    scale = {"late_arrival_minutes": [1, 5], "late_arrival_points": [1000, 4000], "late_arrival_limit": 10}
+    services.tournament_edit(tournament=tournament, fields={}, rules=scale)
+    text = summary(client, tournament)
+    assert "under 1 minute: no deduction; 1 to 4 minutes: −1000; 5 to 10 minutes: −4000" in text
+    rules = tournament.get_rules()
+    stated = late_scale(text)
+    for minute in range(91):
+        applied = rules.late_arrival(minute)
+        assert stated[minute] == (applied.points, applied.disqualified), minute
