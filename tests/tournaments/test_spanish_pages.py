@@ -54,6 +54,12 @@ PAGES = (
     "/t/{slug}/clock/",
     "/t/{slug}/exports/",
     "/t/{slug}/ema-submission/",
+    "/t/{slug}/console/players/",
+    "/t/{slug}/director/players/",
+    "/t/{slug}/s/1/clock/",
+    "/t/{slug}/screen/",
+    "/t/{slug}/seating/settings/",
+    "/t/{slug}/tiles/setting/",
 )
 
 
@@ -114,7 +120,19 @@ def test_every_page_in_spanish_shows_no_english_and_the_winds_are_spanish(client
     player = Player.objects.filter(registrations__tournament__slug=DEMO_SLUG).first()
     urls = [page.format(slug=slug) for slug in (DEMO_SLUG, RIICHI_SLUG, MAYON_SLUG) for page in PAGES]
     urls += [f"/table/{t.private_key}/" for t in Table.objects.filter(session__number=1, number=1)]
-    urls += [f"/me/{player.private_key}/", f"/t/{DEMO_SLUG}/p/p1/", "/", "/ranking/"]
+    urls += [
+        f"/me/{player.private_key}/",
+        f"/t/{DEMO_SLUG}/p/p1/",
+        f"/t/{RIICHI_SLUG}/p/p1/",
+        "/",
+        "/ranking/",
+    ]
+    urls += [
+        "/notable-hands/",
+        "/ranking/imports/",
+        f"/t/{DEMO_SLUG}/s/2/table/8/",
+        f"/t/{MAYON_SLUG}/s/1/table/1/",
+    ]
     found: dict[str, list[str]] = {}
     for url in urls:
         response = client.get(url, HTTP_ACCEPT_LANGUAGE="es")
