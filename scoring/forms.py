@@ -696,6 +696,11 @@ class ConfirmForm(EntryForm):
         help_text=_("For example: time limit reached. It shows with the table's result."),
     )
 
+    def __init__(self, *args, usual: int | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if usual:  # the count the confirmation checks (the rules' full session)
+            self.fields["short_reason"].label = _("Why fewer than %(n)s hands") % {"n": usual}
+
 
 class UndoForm(EntryForm):
     reason = forms.CharField(label=_("Reason (optional)"), required=False, max_length=500)

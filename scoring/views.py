@@ -152,7 +152,9 @@ class TablePage:
         if slot == "undo":
             return entry.UndoForm(data, initial=initial)
         if slot == "confirm":
-            return entry.ConfirmForm(data, initial=initial)
+            return entry.ConfirmForm(
+                data, initial=initial, usual=self.table.session.tournament.get_rules().usual_hands()
+            )
         if slot in ("submit", "player_confirm", "clear_totals"):
             return entry.ActionForm(data, initial=initial)
         if slot == "reopen":

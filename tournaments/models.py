@@ -27,7 +27,7 @@ RULESET_CHOICES = [
     ("wrc-riichi", "WRC Riichi"),
     ("ema-riichi-2008", "EMA Riichi 2008"),
     ("salamanca", "Salamanca “Mayón” (Hong Kong)"),
-    ("classical", "Classical Chinese"),
+    ("classical", _("Classical Chinese")),
 ]
 
 ema_id_validator = RegexValidator(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext, pgettext
 
+from scoring.rules.base import GameResult, RuleError
 from tournaments.models import WIND_LETTERS, Player, Registration
 from tournaments.names import person_key
 
@@ -116,3 +118,191 @@ class TableView:
     @property
     def players(self) -> list[str]:
         return [seat.short or seat.name for seat in self.seats]
+
+
+# -- the rules as sentences, asked of the engine --------------------------------------------------------
+# Each text below is computed from what the tournament's rule engine does (not from a copy of its settings
+# in words), so a page stating a rule cannot disagree with the results it computes.
+
+LATE_PROBE_MINUTES = 600  # longer than any session: the scale is read minute by minute up to here
+
+
+def late_arrival_steps(rules: Any) -> list[tuple[int, int | None, Any, bool]]:
+    """The late-arrival scale as the engine applies it: ``(first minute, last minute or None for "and
+    later", points, out of the session)``, one step per run of minutes with the same outcome; [] when the
+    rules charge no late arrival."""
+    steps: list[tuple[int, int | None, Any, bool]] = []
+    for minute in range(LATE_PROBE_MINUTES + 1):
+        try:
+            outcome = rules.late_arrival(minute)
+        except RuleError:
+            return []
+        key = (outcome.points, bool(outcome.disqualified))
+        if steps and (steps[-1][2], steps[-1][3]) == key:
+            first, _last, points, out = steps[-1]
+            steps[-1] = (first, minute, points, out)
+        else:
+            steps.append((minute, minute, key[0], key[1]))
+    if steps:
+        first, _last, points, out = steps[-1]
+        steps[-1] = (first, None, points, out)
+    return steps
+
+
+def late_arrival_text(rules: Any) -> str:
+    """``Under 10 minutes late: −10; 10 to 15 minutes: −20; from 16 minutes: out of the session, a
+    substitute plays.`` (the engine's scale, see :func:`late_arrival_steps`); "" with no scale."""
+    parts = []
+    for first, last, points, out in late_arrival_steps(rules):
+        if out:
+            what = gettext("out of the session, a substitute plays")
+        elif points:
+            what = num(points)
+        else:
+            what = gettext("no deduction")
+        if last is None and first == 0:
+            when = gettext("Any delay")
+        elif last is None:
+            when = ngettext("from %(first)s minute", "from %(first)s minutes", first) % {"first": first}
+        elif first == 0:
+            when = ngettext("under %(next)s minute", "under %(next)s minutes", last + 1) % {"next": last + 1}
+        elif first == last:
+            when = ngettext("%(first)s minute", "%(first)s minutes", first) % {"first": first}
+        else:
+            when = gettext("%(first)s to %(last)s minutes") % {"first": first, "last": last}
+        parts.append(f"{when}: {what}")
+    if not parts:
+        return ""
+    text = "; ".join(parts)
+    return gettext("Late arrival: %(scale)s.") % {"scale": text}
+
+
+def short_table_text(rules: Any) -> str:
+    """What a table that played fewer hands than a full session needs (the count the confirmation checks)."""
+    usual = rules.usual_hands()
+    if not usual:
+        return ""
+    return gettext(
+        "A full session is %(n)s hands: a table confirmed with fewer needs the reason (time ran out, a player left)."
+    ) % {"n": usual}
+
+
+def table_points_by_rank(rules: Any) -> tuple[Any, ...]:
+    """The table points of 1st to 4th at a table with four different game scores, as the engine gives
+    them; () when the rules rank by score, not table points."""
+    if rules.ranks_by != "table_points":
+        return ()
+    game = GameResult(scores=(30, 10, -10, -30))  # a sample table (no game replayed)
+    return tuple(seat.table_points for seat in rules.table_result(game).seats)
+
+
+def penalties_keep_table_order(rules: Any) -> bool:
+    """True when the engine ranks a table by its game score before penalties: a player who had the best
+    game keeps the most table points however much a penalty costs (MERS)."""
+    if rules.ranks_by != "table_points":
+        return False
+    game = GameResult(scores=(10, 5, -5, -10))
+    plain = rules.table_result(game).seats
+    penalised = rules.table_result(game, deductions=(-100, 0, 0, 0)).seats
+    return penalised[0].table_points == plain[0].table_points
+
+
+def table_points_text(rules: Any) -> str:
+    """``Table points by place at the table: 4, 2, 1, 0 (…); a penalty lowers the score, never the
+    table points.`` from the engine's result of a sample table."""
+    points = table_points_by_rank(rules)
+    if not points:
+        return ""
+    text = gettext(
+        "Table points by place at the table, 1st to 4th: %(points)s (tied players share the points of their places)."
+    ) % {"points": ", ".join(num(p) for p in points)}
+    if penalties_keep_table_order(rules):
+        text += " " + str(TABLE_ORDER_NOTE)
+    return text
+
+
+TABLE_ORDER_NOTE = gettext_lazy(
+    "Penalties do not change the order at a table: the places, and so the table points, go by the game "
+    "score before penalties; a penalty lowers the total score only. A player can have more table points "
+    "and a lower score than another."
+)
+
+
+def rule_texts(rules: Any) -> list[str]:
+    """The sentences a page shows for the rules the engine applies (late arrival, a short table, table
+    points), in that order; those the rules do not have are left out."""
+    return [t for t in (late_arrival_text(rules), short_table_text(rules), table_points_text(rules)) if t]
+
+
+# -- what the engines and the services keep in English, in the reader's language -------------------------
+# Fan, yaku and item names are marked for the catalogue where the engines list them (scoring.rules.tiles:
+# FAN_NAMES, GLOSSED_NAMES, NAME_TEXTS); pages show them through the ``words`` template filters, exports
+# through these functions.
+
+WIND_SHORT = {"E", "S", "W", "N"}
+POINTS = re.compile(r"(-?\d+) points( \(limit\))?")  # a classical hand's value
+
+
+def wind_letter(letter: object) -> str:
+    """E, S, W, N as the reader's language abbreviates the winds (Spanish: E, S, O, N)."""
+    text = str(letter or "")
+    if text in WIND_SHORT:
+        return pgettext("wind letter", text)
+    return text
+
+
+def item_name(name: object) -> str:
+    """A fan, yaku or scoring item's name in the reader's language (the name itself when the catalogue
+    has none, e.g. a riichi yaku kept in romaji)."""
+    text = str(name or "")
+    return gettext(text) if text else text
+
+
+def item_names(names) -> str:
+    """Several names, translated, separated by commas."""
+    return ", ".join(item_name(n) for n in names or ())
+
+
+def value_label(label: object) -> str:
+    """A hand's value as the engines write it (``12 fan``, ``3 han 30 fu (mangan)``, ``double yakuman``,
+    ``320 points``) with its English words in the reader's language; fan, han, fu and the limit names
+    stay as players say them."""
+    text = str(label or "")
+    text = text.replace("double yakuman", gettext("double yakuman"))
+    found = POINTS.fullmatch(text)
+    if found:
+        template = gettext("%(n)s points (limit)") if found[2] else gettext("%(n)s points")
+        text = template % {"n": found[1]}
+    return text
+
+
+HISTORY_WORDS = {
+    "submitted": gettext_noop("submitted"),
+    "confirmed": gettext_noop("confirmed"),
+    "totals entered": gettext_noop("totals entered"),
+    "totals cleared": gettext_noop("totals cleared"),
+    "recorded": gettext_noop("recorded"),
+    "last hand undone": gettext_noop("last hand undone"),
+    "appeal decided": gettext_noop("appeal decided"),
+    "appeal recorded": gettext_noop("appeal recorded"),
+    "foul ladder recounted": gettext_noop("foul ladder recounted"),
+}
+HISTORY_HAND = re.compile(r"hand (\d+) (added|changed|undone)(?:: (.*))?", re.S)
+HAND_NOTES = {
+    "added": gettext_noop("hand %(n)s added"),
+    "changed": gettext_noop("hand %(n)s changed"),
+    "undone": gettext_noop("hand %(n)s undone"),
+}
+
+
+def history_reason(reason: object) -> str:
+    """Why a change was made, as the services note it ("hand 3 added: …", "submitted"), in the reader's
+    language; the words a person typed after the colon stay as typed."""
+    text = str(reason or "")
+    if text in HISTORY_WORDS:
+        return gettext(HISTORY_WORDS[text])
+    found = HISTORY_HAND.fullmatch(text)
+    if found:
+        note = gettext(HAND_NOTES[found[2]]) % {"n": found[1]}
+        return f"{note}: {found[3]}" if found[3] else note
+    return text

@@ -19,7 +19,7 @@ from penalties.selectors import recent_penalties
 from rankings.player_jobs import job_progress, player_import_start
 from rankings.standings import selectors as rk
 from scoring.selectors import session_tables
-from tournaments import pagecache, selectors
+from tournaments import pagecache, presenters, selectors
 from tournaments.clock import selectors as clock_selectors
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
@@ -42,13 +42,18 @@ def tournament_home(request, slug: str):
     published = rk.next_published_session(tournament=tournament)
     query = request.GET.get("name", "").strip()[:100]
     found = rk.seat_search(tournament=tournament, query=query, session=published) if query else []
-    search = {"tournament": tournament, "query": query, "found": found, "published": published}
+    next_session = selectors.next_session(tournament=tournament)
+    # no session left to play: the search says the tournament is over, not that a seating is coming
+    over = next_session is None and (
+        tournament.status == Tournament.Status.FINISHED or tournament.sessions.exists()
+    )
+    search = {"tournament": tournament, "query": query, "found": found, "published": published, "over": over}
     if request.htmx and "name" in request.GET:
         return render(request, "tournaments/_seat_search.html", search)
     context = {
         **search,
         "sessions": selectors.session_list(tournament=tournament),
-        "next_session": selectors.next_session(tournament=tournament),
+        "next_session": next_session,
         "player_count": tournament.registrations.filter(is_substitute=False).count(),
         "roles": user_roles(request.user, tournament),
     }
@@ -155,7 +160,20 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
         "next_seat_clock": clock_selectors.table_clock(table=next_seat.table) if next_seat else None,
         "other_penalties": [p for p in penalties if p.session is None],
         "by_table_points": _by_table_points(tournament),
+        # the "*" footnote only under a table that has a starred seat
+        "excluded_seats": any(
+            line.excluded for s in sessions for line in ([s.mine] if s.mine else []) + list(s.opponents)
+        ),
+        # a penalty at the player's tables: say that it lowers the score, not the table points (MERS)
+        "table_order_note": _table_order_note(tournament, sessions),
     }
+
+
+def _table_order_note(tournament: Tournament, sessions) -> str:
+    if not any(s.penalties or (s.mine and s.mine.penalties) for s in sessions):
+        return ""
+    rules = tournament.get_rules()
+    return str(presenters.TABLE_ORDER_NOTE) if presenters.penalties_keep_table_order(rules) else ""
 
 
 def _by_table_points(tournament: Tournament) -> bool:

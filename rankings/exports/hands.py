@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 from rankings.exports.base import Cell, Exporter
 from rankings.exports.registry import register
 from scoring.tiles.selectors import notable_hands, tournament_statistics
+from tournaments.presenters import item_name, item_names, value_label
 
 
 @register
@@ -49,7 +50,7 @@ class HandStatisticsExporter(Exporter):
                 p.deal_ins,
                 p.draws,
                 p.average,
-                p.biggest.label if p.biggest else None,
+                value_label(p.biggest.label) if p.biggest else None,
                 p.riichi_rate if stats.declares_riichi else None,
             ]
 
@@ -65,7 +66,7 @@ class BestHandsExporter(Exporter):
         stats = tournament_statistics(tournament=self.tournament, everything=True)  # the directors' file
         yield [_("Rank"), _("Player"), _("Name"), _("Biggest hand"), _("Fan or yaku")]
         for rank, p in enumerate(stats.best_hand_ranking(), start=1):
-            yield [rank, p.key, p.name, p.biggest.label, ", ".join(p.biggest.items)]
+            yield [rank, p.key, p.name, value_label(p.biggest.label), item_names(p.biggest.items)]
 
 
 @register
@@ -80,4 +81,4 @@ class NotableHandsExporter(Exporter):
     def rows(self) -> Iterator[Sequence[Cell]]:
         yield [_("Date"), _("Person"), _("Title"), _("Value"), _("Unit"), _("Hand"), _("Opponents")]
         for e in notable_hands(tournament=self.tournament, everything=True):  # the directors' file
-            yield [e.date, e.person, e.title, e.value, e.unit, e.hand_text, e.opponents]
+            yield [e.date, e.person, e.title, e.value, item_name(e.unit), e.hand_text, e.opponents]

@@ -21,6 +21,7 @@ from rankings.standings.engine import Standings
 from scoring.models import Hand
 from scoring.rules.base import RuleError
 from tournaments.models import Registration, Seat
+from tournaments.presenters import wind_letter
 
 
 def _standings(tournament) -> Standings:
@@ -133,7 +134,7 @@ class StandingsExporter(Exporter):
                     cells += [None, None, None, None]
                     continue
                 value = {"table_points": r.table_points, "uma": r.uma, "final": r.final}[rules.session_value]
-                cells += [r.table, r.seat_wind, Fraction(r.game_score), value]
+                cells += [r.table, wind_letter(r.seat_wind), Fraction(r.game_score), value]  # Spanish: O
             yield cells
             self.report(1 + 3 * i // max(total, 1), 4)
 

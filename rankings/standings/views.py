@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 from rankings.standings import selectors, services
 from rankings.standings.engine import TIEBREAKS, method_of
 from scoring.rules.base import RuleError
-from tournaments import pagecache
+from tournaments import pagecache, presenters
 from tournaments.console import selectors as console
 from tournaments.models import Tournament
 from tournaments.permissions import can_view, tournament_for_director, user_roles
@@ -53,6 +53,16 @@ def _by_table_points(tournament: Tournament) -> bool:
         return method_of(tournament.get_rules()) == "table_points"
     except Exception:  # an unknown ruleset in old data: show the score only
         return False
+
+
+def _table_order_note(tournament: Tournament) -> str:
+    """Under table points that penalties do not change (MERS), the sentence that explains a player with
+    more table points and a lower score than the next one."""
+    try:
+        rules = tournament.get_rules()
+    except Exception:  # an unknown ruleset in old data, as above
+        return ""
+    return str(presenters.TABLE_ORDER_NOTE) if presenters.penalties_keep_table_order(rules) else ""
 
 
 # A few rendered pages kept in this process too, in front of the shared cache: the keys name the
@@ -92,6 +102,7 @@ def _context(tournament: Tournament, freshness: selectors.Freshness) -> dict:
         "freshness": freshness,
         "rows": standings_rows_html(tournament=tournament, freshness=freshness),
         "by_table_points": _by_table_points(tournament),
+        "table_order_note": _table_order_note(tournament),
         "poll_seconds": poll_seconds(),
         "teams": selectors.team_lines(document=selectors.standings_document(tournament=tournament)),
     }

@@ -25,7 +25,7 @@ def set_translator(translate: Callable[[str], str]) -> None:
 
 def shown(value: Any) -> str:
     """A value as a person would have typed it."""
-    if isinstance(value, Text):
+    if isinstance(value, Text | Names):
         return str(value)
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -49,6 +49,25 @@ def shown(value: Any) -> str:
         return f"“{text}”"
     text = repr(value)
     return text if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS] + "…"
+
+
+class Names:
+    """Names an engine uses (fan, yaku), each with its value, rendered in the reader's language when read:
+    ``Escalera Pura 16, Mano Oculta 2`` on a Spanish page. The names are marked for the catalogue where
+    the engine lists them (``scoring.rules.tiles.mcr.FAN_NAMES``, ...)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Any):
+        self.items = tuple((str(name), value) for name, value in items)
+
+    def __str__(self) -> str:
+        return ", ".join(
+            _translate(name) if value is None else f"{_translate(name)} {value}" for name, value in self.items
+        )
+
+    def __repr__(self) -> str:
+        return f"Names({self.items!r})"
 
 
 class Text:

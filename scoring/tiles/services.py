@@ -17,7 +17,7 @@ from django.db import transaction
 from scoring.models import Hand, TableResult
 from scoring.rules import tiles as engine
 from scoring.rules.base import RuleError, Ruleset
-from scoring.rules.text import gettext_noop
+from scoring.rules.text import Names, gettext_noop
 from scoring.rules.tiles.check import claim_value, wins_with_tiles
 from tournaments.models import Table, Tournament
 
@@ -115,7 +115,7 @@ def hand_tiles_prepare(
                 "the claim of %(_value)s differs from the tiles (%(_summary)s: %(_items)s); a referee's ruling is needed",
                 _value=_claim_text(c),
                 _summary=c.valuation.summary,
-                _items=", ".join(i.name for i in c.valuation.items),
+                _items=Names((i.name, None) for i in c.valuation.items),
             ),
             c.path.removesuffix(".tiles").removesuffix("tiles") or "tiles",
         )

@@ -142,6 +142,9 @@ def hand_resolve(request: HttpRequest, slug: str, session: int, number: int, han
             status = 400
     else:
         form = tile_forms.ResolveForm(initial={"version": view["version"]})
+    family = table.session.tournament.get_rules().family
+    for win in view["wins"]:  # the claim as the table stated it: only the values it has, in their units
+        win["claimed_text"] = tiles_services.claim_text(family, win.get("claimed"))
     context = {
         "tournament": table.session.tournament,
         "table": table,

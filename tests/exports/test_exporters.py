@@ -273,3 +273,16 @@ def test_exporters_report_their_progress_up_to_100(mcr):
     exporter_get("standings")(tournament=mcr, progress=seen.append).render("xlsx")
     assert seen[0] == 0 and seen[-1] == 100
     assert seen == sorted(set(seen))  # never backwards, never twice the same
+
+
+def test_the_spanish_standings_export_names_the_winds_in_spanish(mcr):
+    """Headers follow the language: so do the seat winds (West is O, Oeste, in Spanish)."""
+    from django.utils import translation
+
+    with translation.override("es"):
+        rows = read_csv(exporter_get("standings")(tournament=mcr).render("csv").data)
+    p3 = next(r for r in rows if r[2] == "p3")
+    assert rows[0][9] == "S1 viento"
+    assert p3[9] == "O"
+    english = read_csv(exporter_get("standings")(tournament=mcr).render("csv").data)
+    assert next(r for r in english if r[2] == "p3")[9] == "W"

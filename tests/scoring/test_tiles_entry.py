@@ -189,6 +189,16 @@ def test_the_value_preview_refuses_below_the_minimum_with_the_fan_named(api_as, 
     )
     assert response.status_code == 400
     assert "below the MCR minimum of 8" in response.json()["tiles.hand"][0]
+    assert "Dragon Pung 2" in response.json()["tiles.hand"][0]
+    # in Spanish, the fan named as the Green Book's Spanish translation names them
+    spanish = api_as(scorer).post(
+        url(table, "tiles/value/"),
+        {"result": "win", "winner": "p1", "discarder": None, "tiles": {**MCR_TILES, "robbing_kong": False}},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="es",
+    )
+    message = spanish.json()["tiles.hand"][0]
+    assert "Pung de Dragon 2" in message and "Dragon Pung" not in message
 
 
 def test_the_value_preview_needs_access(api, table):
@@ -352,3 +362,38 @@ def test_two_yaku_from_five_counters_are_checked_on_the_tiles(api_as, make_tourn
     )
     assert taken.status_code == 201, taken.content
     assert taken.json()["hands"][5]["hand"]["winners"][0]["han"] == 3
+
+
+def resolve_page(client, table, lang="en") -> str:
+    tournament = table.session.tournament
+    path = f"/t/{tournament.slug}/s/{table.session.number}/table/{table.number}/hand/1/resolve/"
+    response = client.get(path, HTTP_ACCEPT_LANGUAGE=lang)
+    assert response.status_code == 200, path
+    return response.content.decode()
+
+
+def test_the_resolve_page_states_the_claim_and_the_whole_hand(client, api_as, scorer, referee, table):
+    """The claim in its own units (no yakuman that nobody claimed), the melds beside the concealed tiles,
+    and the fan in the reader's language."""
+    add(api_as(scorer), table, 1, result="win", winner="p1", discarder="p3", fan=16, tiles=MCR_TILES)
+    client.force_login(referee)
+    page = resolve_page(client, table)
+    assert "<strong>16 fan</strong>" in page and "yakuman" not in page
+    assert "234m567m99p [pung 7z] [chow 345s]" in page
+    spanish = resolve_page(client, table, "es")
+    assert "Robo de Kong" in spanish and "Robbing The Kong" not in spanish
+
+
+def test_the_resolve_page_of_a_riichi_claim(client, api_as, make_tournament, make_user):
+    tournament = make_tournament("riichi-resolve", ruleset="ema-riichi-2016")
+    scorer, referee = make_user("r-scorer"), make_user("r-referee")
+    tournament_services.role_grant(tournament=tournament, user=scorer, role="scorer")
+    tournament_services.role_grant(tournament=tournament, user=referee, role="referee")
+    table = seat(tournament, KEYS)[0]
+    tiles = {"hand": "234m567m234p678s55p", "winning_tile": "4p"}
+    winners = [{"player": "p1", "han": 2, "fu": 30, "tiles": tiles}]
+    held = add(api_as(scorer), table, 1, result="ron", loser="p4", winners=winners, riichi=["p1"])
+    assert held.json()["hands"][0]["valuation"]["status"] == "held", held.content
+    client.force_login(referee)
+    page = resolve_page(client, table)
+    assert "<strong>2 han 30 fu</strong>" in page and "yakuman" not in page

@@ -26,13 +26,19 @@ LABELS: dict[str, tuple[Any, Any]] = {
         _("Penalties count for the table rank"),
         _("Offender-only penalties are deducted before ranking the table."),
     ),
-    "late_short_minutes": (_("Short delay (minutes)"), _("Up to this many minutes late: the short penalty.")),
+    "late_short_minutes": (
+        _("Short delay (minutes)"),
+        _("Late by fewer than this many minutes: the short penalty; from this many on: the long one."),
+    ),
     "late_short_penalty": (_("Short delay penalty"), _("Points deducted for a short delay.")),
     "late_grace_minutes": (
         _("Late-arrival limit (minutes)"),
-        _("Later than this: out of the session, a substitute plays."),
+        _("Late by more than this many minutes: out of the session, a substitute plays."),
     ),
-    "late_long_penalty": (_("Long delay penalty"), _("Points deducted for a delay up to the limit.")),
+    "late_long_penalty": (
+        _("Long delay penalty"),
+        _("Points deducted for a delay from the short delay's minutes up to the limit."),
+    ),
     "foul_ladder": (_("Foul ladder"), _("Points of the 1st, 2nd, … foul in a session (0 = warning).")),
     "foul_increment": (_("Foul increment"), _("Each foul after the ladder costs this much more.")),
     "forgot_winning_tile_penalty": (_("Forgot the winning tile"), _("Points deducted (MERS 2.8.7).")),
@@ -139,6 +145,11 @@ LABELS: dict[str, tuple[Any, Any]] = {
         _("Late-arrival limit (minutes)"),
         _("Later than this: out of the session, a substitute plays (empty: no limit)."),
     ),
+    # the session clock (every ruleset)
+    "session_minutes": (_("Session minutes"), _("Playing time of a session on the clock.")),
+    "end_of_time": (_("End of time"), _("What happens when the clock reaches zero.")),
+    "signal_minutes": (_("Signal minutes"), _("The clock signals when this many minutes are left.")),
+    "red_zone_minutes": (_("Red zone minutes"), _("The last this many minutes are shown in red.")),
     # Salamanca
     "fan_points": (_("Points by fan"), _("Points of 0, 1, 2, … fan; more fan score the last value.")),
     "min_fan_self_drawn": (_("Minimum fan on self-draw"), _("Fan a self-drawn win needs.")),

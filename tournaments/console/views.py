@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from rankings.standings import selectors as rk
 from scoring.rules.base import RuleError
-from tournaments import lifecycle
+from tournaments import lifecycle, presenters
 from tournaments import selectors as tsel
 from tournaments.api import player_foreign_tournaments, visible_players
 from tournaments.console import confirmations, selectors, services
@@ -241,7 +241,13 @@ def rules_edit(request, slug: str):
             messages.success(request, text)
             return redirect("console-home", slug=slug)
     return _page(
-        request, "rules.html", tournament, form=form, confirmed=confirmed, changed=form.changed_rows()
+        request,
+        "rules.html",
+        tournament,
+        form=form,
+        confirmed=confirmed,
+        changed=form.changed_rows(),
+        rule_texts=presenters.rule_texts(tournament.get_rules()),
     )
 
 

@@ -41,6 +41,71 @@ def _set_points(s: sh.Set) -> int:
     return base * (2 if s.concealed else 1)
 
 
+# every name an item of a classical hand can have (the sets', the doubles', the limit hands'), marked
+# for the catalogue: a page shows them in the reader's language
+NAME_TEXTS: tuple[str, ...] = tuple(
+    text.template
+    for text in (
+        gettext_noop("Mah jong"),
+        gettext_noop("Pung of honours, concealed"),
+        gettext_noop("Pung of honours, exposed"),
+        gettext_noop("Pung of terminals, concealed"),
+        gettext_noop("Pung of terminals, exposed"),
+        gettext_noop("Pung of simples, concealed"),
+        gettext_noop("Pung of simples, exposed"),
+        gettext_noop("Kong of honours, concealed"),
+        gettext_noop("Kong of honours, exposed"),
+        gettext_noop("Kong of terminals, concealed"),
+        gettext_noop("Kong of terminals, exposed"),
+        gettext_noop("Kong of simples, concealed"),
+        gettext_noop("Kong of simples, exposed"),
+        gettext_noop("Pair of value"),
+        gettext_noop("Flowers"),
+        gettext_noop("Winning tile from the wall"),
+        gettext_noop("Filling the only place"),
+        gettext_noop("Dragon pung"),
+        gettext_noop("Pung of the own prevalent wind"),
+        gettext_noop("Own wind pung"),
+        gettext_noop("Prevalent wind pung"),
+        gettext_noop("Own flower or season"),
+        gettext_noop("Four flowers"),
+        gettext_noop("Clean hand: one suit and honours"),
+        gettext_noop("Clean hand: terminals and honours"),
+        gettext_noop("Last tile"),
+        gettext_noop("Replacement tile"),
+        gettext_noop("Robbing a kong"),
+        gettext_noop("Chows and a worthless pair"),
+        gettext_noop("No chows"),
+        gettext_noop("Three little scholars"),
+        gettext_noop("Four little blessings"),
+        gettext_noop("XIII Heavenly hand"),
+        gettext_noop("First draw"),
+        gettext_noop("XIV Earthly hand"),
+        gettext_noop("XII Thirteen orphans"),
+        gettext_noop("XI Nine gates"),
+        gettext_noop("X All kongs"),
+        gettext_noop("IX Four blessings"),
+        gettext_noop("I Hidden treasure"),
+        gettext_noop("II All honours"),
+        gettext_noop("III All terminals"),
+        gettext_noop("IV Green hand"),
+        gettext_noop("V Red hand"),
+        gettext_noop("VI White hand"),
+        gettext_noop("VII Three great scholars"),
+        gettext_noop("VIII Horizontal hand"),
+        gettext_noop("XV Moon from the bottom of the sea"),
+        gettext_noop("XVI Plum blossom on the roof"),
+        gettext_noop("XVII Robbing the two of bamboo"),
+        gettext_noop("XVIII Kong upon kong"),
+        gettext_noop("XIX Heavenly twins"),
+        gettext_noop("XX Seven twins"),
+        gettext_noop("Pure hand: one suit"),
+        gettext_noop("Pure hand: honours"),
+        gettext_noop("Pure hand: terminals"),
+    )
+)
+
+
 def _set_name(s: sh.Set) -> str:
     kind = {"pung": "Pung", "kong": "Kong", "chow": "Chow"}[s.kind]
     what = "honours" if is_honour(s.first) else "terminals" if is_terminal(s.first) else "simples"

@@ -20,7 +20,7 @@ from __future__ import annotations
 from MahjongGB import MahjongFanCalculator
 
 from ..base import RuleError
-from ..text import gettext_noop
+from ..text import Names, gettext_noop
 from .notation import Tiles, number_of, suit_of, tile_name
 from .result import Item, Valuation, WinContext
 
@@ -33,6 +33,94 @@ GREEN_BOOK: dict[str, tuple[tuple[str, int], ...]] = {
     "Two Concealed Kongs": (("Two Concealed Kongs", 8),),  # fan 48, 8 points
     "Concealed Kong and Melded Kong": (("Two Melded Kongs", 4), ("Concealed Kong", 2)),  # fan 57, 6 points
 }
+# The 81 fan as the library names them (and the Green Book's items above), marked for the catalogue: a page
+# shows each in the reader's language (Spanish: the names of the Green Book's Spanish translation).
+FAN_NAMES: tuple[str, ...] = tuple(
+    text.template
+    for text in (
+        gettext_noop("Big Four Winds"),
+        gettext_noop("Big Three Dragons"),
+        gettext_noop("All Green"),
+        gettext_noop("Nine Gates"),
+        gettext_noop("Four Kongs"),
+        gettext_noop("Seven Shifted Pairs"),
+        gettext_noop("Thirteen Orphans"),
+        gettext_noop("All Terminals"),
+        gettext_noop("Little Four Winds"),
+        gettext_noop("Little Three Dragons"),
+        gettext_noop("All Honors"),
+        gettext_noop("Four Concealed Pungs"),
+        gettext_noop("Pure Terminal Chows"),
+        gettext_noop("Quadruple Chow"),
+        gettext_noop("Four Pure Shifted Pungs"),
+        gettext_noop("Four Pure Shifted Chows"),
+        gettext_noop("Three Kongs"),
+        gettext_noop("All Terminals and Honors"),
+        gettext_noop("Seven Pairs"),
+        gettext_noop("Greater Honors and Knitted Tiles"),
+        gettext_noop("All Even Pungs"),
+        gettext_noop("Full Flush"),
+        gettext_noop("Pure Triple Chow"),
+        gettext_noop("Pure Shifted Pungs"),
+        gettext_noop("Upper Tiles"),
+        gettext_noop("Middle Tiles"),
+        gettext_noop("Lower Tiles"),
+        gettext_noop("Pure Straight"),
+        gettext_noop("Three-Suited Terminal Chows"),
+        gettext_noop("Pure Shifted Chows"),
+        gettext_noop("All Five"),
+        gettext_noop("Triple Pung"),
+        gettext_noop("Three Concealed Pungs"),
+        gettext_noop("Lesser Honors and Knitted Tiles"),
+        gettext_noop("Knitted Straight"),
+        gettext_noop("Upper Four"),
+        gettext_noop("Lower Four"),
+        gettext_noop("Big Three Winds"),
+        gettext_noop("Mixed Straight"),
+        gettext_noop("Reversible Tiles"),
+        gettext_noop("Mixed Triple Chow"),
+        gettext_noop("Mixed Shifted Pungs"),
+        gettext_noop("Chicken Hand"),
+        gettext_noop("Last Tile Draw"),
+        gettext_noop("Last Tile Claim"),
+        gettext_noop("Out with Replacement Tile"),
+        gettext_noop("Robbing The Kong"),
+        gettext_noop("Two Concealed Kongs"),
+        gettext_noop("All Pungs"),
+        gettext_noop("Half Flush"),
+        gettext_noop("Mixed Shifted Chows"),
+        gettext_noop("All Types"),
+        gettext_noop("Melded Hand"),
+        gettext_noop("Two Dragons Pungs"),
+        gettext_noop("Outside Hand"),
+        gettext_noop("Fully Concealed Hand"),
+        gettext_noop("Two Melded Kongs"),
+        gettext_noop("Last Tile"),
+        gettext_noop("Dragon Pung"),
+        gettext_noop("Prevalent Wind"),
+        gettext_noop("Seat Wind"),
+        gettext_noop("Concealed Hand"),
+        gettext_noop("All Chows"),
+        gettext_noop("Tile Hog"),
+        gettext_noop("Double Pung"),
+        gettext_noop("Two Concealed Pungs"),
+        gettext_noop("Concealed Kong"),
+        gettext_noop("All Simples"),
+        gettext_noop("Pure Double Chow"),
+        gettext_noop("Mixed Double Chow"),
+        gettext_noop("Short Straight"),
+        gettext_noop("Two Terminal Chows"),
+        gettext_noop("Pung of Terminals or Honors"),
+        gettext_noop("Melded Kong"),
+        gettext_noop("One Voided Suit"),
+        gettext_noop("No Honors"),
+        gettext_noop("Edge Wait"),
+        gettext_noop("Closed Wait"),
+        gettext_noop("Single Wait"),
+        gettext_noop("Self-Drawn"),
+        gettext_noop("Flower Tiles"),
+    )
+)
 _ERRORS = {
     "ERROR_NOT_WIN": "the tiles do not make a winning hand",
     "ERROR_WRONG_TILES_COUNT": "the number of tiles does not make a winning hand",
@@ -92,7 +180,7 @@ def value(hand: Tiles, context: WinContext, *, min_fan: int = 8) -> Valuation:
                 "the tiles make %(_value)s fan without flowers, below the MCR minimum of %(_min_fan)s: %(_items)s",
                 _value=total - flowers,
                 _min_fan=min_fan,
-                _items=", ".join(f"{i.name} {i.value}" for i in items),
+                _items=Names((i.name, i.value) for i in items),
             ),
             "hand",
         )

@@ -27,7 +27,7 @@ from mahjong.meld import Meld as LibMeld
 
 from ..base import RuleError
 from ..riichi import RiichiConfig, hand_value
-from ..text import gettext_noop
+from ..text import Names, gettext_noop
 from .notation import Tiles, is_dragon, is_wind, number_of, suit_of, tile_name
 from .result import Item, Valuation, WinContext
 
@@ -54,6 +54,64 @@ _ERRORS = {
     "renhou_with_tsumo_not_allowed": "renhō is a win on a discard, not self-drawn",
     "renhou_with_meld_not_allowed": "renhō needs an uninterrupted first go-around: no melds",
 }
+#: the package's yaku names, in romaji, marked for the catalogue: a Spanish page adds the Spanish name of
+#: rulebook 002 §4.2 ("Tanyao (todo simple)"); the names with English words (yakuhai) are glossed too
+GLOSSED_NAMES: tuple[str, ...] = tuple(
+    text.template
+    for text in (
+        gettext_noop("Menzen Tsumo"),
+        gettext_noop("Tanyao"),
+        gettext_noop("Iipeiko"),
+        gettext_noop("Sanshoku Doujun"),
+        gettext_noop("Ittsu"),
+        gettext_noop("Chantai"),
+        gettext_noop("Rinshan Kaihou"),
+        gettext_noop("Chankan"),
+        gettext_noop("Haitei Raoyue"),
+        gettext_noop("Houtei Raoyui"),
+        gettext_noop("Chiitoitsu"),
+        gettext_noop("Sanshoku Doukou"),
+        gettext_noop("San Ankou"),
+        gettext_noop("San Kantsu"),
+        gettext_noop("Toitoi"),
+        gettext_noop("Honitsu"),
+        gettext_noop("Shou Sangen"),
+        gettext_noop("Honroutou"),
+        gettext_noop("Junchan"),
+        gettext_noop("Ryanpeikou"),
+        gettext_noop("Chinitsu"),
+        gettext_noop("Nagashi Mangan"),
+        gettext_noop("Kokushi Musou"),
+        gettext_noop("Kokushi Musou Juusanmen Matchi"),
+        gettext_noop("Chuuren Poutou"),
+        gettext_noop("Daburu Chuuren Poutou"),
+        gettext_noop("Tenhou"),
+        gettext_noop("Chiihou"),
+        gettext_noop("Renhou"),
+        gettext_noop("Renhou (yakuman)"),
+        gettext_noop("Suu Ankou"),
+        gettext_noop("Suu Ankou Tanki"),
+        gettext_noop("Suu Kantsu"),
+        gettext_noop("Ryuuiisou"),
+        gettext_noop("Chinroutou"),
+        gettext_noop("Tsuu Iisou"),
+        gettext_noop("Daisangen"),
+        gettext_noop("Shousuushii"),
+        gettext_noop("Dai Suushii"),
+        gettext_noop("Yakuhai (chun)"),
+        gettext_noop("Yakuhai (haku)"),
+        gettext_noop("Yakuhai (hatsu)"),
+        gettext_noop("Yakuhai (round wind east)"),
+        gettext_noop("Yakuhai (round wind south)"),
+        gettext_noop("Yakuhai (round wind west)"),
+        gettext_noop("Yakuhai (round wind north)"),
+        gettext_noop("Yakuhai (seat wind east)"),
+        gettext_noop("Yakuhai (seat wind south)"),
+        gettext_noop("Yakuhai (seat wind west)"),
+        gettext_noop("Yakuhai (seat wind north)"),
+        gettext_noop("Double Riichi"),
+    )
+)
 #: the package's names of the dora kinds (they count as han, not as yaku)
 DORA_NAMES = ("Dora", "Aka Dora", "Ura Dora")
 #: yakuman counted twice for their wait (002 §4.2.5: thirteen-wait orphans, nine-wait gates, pair-wait four
@@ -260,7 +318,7 @@ def _check_two_yaku(items: list[Item], context: WinContext, config: RiichiConfig
             gettext_noop(
                 "with %(_honba)s counters on the table a win needs 2 yaku (2 han without dora), and these tiles have %(_names)s (rulebook 002 §3.4.11)",
                 _honba=context.honba,
-                _names=", ".join(f"{i.name} {i.value}" for i in yaku) or "none",
+                _names=Names((i.name, i.value) for i in yaku) if yaku else gettext_noop("none"),
             ),
             "hand",
         )

@@ -73,6 +73,48 @@ NAMES = {
     "dealer_first_draw": ("Dealer wins on his first draw", 7),
     "dealer_first_discard": ("Win on the dealer's first discard", 7),
 }
+# the names above, marked for the catalogue: a Spanish page shows the rulebook's own (art. 32)
+NAME_TEXTS: tuple[str, ...] = tuple(
+    text.template
+    for text in (
+        gettext_noop("All chows (solo escaleras)"),
+        gettext_noop("Dragon pung (trío de dragones)"),
+        gettext_noop("Pung of the round wind (trío del viento de la ronda)"),
+        gettext_noop("Pung of the own wind (trío del viento propio)"),
+        gettext_noop("Self-drawn (cerrar robando)"),
+        gettext_noop("Concealed hand (mano secreta)"),
+        gettext_noop("Only one tile could win (solo se podía cerrar con una ficha)"),
+        gettext_noop("Win after a kong (cerrar después de hacer un cuarteto)"),
+        gettext_noop("Only two colours (solo de dos colores)"),
+        gettext_noop("Two wind pungs and a wind pair"),
+        gettext_noop("Two pungs of one number in different suits"),
+        gettext_noop("Robbing a kong (cerrar interceptando un cuarteto ajeno)"),
+        gettext_noop("Last playable tile (cerrar con la última ficha jugable)"),
+        gettext_noop("Two dragon pungs and a dragon pair"),
+        gettext_noop("Three wind pungs (tres tríos de vientos)"),
+        gettext_noop("Two pungs and a pair of one number in different suits"),
+        gettext_noop("Seven pairs (todo parejas)"),
+        gettext_noop("All pungs (todo tríos)"),
+        gettext_noop("One suit and honours (solo de un palo y triunfos)"),
+        gettext_noop("Moon from the bottom of the sea (1 of dots, last tile, self-drawn)"),
+        gettext_noop("Plum blossom from a kong (5 of dots after a kong)"),
+        gettext_noop("Three dragon pungs (tres tríos de dragones)"),
+        gettext_noop("Three wind pungs and a wind pair"),
+        gettext_noop("All pungs concealed and self-drawn"),
+        gettext_noop("Only honours and terminals (solo triunfos y extremos)"),
+        gettext_noop("Three pungs of one number in the three suits"),
+        gettext_noop("Only one colour (solo de un color)"),
+        gettext_noop("Nine gates (las nueve puertas)"),
+        gettext_noop("Four wind pungs (cuatro tríos de vientos)"),
+        gettext_noop("One suit only (solo de un palo)"),
+        gettext_noop("One suit only (solo de un palo, played with colours)"),
+        gettext_noop("Thirteen orphans (trece huérfanos)"),
+        gettext_noop("Only terminals (solo extremos)"),
+        gettext_noop("All honours (todo triunfos)"),
+        gettext_noop("Dealer wins on his first draw"),
+        gettext_noop("Win on the dealer's first discard"),
+    )
+)
 # a bigger pattern replaces these smaller ones
 REPLACES = {
     "three_dragon_pungs": ("two_dragon_pungs_pair",),
