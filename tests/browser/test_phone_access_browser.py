@@ -6,7 +6,10 @@ scheme), the referee's table page, the standings' ☆ and every public page of a
 On each: axe-core finds no serious or critical violation (contrast of 4.5:1 included), nothing scrolls
 sideways at 360 px, and every control is at least 44 × 44 px, or is a link inside a sentence (WCAG 2.5.8's
 inline exception: its height is the line's). Screenshots of each entry state at 390 × 844 and 360 × 740 go
-to test-artifacts/phone-<state>-<width>.png. One browser does it all, to keep the suite's time."""
+to test-artifacts/phone-<state>-<width>.png. One browser does it all, to keep the suite's time.
+
+A riichi hand refused by the server is corrected in place: the form gets it back with its fu, the button
+names that hand, and the server ends with the corrected hand in its place."""
 
 from __future__ import annotations
 
@@ -22,7 +25,16 @@ from scoring import services as scoring
 from scoring.models import TableResult
 from scoring.services import Actor
 from tests.browser.chromium import ARTIFACTS, start, wait_for
-from tests.browser.test_entry_session_browser import mcr_tiles_hand, save, table_for, win
+from tests.browser.test_entry_session_browser import (
+    choose,
+    mcr_tiles_hand,
+    save,
+    stored,
+    table_for,
+    tap,
+    tiles_in_hand,
+    win,
+)
 from tests.browser.test_offline_entry_browser import banner, network, queued
 from tests.scoring.test_pages_support import link_url
 from tournaments.clock import servertime
@@ -310,6 +322,11 @@ def test_every_state_of_the_table_phone_and_every_public_page(
             driver.get(f"{base}/t/{tournament.slug}/s/1/table/1/")
             wait_for(lambda: driver.find_elements("css selector", "#hands"), "the referee's table page")
             audit.check("referee", show="#hands", focus=True)
+            # the rules as the director sets them (the tournament's rules have no other page)
+            login(driver, base, director)
+            driver.get(f"{base}/t/{tournament.slug}/console/rules/")
+            wait_for(lambda: driver.find_elements("id", "rules-form"), "the rules page")
+            audit.check("rules", targets=False, shots=False)
 
             # the standings' ☆ and every public page
             driver.delete_all_cookies()
@@ -348,3 +365,85 @@ def test_every_state_of_the_table_phone_and_every_public_page(
         (state, found.split(" > ")[0]) for state, all_found in audit.inline.items() for found in all_found
     ]
     assert inline == [("referee", "copy muted no-print")]
+
+
+def ron(driver, *, winner: str, loser: str, han: str, fu: str) -> None:
+    """A riichi ron: the fu select is redrawn for the han chosen before the fu is set."""
+    driver.find_element("css selector", "form.hand-form input[name=result][value=ron]").click()
+    choose(driver, "winner", winner)
+    choose(driver, "loser", loser)
+    choose(driver, "han", han)
+    wait_for(
+        lambda: driver.execute_script(
+            "const s = document.querySelector('form.hand-form select[name=fu]');"
+            "return !!s && [...s.options].some(o => o.value === arguments[0]);",
+            fu,
+        ),
+        f"the fu select for {han} han",
+    )
+    choose(driver, "fu", fu)
+
+
+def test_correcting_a_refused_riichi_hand_keeps_its_fu_and_names_the_hand(
+    browser, proxy, make_tournament, director
+):
+    """Hand 2 of three is refused by the server (its winner is also its loser): "Correct this hand" puts
+    it back in the form with its han and fu, the button names hand 2, and the corrected hand is stored as
+    hand 2 with hand 3 after it; the picker still works."""
+    _, table = table_for(make_tournament, director, "phone-correct", ruleset="ema-riichi-2025")
+    page = link_url(table)
+    browser.get(proxy.url + page)
+    proxy.drop_only = page
+    ron(browser, winner="0", loser="2", han="2", fu="30")
+    save(browser)
+    wait_for(lambda: len(stored(table)) == 1, "hand 1 on the server")
+    network(browser, proxy, online=False)
+    ron(browser, winner="1", loser="1", han="3", fu="40")  # the winner cannot pay himself
+    save(browser)
+    wait_for(lambda: queued(browser) == 1, "hand 2 kept on the phone")
+    ron(browser, winner="3", loser="0", han="1", fu="30")
+    save(browser)
+    wait_for(lambda: queued(browser) == 2, "hand 3 kept on the phone")
+    network(browser, proxy, online=True)
+    refused = wait_for(
+        lambda: browser.find_elements("css selector", "#offline-hands li.refused"), "the refusal"
+    )
+    assert "Hand 2" in refused[0].text
+    assert queued(browser) == 2 and len(stored(table)) == 1
+    refused[0].find_element("xpath", ".//button[contains(., 'Correct this hand')]").click()
+
+    form = "document.querySelector('form.hand-form')"
+    wait_for(
+        lambda: browser.execute_script(f"return {form}.querySelector('select[name=fu]')?.value;") == "40",
+        "the fu field back, filled with 40",
+    )
+    assert browser.execute_script(f"return [{form}.winner.value, {form}.loser.value, {form}.han.value];") == [
+        "1",
+        "1",
+        "3",
+    ]
+    assert browser.find_element("css selector", "form.hand-form button[type=submit]").text == (
+        "Save the corrected hand 2"
+    )
+    assert browser.find_element("css selector", "#hand > h2").text == "Hand 2"
+    audit = Audit(browser)  # the riichi form's controls too (han, fu, riichi sticks, a double ron)
+    audit.check("riichi-correcting", show="#hand", focus=True)
+    assert audit.faults == {}
+
+    choose(browser, "loser", "2")
+    save(browser)
+    wait_for(lambda: queued(browser) == 0 and len(stored(table)) == 3, "the corrected hand and hand 3")
+    hands = stored(table)
+    assert (hands[1]["loser"], hands[1]["winners"]) == (2, [{"player": 1, "han": 3, "fu": 40}])
+    assert (hands[2]["loser"], hands[2]["winners"]) == (0, [{"player": 3, "han": 1, "fu": 30}])
+    wait_for(
+        lambda: (
+            browser.find_element("css selector", "form.hand-form button[type=submit]").text == "Save hand 4"
+        ),
+        "the form on hand 4",
+    )
+    assert tiles_in_hand(browser) == 0
+    tap(browser, "1m")
+    assert tiles_in_hand(browser) == 1  # the picker still works
+    browser.find_element("css selector", "[data-tp-hand] .tp-in").click()
+    assert tiles_in_hand(browser) == 0
