@@ -409,8 +409,14 @@ def test_correcting_a_refused_riichi_hand_keeps_its_fu_and_names_the_hand(
         lambda: browser.find_elements("css selector", "#offline-hands li.refused"), "the refusal"
     )
     assert "Hand 2" in refused[0].text
+    assert "No network" not in banner(browser)  # the network is back: the server said no
     assert queued(browser) == 2 and len(stored(table)) == 1
-    refused[0].find_element("xpath", ".//button[contains(., 'Correct this hand')]").click()
+    audit = Audit(browser)  # the riichi form's controls too (han, fu, riichi sticks, a double ron)
+    audit.check("riichi-refused", show="#offline-queue")
+    browser.execute_script(  # in one script: the queue is drawn again under the test's feet
+        "[...document.querySelectorAll('#offline-hands li.refused button')]"
+        ".find(b => b.textContent.includes('Correct this hand')).click();"
+    )
 
     form = "document.querySelector('form.hand-form')"
     wait_for(
@@ -426,7 +432,6 @@ def test_correcting_a_refused_riichi_hand_keeps_its_fu_and_names_the_hand(
         "Save the corrected hand 2"
     )
     assert browser.find_element("css selector", "#hand > h2").text == "Hand 2"
-    audit = Audit(browser)  # the riichi form's controls too (han, fu, riichi sticks, a double ron)
     audit.check("riichi-correcting", show="#hand", focus=True)
     assert audit.faults == {}
 
