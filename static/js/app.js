@@ -78,9 +78,9 @@
   function ready() {
     showErrors();
     scrollables();
+    window.addEventListener("resize", scrollables);
+    document.addEventListener("htmx:afterSettle", scrollables);
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
-  window.addEventListener("resize", scrollables);
-  document.addEventListener("htmx:afterSettle", scrollables);
 })();
