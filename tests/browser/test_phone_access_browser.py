@@ -373,15 +373,21 @@ def ron(driver, *, winner: str, loser: str, han: str, fu: str) -> None:
     choose(driver, "winner", winner)
     choose(driver, "loser", loser)
     choose(driver, "han", han)
+    # the fu select is drawn again by the server (htmx) after each change: the fu is chosen once no
+    # request is in flight, so that no late redraw takes it away
     wait_for(
         lambda: driver.execute_script(
             "const s = document.querySelector('form.hand-form select[name=fu]');"
-            "return !!s && [...s.options].some(o => o.value === arguments[0]);",
+            "return !document.querySelector('form.hand-form .htmx-request') && !!s"
+            " && [...s.options].some(o => o.value === arguments[0]);",
             fu,
         ),
         f"the fu select for {han} han",
     )
     choose(driver, "fu", fu)
+    assert (
+        driver.execute_script("return document.querySelector('form.hand-form select[name=fu]').value;") == fu
+    )
 
 
 def test_correcting_a_refused_riichi_hand_keeps_its_fu_and_names_the_hand(
