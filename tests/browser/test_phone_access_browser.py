@@ -4,8 +4,9 @@ no network, a conflict with another device, and each phase of the clock in the l
 scheme), the referee's table page, the standings' ☆ and every public page of a tournament.
 
 On each: axe-core finds no serious or critical violation (contrast of 4.5:1 included), nothing scrolls
-sideways at 360 px, and every control is at least 44 × 44 px, or is a link inside a sentence (WCAG 2.5.8's
-inline exception: its height is the line's). Screenshots of each entry state at 390 × 844 and 360 × 740 go
+sideways at 360 px, every control is at least 44 × 44 px, or is a link inside a sentence (WCAG 2.5.8's
+inline exception: its height is the line's), and (on the entry page, with the tile picker, and the
+referee's page) the keyboard's focus shows on every control. Screenshots of each entry state at 390 × 844 and 360 × 740 go
 to test-artifacts/phone-<state>-<width>.png. One browser does it all, to keep the suite's time.
 
 A riichi hand refused by the server is corrected in place: the form gets it back with its fu, the button
@@ -210,6 +211,8 @@ class Audit:
 
 
 class ShiftedNow:
+    """The server's time: the real time moved by ``shift``, so that the clock reaches each phase."""
+
     def __init__(self):
         self.shift = dt.timedelta()
 
