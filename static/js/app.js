@@ -4,7 +4,8 @@
 //   query, folded as the server folds names (tournaments/names.py: "soren" finds Søren, "nunez" Ñúñez); with
 //   data-filter-empty="text" a line says so when nothing matches;
 // - button[data-print]: prints the page;
-// - [data-errors] (the summary of a refused form, an error message): the page scrolls to the first and focuses it.
+// - [data-errors] (the summary of a refused form, an error message): the page scrolls to the first and focuses it;
+// - .table-wrap wider than the screen: reachable by the keyboard (tabindex 0), so that it scrolls without a finger.
 (function () {
   "use strict";
   // The letters Unicode does not decompose; the same table as tournaments/names.py LETTERS.
@@ -65,6 +66,21 @@
     summary.scrollIntoView({block: "start"});
     summary.focus({preventScroll: true});
   }
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", showErrors);
-  else showErrors();
+  function scrollables() {
+    document.querySelectorAll(".table-wrap").forEach(function (wrap) {
+      if (wrap.scrollWidth > wrap.clientWidth + 1) {
+        if (!wrap.hasAttribute("tabindex")) wrap.setAttribute("tabindex", "0");
+      } else if (wrap.getAttribute("tabindex") === "0") {
+        wrap.removeAttribute("tabindex");
+      }
+    });
+  }
+  function ready() {
+    showErrors();
+    scrollables();
+    window.addEventListener("resize", scrollables);
+    document.addEventListener("htmx:afterSettle", scrollables);
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

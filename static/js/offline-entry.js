@@ -385,6 +385,7 @@
           break;
         }
         clearTimeout(stall);
+        problem = ""; // an answer came: the network works (the answer may still refuse the hand)
         const outcome = await handle(item, res, csrfRenewed);
         if (outcome === "again") {
           csrfRenewed = true;

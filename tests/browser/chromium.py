@@ -81,8 +81,13 @@ def wait_for(condition, what: str, seconds: float = 60, interval: float = 0.2):
 
 
 def no_sideways_scroll(driver, *, body: bool = True) -> bool:
-    """Nothing wider than the viewport: the document (and its body, unless ``body`` is False)."""
-    script = "return document.documentElement.scrollWidth <= window.innerWidth"
+    """Nothing wider than the screen: the document (and its body, unless ``body`` is False). Measured
+    against the layout viewport (the root's client width): a phone's browser zooms out to show a page that
+    is too wide, and then the window's inner width grows with the page."""
+    script = (
+        "const screenWidth = document.documentElement.clientWidth;"
+        "return document.documentElement.scrollWidth <= screenWidth"
+    )
     if body:
-        script += " && document.body.scrollWidth <= window.innerWidth"
+        script += " && document.body.scrollWidth <= screenWidth"
     return driver.execute_script(script + ";")

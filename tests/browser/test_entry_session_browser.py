@@ -7,8 +7,6 @@ test-artifacts/ (390 × 844 and 360 × 740)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from idempotency.models import IdempotencyRecord
@@ -373,37 +371,3 @@ def test_a_table_of_sixteen_hands_on_a_phone_whatever_the_network_does(
     assert browser.execute_script(shown) == before
     browser.execute_script("window.scrollTo(0, 0);")
     browser.save_screenshot(str(ARTIFACTS / "entry-sixteen-390.png"))
-
-
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
-
-
-def serious_violations(driver) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now (rule, and where)."""
-    if not driver.execute_script("return !!window.axe;"):
-        driver.execute_script(AXE.read_text())
-    found = driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "axe.run(document, {resultTypes: ['violations']}).then(r => done(r.violations"
-        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-        ".map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).slice(0, 3).join(', '))))"
-        ".catch(e => done(['axe failed: ' + e]));"
-    )
-    return found
-
-
-def test_axe_finds_nothing_serious_on_the_entry_page(browser, proxy, make_tournament, director):
-    tournament, table = table_for(make_tournament, director, "phone-axe")
-    clock.clock_act(tournament=tournament, user=director, action="start", seconds=3600)
-    page = link_url(table)
-    browser.get(proxy.url + page)
-    wait_for(lambda: clock_text(browser) != "", "the clock")
-    assert serious_violations(browser) == []  # empty
-    network(browser, proxy, online=False)
-    win(browser, winner="0", discarder="2", fan="8")
-    save(browser)
-    wait_for(lambda: "1 hand waiting to send" in banner(browser), "the queue")
-    assert serious_violations(browser) == []  # offline, with a queue
-    network(browser, proxy, online=True)
-    wait_for(lambda: queued(browser) == 0, "the queue sent")
-    assert serious_violations(browser) == []  # after a save

@@ -148,12 +148,7 @@ def test_a_change_from_another_device_is_shown_beside_the_phones_hands_and_nothi
     network(browser, proxy, online=True)
     wait_for(lambda: browser.find_elements("id", "offline-conflict"), "the conflict view")
     wait_for(
-        lambda: (
-            not browser.execute_script(
-                "return document.getElementById('offline-banner') && document.getElementById('offline-banner').innerText.includes('Sending');"
-            )
-        ),
-        "the queue to stop",
+        lambda: "Sending stopped: the hand marked below needs your decision." in banner(browser), "the stop"
     )
     conflict = browser.find_element("id", "offline-conflict")
     assert "Someone else changed this table before this phone's hands were sent." in conflict.text
