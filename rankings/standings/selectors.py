@@ -134,17 +134,51 @@ def standings_inputs(*, tournament: Tournament, upto_session: int | None = None)
         rows = [r for r in rows if r.session <= upto_session]
         score_penalties = [p for p in score_penalties if p.session is not None and p.session <= upto_session]
         tp_penalties = [p for p in tp_penalties if p.session is not None and p.session <= upto_session]
+    counted = counted_substitutes(tournament=tournament, registrations=registrations)
     players = [
         PlayerInfo(
             player=r.key,
             name=r.player.full_name,
             substitute=r.is_substitute,
             disqualified=r.pk in disqualified,
-            withdrawn_from=r.withdrawn_from,
+            # shown as after ``upto_session``: a later withdrawal is not known yet
+            withdrawn_from=r.withdrawn_from
+            if upto_session is None or (r.withdrawn_from or 0) <= upto_session
+            else None,
+            counted_substitute=r.key in counted,
         )
         for r in registrations
     ]
     return players, rows, score_penalties, tp_penalties, complete
+
+
+def counted_substitutes(
+    *, tournament: Tournament, registrations: list[Registration] | None = None
+) -> set[str]:
+    """The keys of the substitutes whose results count (ERGMT §3.9): each answered yes (at check-in
+    before the first session, or on the EMA submission page: one record, ``EmaSubmission.
+    substitute_answers``) and played from the start, the tournament's first session. Any other
+    substitute is an 'in tournament' substitute, never ranked (MERS-R §4). Two queries at most."""
+    from rankings.submission.models import EmaSubmission
+
+    answers = (
+        EmaSubmission.objects.filter(tournament=tournament)
+        .values_list("substitute_answers", flat=True)
+        .first()
+    ) or {}
+    yes = {key for key, counts in answers.items() if counts is True}
+    if registrations is not None:
+        yes &= {r.key for r in registrations if r.is_substitute}
+    if not yes:
+        return set()
+    first = Session.objects.filter(tournament=tournament).order_by("number").values_list("pk", flat=True)[:1]
+    return set(
+        Seat.objects.filter(
+            session_id__in=list(first), registration__key__in=yes, registration__is_substitute=True
+        )
+        .filter(registration__tournament=tournament)
+        .values_list("registration__key", flat=True)
+    )
 
 
 def replacement_rows(
@@ -427,10 +461,13 @@ class StandingLine:
     disqualified: bool
     withdrawn_from: int | None
     country: str
+    apart: bool = False  # withdrawn: listed apart, below the ranking, not ranked
+    substitute: bool = False  # a substitute ranked because his results count (ERGMT §3.9)
 
 
 def standings_lines(*, tournament: Tournament, document: dict | None) -> list[StandingLine]:
-    """The rows of the standings page: the document's rows with the players' country and withdrawal."""
+    """The rows of the standings page: the document's ranking, then its withdrawn players (listed apart,
+    with no rank), with the players' country and withdrawal."""
     if not document:
         return []
     extra = {
@@ -440,11 +477,12 @@ def standings_lines(*, tournament: Tournament, document: dict | None) -> list[St
         )
     }
     lines = []
-    for row in document.get("standings", []):
+    apart = [(row, True) for row in document.get("withdrawn", [])]
+    for row, is_apart in [(row, False) for row in document.get("standings", [])] + apart:
         withdrawn, country = extra.get(row.get("player"), (None, ""))
         lines.append(
             StandingLine(
-                rank=row.get("rank"),
+                rank=None if is_apart else row.get("rank"),
                 player=row.get("player", ""),
                 name=row.get("name", ""),
                 table_points=row.get("table_points"),
@@ -452,8 +490,10 @@ def standings_lines(*, tournament: Tournament, document: dict | None) -> list[St
                 penalties=row.get("penalties"),
                 sessions=row.get("sessions", 0),
                 disqualified=bool(row.get("disqualified")),
-                withdrawn_from=withdrawn,
+                withdrawn_from=row.get("withdrawn_from", withdrawn) if is_apart else withdrawn,
                 country=country or "",
+                apart=is_apart,
+                substitute=bool(row.get("substitute")),
             )
         )
     return lines
