@@ -642,8 +642,14 @@ def checkin_apply(
                 ]
             )
         if answers:
+            from rankings.submission.models import EmaSubmission
             from rankings.submission.services import substitute_answer_set
 
+            stored = (
+                EmaSubmission.objects.filter(tournament=tournament)
+                .values_list("substitute_answers", flat=True)
+                .first()
+            ) or {}
             for key, counts in sorted(answers.items()):
                 if key not in registrations or not registrations[key].is_substitute:
                     raise ValidationError(
@@ -652,7 +658,8 @@ def checkin_apply(
                             % {"key": key[:40]}
                         }
                     )
-                substitute_answer_set(tournament=tournament, key=key, counts=counts)
+                if stored.get(key) is not counts:
+                    substitute_answer_set(tournament=tournament, key=key, counts=counts)
                 if counts is not None:
                     report.answers[key] = counts
         report.substitutes = [s.player.full_name for s in subs]
