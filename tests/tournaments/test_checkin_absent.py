@@ -307,3 +307,39 @@ def test_the_api_checks_in_an_absent_player_and_the_substitutes_answer(client, m
     )
     assert later.status_code == 400 and "substitute_answers" in later.json()
     assert EmaSubmission.objects.get(tournament=tournament).substitute_answers == {"s1": True}
+
+
+# -- the substitute where he plays -----------------------------------------------------------------------
+
+
+def test_a_late_player_s_substitute_is_shown_where_he_plays(client, make_tournament, director):
+    """The venue screen's 'where you sit', the seating page, the public session page and the table page
+    show the substitute in the seat of the late player he replaced; the late player is 'replaced by' him."""
+    from penalties.services import penalty_record
+    from tests.rankings.test_standings_pages import seat
+    from tournaments.permissions import actor_for
+
+    tournament = make_tournament(director=director, players=8, sessions=1, substitutes=1)
+    (table, _other) = seat(
+        tournament, 1, [["p1", "p2", "p3", "p4"], ["p5", "p6", "p7", "p8"]], status="seated"
+    )
+    registrations = {r.key: r for r in Registration.objects.filter(tournament=tournament)}
+    penalty_record(
+        tournament=tournament, registration=registrations["p3"], kind="replaced", actor=actor_for(user=director, table=table),
+        session=session(tournament, 1), substitute=registrations["s1"], reason="late_arrival",
+    )  # fmt: skip
+    client.force_login(director)
+    screen = client.get(reverse("venue-screen", args=[tournament.slug])).content.decode()
+    sub_line = screen[screen.index("OPEN-2026, Sub1") :].split("</li>")[0]
+    assert (
+        "for Player3 open-2026" in sub_line and "T1 W" in sub_line
+    )  # the substitute at the late player's seat
+    late_line = screen[screen.index("OPEN-2026, Player3") :].split("</li>")[0]
+    assert "replaced by Sub1 open-2026" in late_line and "T1" not in late_line
+    seating = client.get(reverse("seating", args=[tournament.slug])).content.decode()
+    assert "replaced by Sub1 open-2026" in seating
+    tables = client.get(reverse("session", args=[tournament.slug, 1])).content.decode()
+    row = tables[tables.index("Sub1 open-2026") :].split("</tr>")[0]
+    assert "for Player3 open-2026" in row
+    page = client.get(reverse("table-page", args=[tournament.slug, 1, table.number])).content.decode()
+    assert '<span class="name">Sub1 open-2026</span>' in page and "substitute for Player3 open-2026" in page

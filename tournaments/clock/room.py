@@ -14,8 +14,10 @@ from tournaments.names import person_key
 @dataclass(frozen=True)
 class SeatLine:
     name: str
-    table: int
+    table: int | None
     wind: str
+    substitute_for: str = ""  # a substitute who plays this seat instead of the player seated there
+    replaced_by: str = ""  # the player seated here does not play: this substitute does
 
 
 def screen_session(*, tournament: Tournament, current: Session | None) -> Session | None:
@@ -32,17 +34,42 @@ def screen_session(*, tournament: Tournament, current: Session | None) -> Sessio
 
 
 def seating_by_name(*, session: Session) -> list[SeatLine]:
-    """Every seated player of ``session``, by last name then first name: where to sit."""
+    """Every seated player of ``session``, by last name then first name: where to sit. A seat a substitute
+    plays instead (a ``replaced`` penalty: a late player, illness) lists the substitute there, and the
+    replaced player with no seat, "replaced by" the substitute."""
+    from penalties.selectors import replacements
+
     seats = Seat.objects.filter(session=session).select_related("table", "registration__player")
-    seats = sorted(seats, key=lambda s: (person_key(s.registration.player), s.pk))
-    return [
-        SeatLine(
-            name=_sort_name(s.registration.player.first_name, s.registration.player.last_name),
-            table=s.table.number,
-            wind=WIND_LETTERS[s.position],
+    instead = {r: sub for (_s, r), sub in replacements(sessions=[session]).items()}
+    lines = []
+    for s in seats:
+        player = s.registration.player
+        sub = instead.get(s.registration_id)
+        if sub is None:
+            lines.append(
+                (person_key(player), s.pk, SeatLine(_name(player), s.table.number, WIND_LETTERS[s.position]))
+            )
+            continue
+        lines.append(
+            (
+                person_key(sub.player),
+                s.pk,
+                SeatLine(
+                    _name(sub.player),
+                    s.table.number,
+                    WIND_LETTERS[s.position],
+                    substitute_for=player.full_name,
+                ),
+            )
         )
-        for s in seats
-    ]
+        lines.append(
+            (person_key(player), s.pk, SeatLine(_name(player), None, "", replaced_by=sub.player.full_name))
+        )
+    return [line for *_order, line in sorted(lines, key=lambda x: (x[0], x[1]))]
+
+
+def _name(player) -> str:
+    return _sort_name(player.first_name, player.last_name)
 
 
 def _sort_name(first: str, last: str) -> str:

@@ -413,6 +413,9 @@ def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = 
         Seat.objects.filter(session__in=sessions).select_related("registration__player").order_by("position")
     ):
         seats[seat.table_id].append(seat)
+    from penalties.selectors import replacements
+
+    instead = replacements(sessions=sessions)
     out = []
     for session in sessions:
         f = facts[session.pk]
@@ -431,6 +434,9 @@ def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = 
                         club=s.registration.player.club,
                         substitute=s.registration.is_substitute,
                         withdrawn=not s.registration.is_active_in(session.number),
+                        replaced_by=instead[(session.pk, s.registration_id)].player.full_name
+                        if (session.pk, s.registration_id) in instead
+                        else "",
                         sort_name=sort_name(s.registration),
                         sort_key=name_order(s.registration),
                     )
