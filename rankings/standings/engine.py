@@ -383,6 +383,9 @@ def compute_standings(
         tables[(row.session, row.table)].append(row)
 
     for table_rows in tables.values():
+        table_rows = [r for r in table_rows if r.opponents]  # a missed session's fixed row played nobody
+        if not table_rows:
+            continue
         best = max(_placing(r, method) for r in table_rows)
         for r in table_rows:
             if _placing(r, method) == best:

@@ -116,6 +116,7 @@ def standings_inputs(*, tournament: Tournament, upto_session: int | None = None)
                 )
             )
     rows += replacement_rows(tournament=tournament, penalties=penalties, key_of=key_of, in_rows=in_rows)
+    rows += absent_rows(tournament=tournament, registrations=registrations, in_rows=in_rows)
     disqualified = {
         p.registration_id for p in penalties if p.kind == Kind.DISQUALIFIED and p.scope == Scope.TOURNAMENT
     }
@@ -226,6 +227,54 @@ def replacement_rows(
                 final=points + uma,
             )
         )
+    return out
+
+
+def absent_rows(
+    *, tournament: Tournament, registrations: list[Registration], in_rows: set
+) -> list[SessionRow]:
+    """Riichi with ``replacement_points`` set: a player absent from a session at check-in (a substitute
+    played it, EMA riichi rules §7.3) carries that fixed result (plus ``replacement_uma``) for it, once every
+    table of the session is confirmed, like a player replaced at his table. Elsewhere (MCR: MERS-R §4.3, 0
+    table points) the session missed has no row. One query, only when the rules set such a result."""
+    config = getattr(tournament.get_rules(), "config", None)
+    points = getattr(config, "replacement_points", None)
+    if points is None:
+        return []
+    uma = config.replacement_uma or 0
+    by_key = {r.key: r for r in registrations}
+    sessions = (
+        Session.objects.filter(tournament=tournament)
+        .exclude(absent=[])
+        .annotate(
+            tables_count=Count("tables", distinct=True),
+            confirmed=Count("tables", filter=Q(tables__result__status="confirmed"), distinct=True),
+        )
+    )
+    out = []
+    for session in sessions:
+        if not session.absent or not session.tables_count or session.confirmed < session.tables_count:
+            continue
+        for key in session.absent:
+            registration = by_key.get(key)
+            if registration is None or (registration.pk, session.number) in in_rows:
+                continue
+            out.append(
+                SessionRow(
+                    player=key,
+                    session=session.number,
+                    table="",  # no table: he did not play
+                    seat_wind="",
+                    opponents=(),
+                    game_score=config.target_points + points,
+                    table_points=None,
+                    uma=uma,
+                    transfers=0,
+                    chombo=0,
+                    penalties=0,
+                    final=points + uma,
+                )
+            )
     return out
 
 

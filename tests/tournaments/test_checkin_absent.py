@@ -343,3 +343,31 @@ def test_a_late_player_s_substitute_is_shown_where_he_plays(client, make_tournam
     assert "for Player3 open-2026" in row
     page = client.get(reverse("table-page", args=[tournament.slug, 1, table.number])).content.decode()
     assert '<span class="name">Sub1 open-2026</span>' in page and "substitute for Player3 open-2026" in page
+
+
+def test_riichi_an_absent_player_carries_the_fixed_result_of_a_replaced_player(make_tournament, director):
+    """EMA riichi rules §7.3: a substituted player scores -15,000 points and -15,000 uma for the session;
+    absent at check-in is a substitution from the start, as the tournament's replacement result says."""
+    from tests.penalties.test_services_substitutes import confirm as confirm_riichi
+    from tournaments.models import Role
+    from tournaments.permissions import Actor
+
+    tournament = make_tournament(
+        slug="riichi-cup", ruleset="ema-riichi-2016", director=director, sessions=1, substitutes=1,
+        rules={"replacement_points": -15000, "replacement_uma": -15000},
+    )  # fmt: skip
+    services.checkin_apply(
+        session=session(tournament, 1),
+        present=everyone_but("p3"),
+        absent={"p3": "substitute"},
+        substitutes_present=["s1"],
+    )
+    services.session_seat(session=session(tournament, 1))
+    actor = Actor(user=director, role=Role.DIRECTOR)
+    tables = list(session(tournament, 1).tables.order_by("number"))
+    confirm_riichi(tables[0], actor, [45000, 32000, 25000, 18000])
+    assert standings_view(tournament=tournament).row("p3").sessions == 0  # not before the session is over
+    confirm_riichi(tables[1], actor, [30000, 30000, 30000, 30000])
+    p3 = standings_view(tournament=tournament).row("p3")
+    assert (p3.score, p3.sessions, p3.rank) == (-30000, 1, 8)
+    assert "s1" not in {r.player for r in standings_view(tournament=tournament).listed}
