@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import lifecycle, signals
 from tournaments import services as base
+from tournaments.console import selectors
 from tournaments.console.plan import fold
 from tournaments.countries import is_country
 from tournaments.models import (
@@ -546,13 +547,6 @@ class CheckinReport:
     answers: dict[str, bool] = field(default_factory=dict)  # substitutes' answers recorded here
 
 
-def checkin_first_session(session: Session) -> bool:
-    """Check-in before the tournament's first session: the moment ERGMT §3.9 asks a substitute who plays
-    from the start whether his results count."""
-    first = Session.objects.filter(tournament_id=session.tournament_id).order_by("number").first()
-    return first is not None and first.pk == session.pk
-
-
 def checkin_apply(
     *,
     session: Session,
@@ -590,7 +584,7 @@ def checkin_apply(
             raise Blocked(
                 [_("Session %(n)s is already seated: check in before seating it.") % {"n": locked.number}]
             )
-        if answers and not checkin_first_session(locked):
+        if answers and not selectors.checkin_first_session(locked):
             raise ValidationError(
                 {
                     "substitute_answers": _(

@@ -665,7 +665,7 @@ def session_page(request, slug: str, number: int):
     tournament = _director_tournament(request, slug)
     session = _session(tournament, number)
     registrations = list(tsel.registration_list(tournament=tournament))
-    first_session = services.checkin_first_session(session)
+    first_session = selectors.checkin_first_session(session)
     checkin = CheckinForm(
         request.POST or None,
         session=session,
