@@ -311,7 +311,8 @@ def standings_view(*, tournament: Tournament, upto_session: int | None = None) -
     teams = standings_teams(tournament=tournament)
     if not teams:
         return standings
-    ranked = team_standings(teams, figures_of(standings.rows), standings.method == "table_points")
+    # a withdrawn member's sessions still count for his team
+    ranked = team_standings(teams, figures_of(standings.listed), standings.method == "table_points")
     return dataclasses.replace(standings, teams=ranked)
 
 
@@ -691,7 +692,9 @@ def player_sessions(*, registration: Registration) -> list[PlayerSession]:
 
 
 def player_standing(*, document: dict | None, key: str) -> dict | None:
-    for row in (document or {}).get("standings", []):
+    """The player's row: in the ranking, or among the withdrawn players listed apart (rank null)."""
+    document = document or {}
+    for row in [*document.get("standings", []), *document.get("withdrawn", [])]:
         if row.get("player") == key:
             return row
     return None
@@ -731,7 +734,9 @@ def team_lines(*, document: dict | None) -> list[TeamLine]:
     """The team standings of a standings document, members named from its rows."""
     if not document or not document.get("teams"):
         return []
-    names = {row["player"]: row["name"] for row in document.get("standings", [])}
+    names = {
+        row["player"]: row["name"] for row in [*document.get("standings", []), *document.get("withdrawn", [])]
+    }
     return [
         TeamLine(
             rank=t["rank"],

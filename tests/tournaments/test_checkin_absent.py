@@ -371,3 +371,20 @@ def test_riichi_an_absent_player_carries_the_fixed_result_of_a_replaced_player(m
     p3 = standings_view(tournament=tournament).row("p3")
     assert (p3.score, p3.sessions, p3.rank) == (-30000, 1, 8)
     assert "s1" not in {r.player for r in standings_view(tournament=tournament).listed}
+
+
+def test_the_withdrawn_player_s_page_and_the_standings_command_say_he_is_not_ranked(
+    client, make_tournament, director
+):
+    import io
+
+    from django.core.management import call_command
+
+    tournament = day_with_absent_withdrawn_and_substitutes(make_tournament, director)
+    standings_refresh(tournament_id=tournament.pk)
+    page = client.get(reverse("player-public", args=[tournament.slug, "p5"])).content.decode()
+    assert "withdrawn from session 2" in page and "not ranked: listed apart, below the ranking" in page
+    out = io.StringIO()
+    call_command("standings", tournament.slug, stdout=out)
+    last = out.getvalue().strip().splitlines()[-1]
+    assert last.split()[:2] == ["—", "p5"] and "withdrawn from session 2, not ranked" in last
