@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from penalties.models import Kind, Penalty, Scope
 from penalties.presenters import PenaltyLine, penalty_lines
-from penalties.selectors import player_penalties
+from penalties.selectors import player_penalties, replacements
 from rankings.models import StandingsState
 from rankings.standings.engine import (
     TIEBREAKS,
@@ -577,6 +577,8 @@ class SeatFound:
     name: str
     table: int | None
     wind: str
+    replaced_by: str = ""  # seated, but a substitute plays the seat: no table to go to
+    substitute_for: str = ""  # a substitute playing the seat of this player
 
 
 def seat_search(*, tournament: Tournament, query: str, session: Session | None, limit: int = 10):
@@ -589,20 +591,34 @@ def seat_search(*, tournament: Tournament, query: str, session: Session | None, 
     )
     registrations = sorted(registrations, key=lambda r: (person_key(r.player), r.pk))[:limit]
     seat_of = {}
+    instead: dict[int, Registration] = {}  # replaced registration id -> the substitute playing the seat
     if session is not None and registrations:
-        for seat in Seat.objects.filter(session=session, registration__in=registrations).select_related(
-            "table"
-        ):
-            seat_of[seat.registration_id] = seat
+        instead = {r: sub for (_s, r), sub in replacements(sessions=[session]).items()}
+        plays_for = {sub.pk: replaced for replaced, sub in instead.items()}
+        wanted = {r.pk for r in registrations} | {plays_for[r.pk] for r in registrations if r.pk in plays_for}
+        seats = Seat.objects.filter(session=session, registration_id__in=wanted).select_related(
+            "table", "registration__player"
+        )
+        by_registration = {seat.registration_id: seat for seat in seats}
+        for r in registrations:
+            if r.pk in by_registration:
+                seat_of[r.pk] = by_registration[r.pk]
+            elif r.pk in plays_for and plays_for[r.pk] in by_registration:
+                seat_of[r.pk] = by_registration[plays_for[r.pk]]  # the seat he plays instead
     found = []
     for r in registrations:
         seat = seat_of.get(r.pk)
+        sub = instead.get(r.pk) if seat is not None and seat.registration_id == r.pk else None
         found.append(
             SeatFound(
                 key=r.key,
                 name=r.player.full_name,
-                table=seat.table.number if seat else None,
-                wind=WIND_LETTERS[seat.position] if seat else "",
+                table=seat.table.number if seat and sub is None else None,
+                wind=WIND_LETTERS[seat.position] if seat and sub is None else "",
+                replaced_by=sub.player.full_name if sub else "",
+                substitute_for=seat.registration.player.full_name
+                if seat is not None and seat.registration_id != r.pk
+                else "",
             )
         )
     return found

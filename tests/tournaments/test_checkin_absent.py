@@ -343,6 +343,13 @@ def test_a_late_player_s_substitute_is_shown_where_he_plays(client, make_tournam
     assert "for Player3 open-2026" in row
     page = client.get(reverse("table-page", args=[tournament.slug, 1, table.number])).content.decode()
     assert '<span class="name">Sub1 open-2026</span>' in page and "substitute for Player3 open-2026" in page
+    # the tournament page's "find my seat": the substitute finds the seat he plays, the late player his substitute
+    home = reverse("tournament-home", args=[tournament.slug])
+    sub = " ".join(client.get(home, {"name": "Sub1"}).content.decode().split())
+    assert "table 1, seat W</strong> <small>for Player3 open-2026</small>" in sub
+    late = " ".join(client.get(home, {"name": "Player3"}).content.decode().split())
+    found = late[late.index('class="seat-found"') :].split("</ul>")[0]
+    assert "replaced by Sub1 open-2026" in found and "table 1" not in found
 
 
 def test_riichi_an_absent_player_carries_the_fixed_result_of_a_replaced_player(make_tournament, director):
