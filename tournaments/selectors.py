@@ -81,3 +81,13 @@ def next_session(*, tournament: Tournament) -> Session | None:
         .order_by("number")
         .first()
     )
+
+
+def absent_sessions(*, registration: Registration) -> list[int]:
+    """The sessions ``registration`` missed as checked in absent (a substitute played them): one query."""
+    rows = Session.objects.filter(tournament_id=registration.tournament_id).exclude(absent=[])
+    return [
+        number
+        for number, absent in rows.values_list("number", "absent")
+        if registration.key in (absent or ())
+    ]

@@ -389,6 +389,10 @@ def test_the_withdrawn_player_s_page_and_the_standings_command_say_he_is_not_ran
 
     tournament = day_with_absent_withdrawn_and_substitutes(make_tournament, director)
     standings_refresh(tournament_id=tournament.pk)
+    absent = client.get(reverse("player-public", args=[tournament.slug, "p3"])).content.decode()
+    assert "Absent from session 1: a substitute played it." in absent
+    spanish = client.get(reverse("player-public", args=[tournament.slug, "p3"]), HTTP_ACCEPT_LANGUAGE="es")
+    assert "Ausente en la sesión 1: la jugó un suplente." in spanish.content.decode()
     page = client.get(reverse("player-public", args=[tournament.slug, "p5"])).content.decode()
     assert "withdrawn from session 2" in page and "not ranked: listed apart, below the ranking" in page
     out = io.StringIO()
