@@ -341,8 +341,10 @@ class HandWriteSerializer(serializers.Serializer):
     """A hand as in the tournament archive, with player keys, plus the version it is based on.
 
     MCR and Salamanca: ``result`` win/draw, ``winner``, ``discarder`` (null: self-drawn), ``fan``
-    (Salamanca may add ``liable``). Riichi: ron (``loser``, ``winners``), tsumo (``winner``, ``han``,
-    ``fu``), draw (``tenpai``), chombo (``player``), each with ``riichi``. Classical: ``winner``, ``values``.
+    (Salamanca may add ``liable``, a list of shares). Riichi: ron (``loser``, ``winners``), tsumo
+    (``winner``, ``han``, ``fu``), draw (``tenpai``, ``abortive`` where the rules have abortive draws),
+    chombo (``player``), each with ``riichi``; a yakuman win (a tsumo, or one of ``winners``) may name the
+    ``liable`` player (pao). Classical: ``winner``, ``values``.
     """
 
     version = serializers.IntegerField(min_value=1)
@@ -367,7 +369,16 @@ class HandWriteSerializer(serializers.Serializer):
         required=False, help_text="A referee's reason to keep a claim that differs."
     )
     tenpai = serializers.ListField(child=serializers.CharField(), required=False)
-    liable = serializers.ListField(child=serializers.JSONField(), required=False)
+    liable = serializers.JSONField(
+        required=False,
+        help_text="Salamanca: a list of {player, share}. Riichi: the key of the player liable for a big "
+        "three dragons or big four winds (pao) on a tsumo, or on one of `winners` of a ron: on a tsumo they "
+        "pay the whole hand, on a ron they share it with the discarder.",
+    )
+    abortive = serializers.BooleanField(
+        required=False,
+        help_text="Riichi draw: an abortive draw (no noten payments), where the rules have them.",
+    )
     values = serializers.DictField(child=serializers.IntegerField(), required=False)
 
 
@@ -656,6 +667,10 @@ class TableResultViewSet(viewsets.ViewSet):
             OpenApiExample(
                 "MCR win on a discard",
                 {"result": "win", "winner": "p1", "discarder": "p3", "fan": 12, "version": 3},
+            ),
+            OpenApiExample(
+                "Riichi tsumo of big three dragons, paid by the liable player",
+                {"result": "tsumo", "winner": "p3", "han": 13, "liable": "p1", "riichi": [], "version": 6},
             ),
             OpenApiExample(
                 "Riichi ron",

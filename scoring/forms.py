@@ -316,6 +316,10 @@ def fu_options(han: Any, win: str) -> list[int] | None:
     return valid_fu(han, "tsumo" if win == "tsumo" else "ron")
 
 
+#: the names of the yakuman a ruleset makes a player liable for (``Ruleset.liable_yakuman``), as pages say them
+YAKUMAN_NAMES = {"big three dragons": _("big three dragons"), "big four winds": _("big four winds")}
+
+
 class RiichiHandForm(HandForm):
     results = (("ron", _("Ron")), ("tsumo", _("Tsumo")), ("draw", _("Draw")), ("chombo", _("Chombo")))
     path_fields = {
@@ -327,6 +331,8 @@ class RiichiHandForm(HandForm):
         "riichi": "riichi",
         "tenpai": "tenpai",
         "player": "offender",
+        "liable": "liable",
+        "abortive": "abortive",
     }
 
     def __init__(self, *args, seats, **kwargs):
@@ -361,7 +367,36 @@ class RiichiHandForm(HandForm):
         f["offender"] = forms.ChoiceField(
             label=_("Player who made the chombo"), choices=self.seat_choices(seats, "—"), required=False
         )
+        yakuman = self.rules.liable_yakuman() if self.rules is not None else ()
+        if yakuman:  # liability (pao), where the rules have it
+            names = ", ".join(str(YAKUMAN_NAMES.get(name, name)) for name in yakuman)
+            f["liable"] = forms.ChoiceField(
+                label=_("Liable player (pao)"),
+                choices=self.seat_choices(seats, "—"),
+                required=False,
+                help_text=_(
+                    "Only for a yakuman win of %(yakuman)s: the player who fed the last called set. They pay "
+                    "the whole hand on a tsumo and half of it on a ron."
+                )
+                % {"yakuman": names},
+            )
+        if self.rules is not None and self.rules.abortive_draws():
+            f["abortive"] = forms.BooleanField(
+                label=_("Abortive draw (no noten payments)"),
+                required=False,
+                help_text=_("Tick who showed tenpai: the dealer keeps the deal when tenpai."),
+            )
         self._winner_blocks: list[str] = []
+
+    def liability_shown(self) -> bool:
+        """The liable player is asked where the rules have liability; once tiles are given, only when they
+        hold a yakuman the rules make someone liable for (or a liable player was already named)."""
+        if "liable" not in self.fields:
+            return False
+        if self["liable"].value() or self["liable"].errors:
+            return True
+        tiles = self.tiles() if getattr(self, "cleaned_data", None) is not None else None
+        return tiles is None or self.rules.liable_yakuman_of(tiles) is not None
 
     # the value the page shows in a fu select, and the options it offers
     def result_value(self) -> str:
@@ -405,6 +440,8 @@ class RiichiHandForm(HandForm):
         if match:
             index = int(match.group(1))
             block = self._winner_blocks[index] if index < len(self._winner_blocks) else ""
+            if match.group(2) == "liable":
+                return "liable"
             name = {"player": "winner", "han": "han", "fu": "fu", "yakuman": "han"}.get(
                 match.group(2) or "", "winner"
             )
@@ -450,19 +487,33 @@ class RiichiHandForm(HandForm):
         if result == "chombo":
             return {"result": "chombo", "player": int(c["offender"])}
         if result == "draw":
-            return {
+            draw = {
                 "result": "draw",
                 "tenpai": sorted(int(s) for s in c.get("tenpai") or []),
                 "riichi": riichi,
             }
+            if c.get("abortive"):
+                draw["abortive"] = True
+            return draw
+        liable = {"liable": int(c["liable"])} if c.get("liable") else {}
         if result == "tsumo":
-            return {"result": "tsumo", "winner": int(c["winner"]), **self._win(""), "riichi": riichi}
+            return {
+                "result": "tsumo",
+                "winner": int(c["winner"]),
+                **self._win(""),
+                **liable,
+                "riichi": riichi,
+            }
         winners = []
         self._winner_blocks = []
         for block in WINNER_BLOCKS:
             if c.get(f"winner{block}"):
                 winners.append({"player": int(c[f"winner{block}"]), **self._win(block)})
                 self._winner_blocks.append(block)
+        if liable and winners:
+            # the winner of the yakuman (13 han) pays with the liable player; else the first winner
+            yakuman = [w for w in winners if w.get("han") == 13]
+            (yakuman[0] if len(yakuman) == 1 else winners[0]).update(liable)
         return {"result": "ron", "loser": int(c["loser"]), "winners": winners, "riichi": riichi}
 
     @classmethod
@@ -473,8 +524,11 @@ class RiichiHandForm(HandForm):
             initial["offender"] = str(data.get("player"))
         elif result == "draw":
             initial["tenpai"] = [str(s) for s in data.get("tenpai") or []]
+            initial["abortive"] = bool(data.get("abortive"))
         elif result == "tsumo":
             initial.update(winner=str(data.get("winner")), han=str(min(int(data.get("han", 1)), 13)))
+            if data.get("liable") is not None:
+                initial["liable"] = str(data["liable"])
             if data.get("fu") is not None:
                 initial["fu"] = str(data["fu"])
         elif result == "ron":
@@ -482,6 +536,8 @@ class RiichiHandForm(HandForm):
             for block, win in zip(WINNER_BLOCKS, data.get("winners") or [], strict=False):
                 initial[f"winner{block}"] = str(win.get("player"))
                 initial[f"han{block}"] = str(min(int(win.get("han", 1)), 13))
+                if win.get("liable") is not None:
+                    initial["liable"] = str(win["liable"])
                 if win.get("fu") is not None:
                     initial[f"fu{block}"] = str(win["fu"])
         return initial

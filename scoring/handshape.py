@@ -9,10 +9,12 @@ from typing import Any
 from scoring.rules.base import RuleError
 from scoring.rules.numbers import SCORE_LIMIT, read_number
 
-# Fields that name one player, lists of players, and lists of objects with a "player".
+# Fields that name one player, lists of players, and lists of objects with a "player". ``liable`` is a list
+# of objects (Salamanca's shares) or one player (riichi's pao, on a tsumo and on each winner of a ron).
 PLAYER_FIELDS = ("winner", "discarder", "loser", "player")
 PLAYER_LISTS = ("riichi", "tenpai")
 OBJECT_LISTS = ("winners", "liable")
+WINNER_FIELDS = ("player", "liable")
 
 
 def json_number(value: Any) -> Any:
@@ -58,11 +60,20 @@ def _convert(hand: Mapping[str, Any], convert: Callable[[Any, str], Any]) -> dic
     for name in OBJECT_LISTS:
         if isinstance(out.get(name), list):
             out[name] = [
-                {**item, "player": convert(item.get("player"), f"{name}[{i}].player")}
+                {
+                    **item,
+                    **{
+                        field: convert(item[field], f"{name}[{i}].{field}")
+                        for field in WINNER_FIELDS
+                        if field == "player" or item.get(field) is not None
+                    },
+                }
                 if isinstance(item, Mapping)
                 else item
                 for i, item in enumerate(out[name])
             ]
+    if out.get("liable") is not None and not isinstance(out["liable"], list):
+        out["liable"] = convert(out["liable"], "liable")
     if isinstance(out.get("values"), Mapping):
         out["values"] = {str(convert(k, f"values.{k}")): v for k, v in out["values"].items()}
     return out

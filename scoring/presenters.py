@@ -53,12 +53,9 @@ def _describe_han_fu(data: Mapping[str, Any], seats: Sequence[str]) -> str:
     result = data.get("result")
     if result == "ron":
         winners = data.get("winners") or []
-        parts = [
-            f"{_who(seats, w.get('player'))} {riichi_value(w.get('han'), w.get('fu'))}"
-            for w in winners
-            if isinstance(w, Mapping)
-        ]
         loser = _who(seats, data.get("loser"))
+        winners = [w for w in winners if isinstance(w, Mapping)]
+        parts = [f"{_who(seats, w.get('player'))} {riichi_value(w.get('han'), w.get('fu'))}" for w in winners]
         if len(parts) == 1:
             text = _("Ron: %(winner)s from %(loser)s") % {"winner": parts[0], "loser": loser}
         elif len(parts) == 2:
@@ -71,11 +68,22 @@ def _describe_han_fu(data: Mapping[str, Any], seats: Sequence[str]) -> str:
                 "loser": loser,
                 "winners": "; ".join(parts),
             }
+        for w in winners:
+            text += _liability(seats, w, data.get("loser"), several=len(parts) > 1)
     elif result == "tsumo":
         text = _("Tsumo: %(winner)s %(value)s") % {
             "winner": _who(seats, data.get("winner")),
             "value": riichi_value(data.get("han"), data.get("fu")),
         }
+        if data.get("liable") is not None:
+            text += " · " + _("paid by %(player)s (liability)") % {"player": _who(seats, data["liable"])}
+    elif result == "draw" and data.get("abortive"):
+        tenpai = data.get("tenpai") or []
+        text = (
+            _("Abortive draw, tenpai: %(players)s") % {"players": _names(seats, tenpai)}
+            if tenpai
+            else _("Abortive draw")
+        )
     elif result == "draw":
         tenpai = data.get("tenpai") or []
         text = (
@@ -90,6 +98,15 @@ def _describe_han_fu(data: Mapping[str, Any], seats: Sequence[str]) -> str:
     if data.get("riichi"):
         text += " · " + _("riichi: %(players)s") % {"players": _names(seats, data["riichi"])}
     return text
+
+
+def _liability(seats: Sequence[str], win: Mapping[str, Any], loser: Any, *, several: bool) -> str:
+    """A ron winner's liable player, who pays half the hand (nothing more to say when they discarded)."""
+    liable = win.get("liable")
+    if liable is None or liable == loser:
+        return ""
+    text = _("half paid by %(player)s (liability)") % {"player": _who(seats, liable)}
+    return " · " + (f"{_who(seats, win.get('player'))}: {text}" if several else text)
 
 
 def _describe_values(data: Mapping[str, Any], seats: Sequence[str]) -> str:
@@ -168,3 +185,12 @@ def after_hand(rules: Ruleset, honba: int, sticks: int) -> str:
     if sticks:
         parts.append((_("%(n)s riichi stick") if sticks == 1 else _("%(n)s riichi sticks")) % {"n": sticks})
     return ", ".join(parts)
+
+
+def needs_referee(rows: Sequence[Any]) -> list[Any]:
+    """The tables of a session that wait for a referee, as the referees' overviews flag them: those with a
+    held hand (its claimed value differs from its tiles) first, then those submitted and waiting for
+    confirmation; each group by table number."""
+    held = [row for row in rows if row.held]
+    waiting = [row for row in rows if row.entry == "submitted" and not row.held]
+    return sorted(held, key=lambda r: r.number) + sorted(waiting, key=lambda r: r.number)

@@ -454,7 +454,10 @@ def session_tables(*, session: Session) -> list[TableView]:
     tables = list(
         Table.objects.filter(session=session)
         .select_related("result")
-        .annotate(hand_count=Count("result__hands"))
+        .annotate(
+            hand_count=Count("result__hands"),
+            held_count=Count("result__hands", filter=Q(result__hands__valuation__status="held")),
+        )
         .order_by("number")
     )
     seats: dict[int, dict[int, Registration]] = defaultdict(dict)
@@ -483,6 +486,7 @@ def session_tables(*, session: Session) -> list[TableView]:
             version=result.version if result else 1,
             mode=result.mode if result else TableResult.Mode.HANDS,
             hands=table.hand_count,
+            held=table.held_count,
             has_result=result is not None,
         )
         if view.status == "confirmed" and summaries[table.pk]:

@@ -30,6 +30,7 @@ from penalties.presenters import penalty_lines
 from scoring import forms as entry
 from scoring import policy, selectors, services
 from scoring.models import TableResult
+from scoring.presenters import needs_referee
 from scoring.rules.base import RuleError
 from scoring.services import StaleWrite
 from scoring.tiles import forms as tile_forms
@@ -558,6 +559,7 @@ def session_tables(request: HttpRequest, slug: str, session: int) -> HttpRespons
         "session": session_obj,
         "rows": rows,
         "counts": counts,
+        "needs": needs_referee(rows),
         "referee": referee,
         "director": Role.DIRECTOR in user_roles(request.user, tournament),
         "errors": errors,

@@ -292,15 +292,23 @@ def _ago(**delta) -> dt.datetime:
     return timezone.now() - dt.timedelta(**delta)
 
 
-FANS = (8, 8, 8, 8, 9, 9, 10, 10, 11, 12, 12, 13, 14, 16, 18, 24, 26, 32, 40, 64, 88)
+# How often an MCR hand is worth each value, in hands per thousand, as a tournament's score sheets show it:
+# most wins are 8 to 20 fan, a 24-to-40-fan hand a few times a session, a limit hand once in a long weekend.
+FAN_WEIGHTS = {
+    8: 150, 9: 120, 10: 100, 11: 80, 12: 85, 13: 65, 14: 60, 15: 40, 16: 50, 17: 30, 18: 30, 19: 15,
+    20: 15, 21: 10, 22: 12, 24: 18, 25: 5, 26: 10, 28: 5, 32: 8, 40: 3, 48: 2, 64: 1.5, 88: 0.5,
+}  # fmt: skip
+DRAW_SHARE = 0.12  # hands ending without a winner
+SELF_DRAWN_SHARE = 0.3  # wins by self-draw
 
 
 def _random_hand(rng: random.Random) -> dict:
-    if rng.random() < 0.12:
+    if rng.random() < DRAW_SHARE:
         return {"result": "draw"}
     winner = rng.randrange(4)
-    discarder = None if rng.random() < 0.3 else rng.choice([s for s in range(4) if s != winner])
-    return {"result": "win", "winner": winner, "discarder": discarder, "fan": rng.choice(FANS)}
+    discarder = None if rng.random() < SELF_DRAWN_SHARE else rng.choice([s for s in range(4) if s != winner])
+    fan = rng.choices(list(FAN_WEIGHTS), weights=list(FAN_WEIGHTS.values()))[0]
+    return {"result": "win", "winner": winner, "discarder": discarder, "fan": fan}
 
 
 def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:

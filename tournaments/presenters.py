@@ -109,6 +109,7 @@ class TableView:
     version: int = 1
     mode: str = "hands"
     hands: int = 0
+    held: int = 0  # hands whose claimed value differs from their tiles, waiting for a referee
     has_result: bool = False
     imbalance_reason: str = ""
     short_reason: str = ""  # why the table played fewer hands than a full session

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import Count, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
+from tournaments import pagecache
 from tournaments.models import Registration, Role, Session, Tournament
 from tournaments.names import person_key
 from tournaments.permissions import can_view, user_roles
@@ -91,3 +92,20 @@ def absent_sessions(*, registration: Registration) -> list[int]:
         for number, absent in rows.values_list("number", "absent")
         if registration.key in (absent or ())
     ]
+
+
+LIVE_MAX_TOURNAMENTS = 20  # the tournaments one page follows (a player's private page lists theirs)
+
+
+def live_stamp(*, slugs: list[str], user, tournaments: list[Tournament] | None = None) -> str:
+    """What a page that follows ``slugs`` compares to know whether to fetch itself again: the publication
+    stamps of those tournaments (changed by every write their public pages show), "-" for a tournament
+    this visitor may not see or that does not exist. One query, none when the page passes the
+    ``tournaments`` it shows; the stamps come from the cache."""
+    slugs = [slug for slug in slugs[:LIVE_MAX_TOURNAMENTS] if slug]
+    if tournaments is None:
+        tournaments = list(Tournament.objects.filter(slug__in=slugs))
+    found = {t.slug: t for t in tournaments}
+    return ".".join(
+        pagecache.stamp(slug) if slug in found and can_view(user, found[slug]) else "-" for slug in slugs
+    )

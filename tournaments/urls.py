@@ -5,6 +5,7 @@ from tournaments import views
 urlpatterns = [
     path("", views.home, name="home"),
     path("me/<str:key>/", views.player_private, name="player-private"),
+    path("live/", views.live_stamp, name="live-stamp"),
     path("t/<slug:slug>/", views.tournament_home, name="tournament-home"),
     path("t/<slug:slug>/players/", views.tournament_players, name="tournament-players"),
     path("t/<slug:slug>/p/<str:key>/", views.player_public, name="player-public"),

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
@@ -193,7 +193,28 @@ def player_private(request, key: str):
         "-tournament__starts_on"
     )
     entries = [_player_tournament_context(r.tournament, r) for r in registrations]
-    return render(request, "tournaments/player_private.html", {"player": player, "entries": entries})
+    return render(
+        request,
+        "tournaments/player_private.html",
+        {"player": player, "entries": entries, "live_tournaments": [e["tournament"] for e in entries]},
+    )
+
+
+def live_stamp(request):
+    """What the public pages ask every few seconds (static/js/live-page.js): 204 while the pages of the
+    tournaments ``t`` (one or more) are as the page showing them was, else their new value ``v``."""
+    if request.method not in ("GET", "HEAD"):
+        return JsonResponse({"detail": "GET only"}, status=405)
+    slugs = request.GET.getlist("t")
+    if not slugs or len(slugs) > selectors.LIVE_MAX_TOURNAMENTS or any(len(s) > 80 for s in slugs):
+        return JsonResponse(
+            {"t": [f"one to {selectors.LIVE_MAX_TOURNAMENTS} tournament slugs of at most 80 characters"]},
+            status=400,
+        )
+    value = selectors.live_stamp(slugs=slugs, user=request.user)
+    response = HttpResponse(status=204) if request.GET.get("v") == value else JsonResponse({"v": value})
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def session_page(request, slug: str, number: int):

@@ -309,7 +309,7 @@ class Ruleset:
     # "dealer_first_discard"
     tile_flags: ClassVar[tuple[str, ...]] = ("last_tile", "replacement_tile", "robbing_kong")
     # what else a hand's tiles carry, of "flowers", "own_flowers", "flower_sets", "kongs_in_a_row",
-    # "dora" (indicators and red fives)
+    # "dora" (dora and ura dora indicators), "red_fives" (only where the set has red fives)
     tile_extras: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, key: str, config: Config):
@@ -318,6 +318,25 @@ class Ruleset:
 
     def with_overrides(self, overrides: Mapping[str, Any] | None) -> Ruleset:
         return type(self)(self.key, self.config.with_overrides(overrides))
+
+    def liable_yakuman(self) -> tuple[str, ...]:
+        """The hands whose win may name one liable player (``liable``) who pays for it (riichi's pao: big
+        three dragons, big four winds); empty: none. Salamanca's shares of liability are its own form."""
+        return ()
+
+    def liable_yakuman_of(self, tiles: Any) -> str | None:
+        """Which of :meth:`liable_yakuman` a win's ``tiles`` hold with their sets called from discards;
+        None when they hold none or cannot be read."""
+        return None
+
+    def abortive_draws(self) -> bool:
+        """Whether a draw may be marked abortive (``abortive``: no payments at the draw)."""
+        return False
+
+    def settings_not_offered(self) -> frozenset[str]:
+        """Settings of the preset that the rules form leaves out because the preset's text rules them out
+        (riichi: red fives where the set has none); a tournament that already changed one still sees it."""
+        return frozenset()
 
     # -- hands and games -------------------------------------------------------------------
     def play_game(self, hands: Sequence[Mapping[str, Any]]) -> GameResult:

@@ -84,6 +84,17 @@ class RiichiConfig(Config):
     # §4.1.1 and EMA 2016) or 2 (2025 §4.1.1, "treated as 2 minipoints instead of 4").
     double_wind_pair_fu: int = 4
     red_fives: int = 0  # red fives in the set, one per suit (0: none, as in the EMA and WRC rules)
+    # Liability (pao): the player who fed the third called dragon set (big three dragons) or the fourth
+    # called wind set (big four winds) pays the whole hand on a self-draw and half of it on a discard by
+    # another player (2025 §3.3.7, 002 §3.3.6). ``liability_counters`` says who pays the counters of
+    # such a ron: "discarder" alone (2025 §3.3.7 "only the discarder pays for any counters") or "shared"
+    # with the liable player as the rest of the payment (002 §3.3.6 "comparte el pago").
+    liability: bool = True
+    liability_counters: Literal["discarder", "shared"] = "discarder"
+    # Abortive draws (002 §3.4.3): a draw with no noten payments, a counter added, the riichi bets kept
+    # on the table; the dealer stays when tenpai (002 §3.4.12). Off: a hand ends by exhaustive draw or by
+    # a win (2025 §3.4), and a draw marked abortive is refused.
+    abortive_draws: bool = False
     honba_ron: int = 300  # per counter, paid by the discarder (002 §3.4.10)
     honba_tsumo: int = 100  # per counter, paid by each payer on a self-draw
     riichi_stick: int = 1000  # the riichi bet (002 §3.3.12)
@@ -217,7 +228,8 @@ PRESET_CONFIGS: dict[str, RiichiConfig] = {
     "ema-riichi-2025": replace(
         EMA_2016, kiriage_mangan=True, double_wind_pair_fu=2, sticks_split="round_down"
     ),
-    "wrc-riichi": replace(EMA_2016, multiple_ron=False),
+    # WRC: head bump (RULES.md); the WRC 2015 rule book lists an abortive draw (its §5.7.3)
+    "wrc-riichi": replace(EMA_2016, multiple_ron=False, abortive_draws=True),
     # rulebook 002: uma 9/3, chombo paid at the table (§3.4.6), two yaku from five counters (§3.4.11),
     # three red fives (§1.1), All Simples concealed only (preface), 13+ han and renhō are yakuman, and
     # big four winds (or the thirteen-, nine- and pair-wait yakuman) count twice (§4.2.5)
@@ -231,6 +243,8 @@ PRESET_CONFIGS: dict[str, RiichiConfig] = {
         counted_yakuman=True,
         double_yakuman=True,
         renhou="yakuman",
+        liability_counters="shared",
+        abortive_draws=True,
     ),
 }
 
@@ -358,6 +372,7 @@ class Win:
     han: int
     fu: int | None
     yakuman: int = 1
+    liable: int | None = None  # the player liable for the yakuman (pao), 2025 §3.3.7, 002 §3.3.6
 
 
 @dataclass(frozen=True)
@@ -370,15 +385,18 @@ class Hand:
     riichi: tuple[int, ...] = ()
     tenpai: tuple[int, ...] = ()
     player: int | None = None  # the offender of a chombo
+    abortive: bool = False  # an abortive draw (002 §3.4.3)
 
 
 _KEYS = {
     "ron": {"result", "loser", "winners", "riichi"},
-    "tsumo": {"result", "winner", "han", "fu", "yakuman", "riichi", "tiles", "ruling"},
-    "draw": {"result", "tenpai", "riichi"},
+    "tsumo": {"result", "winner", "han", "fu", "yakuman", "liable", "riichi", "tiles", "ruling"},
+    "draw": {"result", "tenpai", "riichi", "abortive"},
     "chombo": {"result", "player"},
 }
-_WIN_KEYS = {"player", "han", "fu", "yakuman", "tiles", "ruling"}
+_WIN_KEYS = {"player", "han", "fu", "yakuman", "liable", "tiles", "ruling"}
+#: the yakuman whose feeder is liable (2025 §3.3.7, 002 §3.3.6), as the rules name them
+LIABLE_YAKUMAN = ("big three dragons", "big four winds")
 
 
 def _check_keys(data: Mapping[str, Any], allowed: set[str], what: str) -> None:
@@ -455,7 +473,33 @@ def _win(data: Mapping[str, Any], player: int, win: str, config: RiichiConfig) -
                 gettext_noop("a double yakuman is not allowed by these rules (rule 'double_yakuman')"),
                 "yakuman",
             )
-    return Win(player, han, fu, yakuman)
+    return Win(player, han, fu, yakuman, _liable(data, player, han, config))
+
+
+def _liable(data: Mapping[str, Any], player: int, han: int, config: RiichiConfig) -> int | None:
+    """The liable player of a win (``liable``), checked: the preset has liability, the hand is a yakuman
+    (big three dragons or big four winds; their tiles, when given, are checked by ``scoring.rules.tiles``)
+    and the liable player is not the winner (2025 §3.3.7, 002 §3.3.6)."""
+    value = data.get("liable")
+    if value is None:
+        return None
+    if not config.liability:
+        raise RuleError(
+            gettext_noop("liability (pao) is not part of these rules (rule 'liability')"), "liable"
+        )
+    liable = _seat(value, "liable")
+    if liable == player:
+        raise RuleError(gettext_noop("the liable player cannot be the winner"), "liable")
+    if han < 13:
+        raise RuleError(
+            gettext_noop(
+                "liability applies only to a yakuman (big three dragons, big four winds): "
+                "han must be 13, not %(_han)s (2025 §3.3.7, rulebook 002 §3.3.6)",
+                _han=han,
+            ),
+            "liable",
+        )
+    return liable
 
 
 def parse_hand(data: Any, config: RiichiConfig = EMA_2016) -> Hand:
@@ -477,7 +521,21 @@ def parse_hand(data: Any, config: RiichiConfig = EMA_2016) -> Hand:
     if result == "chombo":
         return Hand(result, player=_seat(data.get("player"), "player"))
     if result == "draw":
-        return Hand(result, riichi=riichi, tenpai=_seats(data.get("tenpai"), "tenpai"))
+        abortive = data.get("abortive", False)
+        if not isinstance(abortive, bool):
+            raise RuleError(
+                gettext_noop("abortive must be true or false, not %(abortive)s", abortive=abortive),
+                "abortive",
+            )
+        if abortive and not config.abortive_draws:
+            raise RuleError(
+                gettext_noop(
+                    "these rules have no abortive draw: a hand ends by exhaustive draw or by a win "
+                    "(rule 'abortive_draws'; EMA 2025 §3.4)"
+                ),
+                "abortive",
+            )
+        return Hand(result, riichi=riichi, tenpai=_seats(data.get("tenpai"), "tenpai"), abortive=abortive)
     if result == "tsumo":
         winner = _seat(data.get("winner"), "winner")
         return Hand(result, winners=(_win(data, winner, "tsumo", config),), riichi=riichi)
@@ -526,7 +584,7 @@ def seat_hands(hands: Sequence[Mapping[str, Any]], seats: Sequence[str]) -> list
         if not isinstance(hand, Mapping):
             raise RuleError(gettext_noop("a hand must be an object, not %(hand)s", hand=hand), f"hands[{i}]")
         out = dict(hand)
-        for key in ("loser", "winner", "player"):
+        for key in ("loser", "winner", "player", "liable"):
             if key in out:
                 out[key] = seat_of(out[key], f"hands[{i}].{key}")
         for key in ("riichi", "tenpai"):
@@ -534,7 +592,15 @@ def seat_hands(hands: Sequence[Mapping[str, Any]], seats: Sequence[str]) -> list
                 out[key] = [seat_of(p, f"hands[{i}].{key}[{j}]") for j, p in enumerate(out[key])]
         if isinstance(out.get("winners"), (list, tuple)):
             out["winners"] = [
-                {**w, "player": seat_of(w.get("player"), f"hands[{i}].winners[{j}].player")}
+                {
+                    **w,
+                    "player": seat_of(w.get("player"), f"hands[{i}].winners[{j}].player"),
+                    **(
+                        {"liable": seat_of(w["liable"], f"hands[{i}].winners[{j}].liable")}
+                        if "liable" in w
+                        else {}
+                    ),
+                }
                 if isinstance(w, Mapping)
                 else w
                 for j, w in enumerate(out["winners"])
@@ -592,10 +658,14 @@ def _settle(hand: Hand, table: _Table, config: RiichiConfig) -> tuple[list[Numbe
         )
 
     if hand.result == "draw":
-        for seat, amount in enumerate(noten_payments(hand.tenpai, config.noten_total)):
-            deltas[seat] += amount
+        # an abortive draw moves no noten payment (002 §3.4.3); the counter, the sticks kept and the
+        # dealer staying when tenpai (002 §3.4.12, "tras un empate") are those of any draw
+        if not hand.abortive:
+            for seat, amount in enumerate(noten_payments(hand.tenpai, config.noten_total)):
+                deltas[seat] += amount
         tenpai = ", ".join(f"seat {s}" for s in hand.tenpai) or "nobody"
-        return deltas, sticks, dealer in hand.tenpai, f"draw, tenpai: {tenpai}"
+        kind = "abortive draw" if hand.abortive else "draw"
+        return deltas, sticks, dealer in hand.tenpai, f"{kind}, tenpai: {tenpai}"
 
     if hand.result == "tsumo":
         win = hand.winners[0]
@@ -604,11 +674,15 @@ def _settle(hand: Hand, table: _Table, config: RiichiConfig) -> tuple[list[Numbe
             if seat != win.player:
                 pay = val.tsumo_dealer if seat == dealer else val.tsumo_other
                 pay += table.honba * config.honba_tsumo
-                deltas[seat] -= pay
+                # liability: the liable player alone pays the whole hand, the counters with it, "los
+                # otros dos oponentes no deben pagar nada" (002 §3.3.6; 2025 §3.3.7 "alone pays")
+                deltas[seat if win.liable is None else win.liable] -= pay
                 deltas[win.player] += pay
         deltas[win.player] += sticks * config.riichi_stick
         paid = f"{val.tsumo_dealer}" if win.player == dealer else f"{val.tsumo_other}/{val.tsumo_dealer}"
         note = f"seat {win.player} tsumo {_describe(win, val)}, {paid}"
+        if win.liable is not None:
+            note += f", all paid by seat {win.liable} (liability)"
         return deltas, 0, win.player == dealer, note
 
     # ron
@@ -617,10 +691,19 @@ def _settle(hand: Hand, table: _Table, config: RiichiConfig) -> tuple[list[Numbe
     parts = []
     for win in winners:
         val = value(win)
-        pay = val.ron + table.honba * config.honba_ron
-        deltas[loser] -= pay
-        deltas[win.player] += pay
-        parts.append((f"seat {win.player}", _describe(win, val), val.ron))
+        counters = table.honba * config.honba_ron
+        if win.liable is None or win.liable == loser:
+            deltas[loser] -= val.ron + counters
+            extra = ""
+        else:
+            # liability on a discard by another player: the two share the hand equally (2025 §3.3.7,
+            # 002 §3.3.6); the counters are the discarder's alone (2025) or shared too (002)
+            half, shared = val.ron // 2, counters // 2 if config.liability_counters == "shared" else 0
+            deltas[win.liable] -= half + shared
+            deltas[loser] -= val.ron - half + counters - shared
+            extra = f", shared with seat {win.liable} (liability)"
+        deltas[win.player] += val.ron + counters
+        parts.append((f"seat {win.player}", _describe(win, val), f"{val.ron}{extra}"))
         if win is not winners[0] and win.player in hand.riichi:
             deltas[win.player] += config.riichi_stick
             sticks -= 1
@@ -879,7 +962,6 @@ class RiichiRuleset(Ruleset):
         "first_turn",
         "first_turn_discard",
     )
-    tile_extras = frozenset({"dora"})
     outcome_columns = ("game_score", "uma", "chombo", "penalties", "final")
     score_sheet_partial = "clock/_sheet_han_fu.html"
 
@@ -890,6 +972,33 @@ class RiichiRuleset(Ruleset):
         return (self.config.start_points,) * 4
 
     config: RiichiConfig
+
+    @property  # type: ignore[override]
+    def tile_extras(self) -> frozenset[str]:  # type: ignore[override]
+        """Dora indicators always; red fives only where the set has them (2025 §1.3: "Red fives are not
+        used"; 002 §1.1: three)."""
+        return frozenset({"dora", "red_fives"} if self.config.red_fives else {"dora"})
+
+    def liable_yakuman(self) -> tuple[str, ...]:
+        """2025 §3.3.7, 002 §3.3.6: the feeder of the third called dragon set or the fourth called wind set."""
+        return LIABLE_YAKUMAN if self.config.liability else ()
+
+    def liable_yakuman_of(self, tiles: Any) -> str | None:
+        from .tiles.notation import parse_tiles  # the tiles package builds on this module
+        from .tiles.riichi import liable_yakuman_of
+
+        if not self.config.liability:
+            return None
+        try:
+            return liable_yakuman_of(parse_tiles(tiles))
+        except RuleError:
+            return None
+
+    def abortive_draws(self) -> bool:
+        return self.config.abortive_draws
+
+    def settings_not_offered(self) -> frozenset[str]:
+        return frozenset() if self.config.red_fives else frozenset({"red_fives"})
 
     def check_hand(self, hand: Mapping[str, Any]) -> Hand:
         """Validate one hand (seats for players); RuleError paths are relative to the hand."""

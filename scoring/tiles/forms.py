@@ -105,6 +105,7 @@ def add_tile_fields(form: forms.Form, rules: Ruleset, mode: str) -> None:
             required=False,
             widget=forms.TextInput(attrs=text),
         )
+    if "red_fives" in extras:  # only where the set has red fives (the ruleset says)
         f["tiles_red_fives"] = forms.IntegerField(
             label=_("Red fives"),
             min_value=0,

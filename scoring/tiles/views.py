@@ -77,6 +77,8 @@ def _preview(request: HttpRequest, table: Table, actor) -> HttpResponse:
                 for win in record["wins"]
             ]
             context["status"] = record["status"]
+    if "liable" in form.fields:  # the liable player is asked only for the yakuman the rules name
+        context["liability_form"] = form
     return render(request, "scoring/tiles/_value.html", context, status=status)
 
 

@@ -154,6 +154,11 @@
     root.setAttribute("data-phase", v.phase);
     root.setAttribute("data-session", d.session === null ? "" : d.session);
     root.setAttribute("data-end-rule", d.end_of_time);
+    // The longest time this clock will show (the session's length with its extra time): the digits are
+    // sized to it once, so they fit from the start and do not jump when the hours go.
+    var longest = fmt(Math.max(v.left || 0, (d.length_seconds || 0) + Math.max(0, d.extra_seconds || 0) + Math.max(0, v.extra || 0)));
+    root.setAttribute("data-clock-longest", longest);
+    fitDigits(root, longest);
     root.querySelectorAll("[data-clock-text]").forEach(function (el) { el.textContent = fmt(v.left); });
     root.querySelectorAll("[data-clock-session]").forEach(function (el) { el.textContent = d.session || "–"; });
     root.querySelectorAll("[data-clock-extra]").forEach(function (el) {
@@ -183,6 +188,41 @@
     this.lastPhase = v.phase;
   };
 
+  // [data-fit] digits: as large as their CSS font size allows, but no wider than their share
+  // (--fit-share, 1 by default) of their parent's width for the longest text; sized again when that text,
+  // the window or their visibility changes.
+  var probe = null;
+  function fitDigits(root, longest) {
+    var fits = root.querySelectorAll("[data-fit]");
+    if (!fits.length) return;
+    var pattern = longest.replace(/\d/g, "0");
+    Array.prototype.forEach.call(fits, function (el) {
+      var shown = el.getClientRects().length > 0;
+      var key = pattern + "|" + window.innerWidth + "x" + window.innerHeight + "|" + shown;
+      if (el.fitKey === key) return;
+      el.fitKey = key;
+      if (!shown) return;
+      if (!probe) {
+        probe = document.createElement("span");
+        probe.setAttribute("aria-hidden", "true");
+        probe.style.cssText = "position:absolute;left:-9999px;top:0;visibility:hidden;white-space:nowrap;";
+        document.body.appendChild(probe);
+      }
+      el.style.fontSize = "";
+      var style = getComputedStyle(el), size = parseFloat(style.fontSize);
+      var box = el.parentElement, boxStyle = getComputedStyle(box);
+      var share = parseFloat(style.getPropertyValue("--fit-share")) || 1;
+      var room = (box.clientWidth - parseFloat(boxStyle.paddingLeft) - parseFloat(boxStyle.paddingRight)) * share;
+      probe.style.fontFamily = style.fontFamily;
+      probe.style.fontWeight = style.fontWeight;
+      probe.style.letterSpacing = style.letterSpacing;
+      probe.style.fontSize = size + "px";
+      probe.textContent = pattern;
+      var width = probe.getBoundingClientRect().width;
+      if (width > room * 0.97) el.style.fontSize = Math.floor(size * room * 0.97 / width) + "px";
+    });
+  }
+
   // Every clock element starts once: at page load and in any content a partial update brings (htmx:load).
   function start(scope) {
     var roots = Array.prototype.slice.call((scope || document).querySelectorAll("[data-clock-api]"));
@@ -190,6 +230,12 @@
     roots.forEach(function (root) { if (!root.sessionClock) root.sessionClock = new Clock(root); });
   }
   document.addEventListener("htmx:load", function (event) { start(event.target); });
+  // A page that just showed or moved clock digits (the venue screen's panels) has them sized now.
+  window.mahjongClockRefresh = function () {
+    document.querySelectorAll("[data-clock-api]").forEach(function (root) {
+      if (root.sessionClock) root.sessionClock.tick();
+    });
+  };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { start(); });
   else start();
 })();

@@ -49,5 +49,6 @@
   });
   document.body.addEventListener("htmx:afterSwap", apply);
   document.body.addEventListener("htmx:oobAfterSwap", apply);
+  document.addEventListener("live:swapped", apply);  // live-page.js brought new rows
   apply();
 })();

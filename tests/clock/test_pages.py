@@ -194,3 +194,43 @@ def test_score_sheets_per_ruleset(director, seated, make_tournament):
 def test_printouts_need_staff(client, scorer, seated):
     assert client.get("/t/open-2026/print/schedules/").status_code == 302
     assert logged_in(scorer).get("/t/open-2026/s/1/print/sheets/").status_code == 403
+
+
+def test_venue_screen_lists_a_substitute_where_they_play(client, make_tournament, director):
+    from penalties import services as penalty_services
+    from penalties.models import Kind
+    from tournaments.clock import room
+    from tournaments.permissions import Actor, Role
+
+    tournament = make_tournament(slug="subs-open", director=director, substitutes=1)
+    seat_session(tournament, 1)
+    Session.objects.filter(tournament=tournament, number=1).update(seating_published=True)
+    session = tournament.sessions.get(number=1)
+    replaced = tournament.registrations.get(key="p3")
+    seat = replaced.seats.get(session=session)
+    penalty_services.penalty_record(
+        tournament=tournament,
+        registration=replaced,
+        kind=Kind.REPLACED,
+        actor=Actor(user=director, role=Role.DIRECTOR),
+        session=session,
+        substitute=tournament.registrations.get(key="s1"),
+        reason="late_arrival",
+    )
+    lines = room.seating_by_name(session=session)
+    assert len(lines) == 8
+    assert "SUBS-OPEN, Player3" not in [line.name for line in lines]  # the replaced player does not play
+    sub = next(line for line in lines if line.name == "SUBS-OPEN, Sub1")
+    assert (sub.table, sub.wind, sub.substitute, sub.substitute_for) == (
+        seat.table.number,
+        "ESWN"[seat.position],
+        True,
+        "SUBS-OPEN, Player3",
+    )
+    html = client.get("/t/subs-open/screen/").content.decode()
+    assert "substitute for SUBS-OPEN, Player3" in html
+    assert html.count('data-panel="seating') == 1  # one panel: the screen pages it to its size
+    assert 'data-page-text="page %(n)s of %(total)s"' in html
+    spanish = client.get("/t/subs-open/screen/", headers={"Accept-Language": "es"}).content.decode()
+    assert "suplente de SUBS-OPEN, Player3" in spanish
+    assert 'data-page-text="página %(n)s de %(total)s"' in spanish

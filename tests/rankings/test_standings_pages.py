@@ -226,7 +226,8 @@ def test_a_hand_edited_unknown_tie_break_does_not_break_the_standings(client, to
 def test_the_polled_rows_answer_204_until_the_snapshot_changes(client, tournament, referee):
     play(tournament, referee, SESSION_1)
     html = standings_html(client, tournament)
-    poll_url = re.search(r'hx-get="([^"]+)"', html).group(1).replace("&amp;", "&")
+    token = re.search(r'id="standings-freshness"[^>]* data-token="([^"]+)"', html).group(1)
+    poll_url = f"/t/{tournament.slug}/standings/rows/?v={token}"
     assert client.get(poll_url).status_code == 204
 
     tables = seat(tournament, 2, [keys for keys, _ in SESSION_2])
@@ -237,7 +238,8 @@ def test_the_polled_rows_answer_204_until_the_snapshot_changes(client, tournamen
     body = response.content.decode()
     assert body.startswith("<tbody") and 'hx-swap-oob="true"' in body
     assert "<html" not in body  # only the table body and the freshness line, not a page
-    new_url = re.search(r'hx-get="([^"]+)"', body).group(1).replace("&amp;", "&")
+    new_token = re.search(r'id="standings-freshness"[^>]* data-token="([^"]+)"', body).group(1)
+    new_url = f"/t/{tournament.slug}/standings/rows/?v={new_token}"
     assert new_url != poll_url and client.get(new_url).status_code == 204
 
 

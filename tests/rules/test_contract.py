@@ -44,9 +44,19 @@ def test_the_hand_form_its_template_and_its_description_exist(rules: Ruleset):
     assert describe_hand(rules, draw, SEATS)
     assert set(rules.tile_flags) <= set(FLAG_LABELS)
     assert [value for value, _ in form.fields["tiles_flags"].choices] == list(rules.tile_flags)
-    assert rules.tile_extras <= {"flowers", "own_flowers", "flower_sets", "kongs_in_a_row", "dora"}
+    assert rules.tile_extras <= {
+        "flowers",
+        "own_flowers",
+        "flower_sets",
+        "kongs_in_a_row",
+        "dora",
+        "red_fives",
+    }
     assert ("tiles_flowers" in form.fields) == ("flowers" in rules.tile_extras)
     assert ("tiles_dora" in form.fields) == ("dora" in rules.tile_extras)
+    assert ("tiles_red_fives" in form.fields) == ("red_fives" in rules.tile_extras)
+    assert ("liable" in form.fields) == bool(rules.liable_yakuman())
+    assert ("abortive" in form.fields) == rules.abortive_draws()
 
 
 @pytest.mark.parametrize("rules", RULESETS)

@@ -29,13 +29,29 @@ def hands(draw):
     if kind == "chombo":
         return {"result": "chombo", "player": draw(seat)}
     if kind == "draw":
-        return {"result": "draw", "tenpai": draw(seat_set), "riichi": riichi}
+        abortive = {"abortive": True} if draw(st.booleans()) else {}
+        return {"result": "draw", "tenpai": draw(seat_set), "riichi": riichi, **abortive}
     if kind == "tsumo":
-        return {"result": "tsumo", "winner": draw(seat), **draw(win_values("tsumo")), "riichi": riichi}
+        winner = draw(seat)
+        return {
+            "result": "tsumo",
+            "winner": winner,
+            **draw(liable(winner, win_values("tsumo"))),
+            "riichi": riichi,
+        }
     loser = draw(seat)
     players = draw(st.lists(seat.filter(lambda s: s != loser), unique=True, min_size=1, max_size=3))
-    winners = [{"player": p, **draw(win_values("ron"))} for p in players]
+    winners = [{"player": p, **draw(liable(p, win_values("ron")))} for p in players]
     return {"result": "ron", "loser": loser, "winners": winners, "riichi": riichi}
+
+
+@st.composite
+def liable(draw, winner, values):
+    """A win's values, and for a yakuman, at times a liable player (pao) who is not the winner."""
+    win = draw(values)
+    if win["han"] >= 13 and draw(st.booleans()):
+        win["liable"] = draw(seat.filter(lambda s: s != winner))
+    return win
 
 
 def play(ruleset, hand_list):
@@ -53,6 +69,8 @@ def play(ruleset, hand_list):
 def test_every_hand_and_game_is_zero_sum(key, hand_list):
     ruleset = PRESETS[key]
     config = ruleset.config
+    if not ruleset.abortive_draws():
+        hand_list = [{k: v for k, v in h.items() if k != "abortive"} for h in hand_list]
     game = play(ruleset, hand_list)
     sticks = 0
     for step in game.steps:

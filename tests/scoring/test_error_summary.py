@@ -111,3 +111,17 @@ def test_correcting_a_hand_without_a_reason(client, tournament, scorer):
     block, html = summary(response)
     assert 'href="#id_reason"' in block
     assert html.index("data-errors") < html.index('id="hand-form"')
+
+
+def test_the_director_s_other_forms_have_the_summary(tournament, director):
+    """Seating settings, teams and the archive import: every refused form of the director opens with it."""
+    staff = Client()
+    staff.force_login(director)
+    refused = {
+        reverse("seating-settings", args=[tournament.slug]): ({"seed": "many"}, "#id_seed"),
+        reverse("teams", args=[tournament.slug]): ({"name": "", "country": "", "club": ""}, "#id_name"),
+        reverse("director-archive", args=[tournament.slug]): ({"replace": "on"}, "#id_file"),
+    }
+    for url, (data, anchor) in refused.items():
+        block, _ = summary(staff.post(url, data))
+        assert f'href="{anchor}"' in block, url

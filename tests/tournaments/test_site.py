@@ -123,6 +123,38 @@ def test_the_demo_has_forty_players_from_six_countries_and_its_accounts(capsys):
 
 
 @pytest.mark.django_db
+def test_the_demo_prints_the_address_it_is_served_on_and_every_demo_tournament(capsys):
+    call_command("load_demo", "--url", "http://127.0.0.1:8123")
+    out = capsys.readouterr().out
+    assert ":8000" not in out
+    for tournament in Tournament.objects.all():
+        assert f"http://127.0.0.1:8123/t/{tournament.slug}/" in out, tournament.slug
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for name in ("MCR open", "riichi cup", "Mayón"):
+        assert name.lower() in readme.lower(), name
+
+
+@pytest.mark.django_db
+def test_the_demo_hands_are_worth_what_tournament_hands_are():
+    """Most MCR wins are worth 8 to 20 fan; a limit hand (88) is rare, never twice at one table."""
+    from scoring.models import Hand
+
+    call_command("load_demo")
+    wins = [
+        hand for hand in Hand.objects.filter(result__table__session__tournament__slug="demo-open-2026")
+        if hand.data.get("result") == "win"
+    ]  # fmt: skip
+    fans = [hand.data["fan"] for hand in wins if "fan" in hand.data]
+    assert len(fans) >= 50
+    assert sum(8 <= fan <= 20 for fan in fans) / len(fans) >= 0.75
+    per_table: dict[int, int] = {}
+    for hand in wins:
+        if hand.data.get("fan") == 88:
+            per_table[hand.result_id] = per_table.get(hand.result_id, 0) + 1
+    assert all(count == 1 for count in per_table.values())
+
+
+@pytest.mark.django_db
 def test_public_pages_render_in_english_and_spanish(client, tournament):
     assert client.get("/").status_code == 200
     page = client.get(f"/t/{tournament.slug}/")

@@ -14,10 +14,10 @@ from tournaments.names import person_key
 @dataclass(frozen=True)
 class SeatLine:
     name: str
-    table: int | None
+    table: int
     wind: str
-    substitute_for: str = ""  # a substitute who plays this seat instead of the player seated there
-    replaced_by: str = ""  # the player seated here does not play: this substitute does
+    substitute: bool = False  # a substitute plays this seat
+    substitute_for: str = ""  # whom the substitute replaces, when a substitution says so
 
 
 def screen_session(*, tournament: Tournament, current: Session | None) -> Session | None:
@@ -34,42 +34,35 @@ def screen_session(*, tournament: Tournament, current: Session | None) -> Sessio
 
 
 def seating_by_name(*, session: Session) -> list[SeatLine]:
-    """Every seated player of ``session``, by last name then first name: where to sit. A seat a substitute
-    plays instead (a ``replaced`` penalty: a late player, illness) lists the substitute there, and the
-    replaced player with no seat, "replaced by" the substitute."""
-    from penalties.selectors import replacements
+    """Every player of ``session`` by last name then first name, where they play: a substitute who
+    replaces a seated player (a substitution of that session) is listed at that seat, under their own
+    name and with the replaced player's; the replaced player is not listed. A substitute seated directly
+    is marked as one."""
+    from penalties.models import Kind, Penalty
 
     seats = Seat.objects.filter(session=session).select_related("table", "registration__player")
-    instead = {r: sub for (_s, r), sub in replacements(sessions=[session]).items()}
+    replaced = {
+        p.registration_id: p.substitute
+        for p in Penalty.objects.filter(
+            session=session, kind=Kind.REPLACED, cancelled_at__isnull=True, substitute__isnull=False
+        ).select_related("substitute__player", "registration__player")
+    }
     lines = []
-    for s in seats:
-        player = s.registration.player
-        sub = instead.get(s.registration_id)
-        if sub is None:
-            lines.append(
-                (person_key(player), s.pk, SeatLine(_name(player), s.table.number, WIND_LETTERS[s.position]))
-            )
-            continue
-        lines.append(
-            (
-                person_key(sub.player),
-                s.pk,
-                SeatLine(
-                    _name(sub.player),
-                    s.table.number,
-                    WIND_LETTERS[s.position],
-                    substitute_for=player.full_name,
-                ),
-            )
+    for seat in seats:
+        seated = seat.registration
+        playing = replaced.get(seated.pk)
+        person = (playing or seated).player
+        line = SeatLine(
+            name=_sort_name(person.first_name, person.last_name),
+            table=seat.table.number,
+            wind=WIND_LETTERS[seat.position],
+            substitute=playing is not None or seated.is_substitute,
+            substitute_for=(
+                _sort_name(seated.player.first_name, seated.player.last_name) if playing is not None else ""
+            ),
         )
-        lines.append(
-            (person_key(player), s.pk, SeatLine(_name(player), None, "", replaced_by=sub.player.full_name))
-        )
-    return [line for *_order, line in sorted(lines, key=lambda x: (x[0], x[1]))]
-
-
-def _name(player) -> str:
-    return _sort_name(player.first_name, player.last_name)
+        lines.append((person_key(person), seat.pk, line))
+    return [line for _key, _pk, line in sorted(lines, key=lambda item: (item[0], item[1]))]
 
 
 def _sort_name(first: str, last: str) -> str:

@@ -166,17 +166,18 @@ def announcement_post(request, slug: str):
 
 # -- the venue screen ---------------------------------------------------------------------------------
 
+SCREEN_STANDINGS = 40  # the first rows of the standings on the venue screen (paged like the seating)
+
 
 def _screen_context(tournament: Tournament) -> dict:
     current = selectors.current_session(tournament=tournament)
     seating_session = room.screen_session(tournament=tournament, current=current)
-    seating = room.seating_by_name(session=seating_session) if seating_session else []
-    per_page = 45
     return {
         **_clock_context(tournament),
         "seating_session": seating_session,
-        "seating_pages": [seating[i : i + per_page] for i in range(0, len(seating), per_page)],
-        "standings": room.standings_top(tournament=tournament, limit=20),
+        # every player: the screen pages through them as many as its size shows at once
+        "seating": room.seating_by_name(session=seating_session) if seating_session else [],
+        "standings": room.standings_top(tournament=tournament, limit=SCREEN_STANDINGS),
         "announcements": selectors.announcements(tournament=tournament),
         "panels_url": reverse("venue-screen-panels", args=[tournament.slug]),
     }
@@ -225,6 +226,7 @@ def tables_overview(request, slug: str, number: int):
     if not can_score(request.user, tournament):
         raise PermissionDenied(_("You need a role in this tournament."))
     session = get_object_or_404(Session, tournament=tournament, number=number)
+    from scoring.presenters import needs_referee
     from scoring.selectors import session_tables
 
     rows = session_tables(session=session)
@@ -238,6 +240,7 @@ def tables_overview(request, slug: str, number: int):
             **_clock_context(tournament),
             "session": session,
             "rows": rows,
+            "needs": needs_referee(rows),
             "referee": can_referee(request.user, tournament),
             "adjust_minutes": ADJUST_MINUTES,
             "is_current": (selectors.current_session(tournament=tournament) or session).pk == session.pk,
@@ -304,5 +307,6 @@ def print_sheets(request, slug: str, number: int):
             "page_size": PAPERS[_paper(request)],
             "start_points": start_points,
             "rule": selectors.end_rule(tournament),
+            "liability": bool(rules.liable_yakuman()),
         },
     )

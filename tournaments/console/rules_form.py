@@ -77,6 +77,21 @@ LABELS: dict[str, tuple[Any, Any]] = {
         _("Double wind pair"),
         _("Minipoints of a pair that is both the seat and the round wind (2 or 4)."),
     ),
+    "liability": (
+        _("Liability (pao)"),
+        _(
+            "The player who fed the third called dragon set or the fourth called wind set pays the big three "
+            "dragons or big four winds: the whole hand on a tsumo, half of it on a ron."
+        ),
+    ),
+    "liability_counters": (
+        _("Counters under liability"),
+        _("On a ron with a liable player, who pays the counters."),
+    ),
+    "abortive_draws": (
+        _("Abortive draws"),
+        _("A draw may be abortive: no noten payments, a counter added, the riichi bets stay."),
+    ),
     "honba_ron": (_("Counter on ron"), _("Per counter, paid by the discarder.")),
     "honba_tsumo": (_("Counter on tsumo"), _("Per counter, paid by each payer on a self-draw.")),
     "riichi_stick": (_("Riichi bet"), _("Points put down to declare riichi.")),
@@ -147,6 +162,8 @@ LABELS: dict[str, tuple[Any, Any]] = {
     "dealer_keeps_on_draw": (_("Dealer keeps East on a draw"), _("East stays after an exhaustive draw.")),
 }
 CHOICE_LABELS = {
+    "discarder": _("the discarder alone"),
+    "shared": _("shared with the liable player"),
     "exact": _("exactly"),
     "round_down": _("rounded down"),
     "none": _("not a yaku"),
@@ -177,11 +194,17 @@ class RulesForm(forms.Form):
     def __init__(self, *args, ruleset: str, current: dict | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.ruleset = ruleset
-        self.preset = get_ruleset(ruleset).config
+        preset = get_ruleset(ruleset)
+        self.preset = preset.config
         self.hints = typing.get_type_hints(type(self.preset))
         current = dict(current or {})
         self.defaults: dict[str, Any] = {}
+        # what the preset's text rules out (riichi: red fives where the set has none) is not offered,
+        # unless the tournament already changed it
+        left_out = preset.settings_not_offered() - set(current)
         for f in dataclasses.fields(self.preset):
+            if f.name in left_out:
+                continue
             default = getattr(self.preset, f.name)
             self.defaults[f.name] = default
             label, help_text = LABELS.get(f.name, (f.name.replace("_", " ").capitalize(), ""))

@@ -17,6 +17,8 @@ class MyTournament:
     tournament: Tournament
     roles: list[str]
     players: int
+    # The session whose tables a referee or scorer works on now (None: nothing seated yet, or director only)
+    tables_session: int | None = None
 
 
 def my_tournaments(*, user) -> list[MyTournament]:
@@ -30,10 +32,26 @@ def my_tournaments(*, user) -> list[MyTournament]:
         n=Count("registrations", filter=Q(registrations__is_substitute=False))
     )
     order = {Role.DIRECTOR: 0, Role.REFEREE: 1, Role.SCORER: 2}
+    staffed = [pk for pk, mine in roles.items() if Role.REFEREE in mine or Role.SCORER in mine]
+    working = tables_sessions(tournament_ids=staffed)
     return [
-        MyTournament(t, sorted(roles[t.pk], key=lambda r: order.get(r, 9)), t.n)
+        MyTournament(t, sorted(roles[t.pk], key=lambda r: order.get(r, 9)), t.n, working.get(t.pk))
         for t in tournaments.order_by("-starts_on", "name")
     ]
+
+
+def tables_sessions(*, tournament_ids: list[int]) -> dict[int, int]:
+    """Per tournament, the number of the session whose tables its referees work on: the first one being
+    played; else the first seated one; else the last finished one (its tables stay open to corrections).
+    A tournament with no seated session yet has none. One query."""
+    rank = {Session.Status.PLAYING: 0, Session.Status.SEATED: 1, Session.Status.FINISHED: 2}
+    best: dict[int, tuple[int, int]] = {}
+    rows = Session.objects.filter(tournament_id__in=tournament_ids).exclude(status=Session.Status.PLANNED)
+    for tournament_id, number, status in rows.values_list("tournament_id", "number", "status"):
+        key = (rank[status], -number if status == Session.Status.FINISHED else number)
+        if tournament_id not in best or key < best[tournament_id]:
+            best[tournament_id] = key
+    return {pk: abs(key[1]) for pk, key in best.items()}
 
 
 def ema_list_search(*, query: str, limit: int = 10) -> QuerySet[EMAPlayer]:

@@ -143,6 +143,23 @@ def _ruling(hand: Mapping[str, Any], win: Mapping[str, Any], path: str) -> str:
     return ""
 
 
+def _check_liable(ruleset: Ruleset, win: Mapping[str, Any], path: str) -> None:
+    """A liable player named on a win with tiles: the tiles must hold a yakuman the rules make someone
+    liable for, with its sets called (2025 §3.3.7, 002 §3.3.6)."""
+    allowed = ruleset.liable_yakuman()
+    if not allowed:
+        return  # the rule engine refuses the field with the rule's name
+    found = riichi.liable_yakuman_of(parse_tiles(win["tiles"]))
+    if found not in allowed:
+        raise RuleError(
+            gettext_noop(
+                "a liable player pays only for big three dragons or big four winds with those sets "
+                "called from discards; these tiles have neither (EMA 2025 §3.3.7, rulebook 002 §3.3.6)"
+            ),
+            path.rsplit("tiles", 1)[0] + "liable",
+        )
+
+
 def hand_checks(
     ruleset: Ruleset, hand: Mapping[str, Any], *, state: tuple[int, int, int] = (0, 0, 0)
 ) -> list[WinCheck]:
@@ -182,6 +199,8 @@ def hand_checks(
             computed = value_tiles(ruleset, win["tiles"], context)
         except RuleError as exc:
             raise exc.within(path) from None
+        if win.get("liable") is not None:
+            _check_liable(ruleset, win, path)
         claimed = _claim_of(family, hand, win, winner)
         agrees = claimed is None or _agrees(ruleset, claimed, computed, winner == dealer)
         checks.append(WinCheck(path, winner, computed, claimed, agrees))

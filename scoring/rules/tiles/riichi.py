@@ -28,7 +28,7 @@ from mahjong.meld import Meld as LibMeld
 from ..base import RuleError
 from ..riichi import RiichiConfig, hand_value
 from ..text import gettext_noop
-from .notation import Tiles, number_of, suit_of, tile_name
+from .notation import Tiles, is_dragon, is_wind, number_of, suit_of, tile_name
 from .result import Item, Valuation, WinContext
 
 LIBRARY = "mahjong"
@@ -285,3 +285,16 @@ def _count_dora(name: str, hand: Tiles, result) -> int:
         if y.name == name:
             return int(y.han_open if not hand.is_concealed and y.han_open else y.han_closed)
     return 0
+
+
+def liable_yakuman_of(hand: Tiles) -> str | None:
+    """The yakuman of ``hand`` that can make a player liable, with its sets called from discards:
+    "big three dragons" with three called dragon sets, "big four winds" with four called wind sets
+    (2025 §3.3.7: "when the other triplets/quads have already been called"; 002 §3.3.6 "pung/kong
+    descubierto"); None otherwise. A concealed kong is not called."""
+    called = [m.tiles[0] for m in hand.melds if m.kind in ("pung", "kong")]
+    if sum(1 for t in called if is_dragon(t)) == 3:
+        return "big three dragons"
+    if sum(1 for t in called if is_wind(t)) == 4:
+        return "big four winds"
+    return None
