@@ -397,3 +397,12 @@ def test_the_withdrawn_player_s_page_and_the_standings_command_say_he_is_not_ran
     call_command("standings", tournament.slug, stdout=out)
     last = out.getvalue().strip().splitlines()[-1]
     assert last.split()[:2] == ["—", "p5"] and "withdrawn from session 2, not ranked" in last
+
+
+def test_the_standings_api_lists_the_withdrawn_apart(client, make_tournament, director):
+    tournament = day_with_absent_withdrawn_and_substitutes(make_tournament, director)
+    standings_refresh(tournament_id=tournament.pk)
+    body = client.get(f"/api/tournaments/{tournament.slug}/standings/").json()
+    assert "p5" not in [r["player"] for r in body["standings"]]
+    assert [(r["player"], r["rank"], r["withdrawn_from"]) for r in body["withdrawn"]] == [("p5", None, 2)]
+    assert [r["rank"] for r in body["standings"]] == sorted(r["rank"] for r in body["standings"])
