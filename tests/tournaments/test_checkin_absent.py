@@ -406,3 +406,11 @@ def test_the_standings_api_lists_the_withdrawn_apart(client, make_tournament, di
     assert "p5" not in [r["player"] for r in body["standings"]]
     assert [(r["player"], r["rank"], r["withdrawn_from"]) for r in body["withdrawn"]] == [("p5", None, 2)]
     assert [r["rank"] for r in body["standings"]] == sorted(r["rank"] for r in body["standings"])
+
+
+def test_standings_as_after_an_earlier_session_rank_a_player_who_withdrew_later(make_tournament, director):
+    """Shown as after session 1 (the last sessions hidden for the prize-giving), p5 had not withdrawn yet."""
+    tournament = day_with_absent_withdrawn_and_substitutes(make_tournament, director)
+    earlier = standings_view(tournament=tournament, upto_session=1)
+    assert "p5" in {r.player for r in earlier.rows} and earlier.withdrawn == ()
+    assert "p5" in {r.player for r in standings_view(tournament=tournament).withdrawn}
