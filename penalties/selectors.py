@@ -58,3 +58,13 @@ def substitutes_free(*, tournament: Tournament, session: Session) -> list[Regist
         .select_related("player")
     )
     return sorted(qs, key=lambda r: (not r.is_substitute, person_key(r.player), r.pk))
+
+
+def replacements(*, sessions) -> dict[tuple[int, int], Registration]:
+    """Who plays a seat instead of the player seated there: (session id, replaced registration id) → the
+    substitute, from the active ``replaced`` penalties of ``sessions`` (one query). The pages that show
+    where people sit (venue screen, seating, tables) show the substitute there."""
+    rows = Penalty.objects.filter(
+        session__in=sessions, kind=Kind.REPLACED, cancelled_at__isnull=True, substitute__isnull=False
+    ).select_related("substitute__player")
+    return {(p.session_id, p.registration_id): p.substitute for p in rows.order_by("sequence")}

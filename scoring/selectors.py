@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from penalties.models import Kind, Penalty
+from penalties.selectors import replacements
 from scoring import policy
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
@@ -462,6 +463,7 @@ def session_tables(*, session: Session) -> list[TableView]:
     seats: dict[int, dict[int, Registration]] = defaultdict(dict)
     for seat in Seat.objects.filter(session=session).select_related("registration__player"):
         seats[seat.table_id][seat.position] = seat.registration
+    instead = {r: sub for (_s, r), sub in replacements(sessions=[session]).items()}
     summaries: dict[int, list[SeatSummary]] = defaultdict(list)
     for s in SeatSummary.objects.filter(session=session).select_related("registration__player"):
         summaries[s.table_id].append(s)
@@ -496,13 +498,27 @@ def session_tables(*, session: Session) -> list[TableView]:
             ]
         else:
             view.seats = [
-                SeatLine(
-                    position=position, key=reg.key, name=reg.player.full_name, short=short_name(reg.player)
-                )
+                _playing_seat(position, reg, instead.get(reg.pk))
                 for position, reg in sorted(seats[table.pk].items())
             ]
         views.append(view)
     return views
+
+
+def _playing_seat(position: int, seated: Registration, substitute: Registration | None) -> SeatLine:
+    """A seat before its table is confirmed: who plays it (the substitute, when one replaced the player)."""
+    if substitute is None:
+        return SeatLine(
+            position=position, key=seated.key, name=seated.player.full_name, short=short_name(seated.player)
+        )
+    return SeatLine(
+        position=position,
+        key=substitute.key,
+        name=substitute.player.full_name,
+        short=short_name(substitute.player),
+        substitute=True,
+        substitute_for=seated.player.full_name,
+    )
 
 
 def tables_awaiting_player(*, player: Player) -> list[Table]:

@@ -317,6 +317,10 @@ class Registration(FixedParent):
     def is_active_in(self, session_number: int) -> bool:
         return self.withdrawn_from is None or session_number < self.withdrawn_from
 
+    def plays_in(self, session: Session) -> bool:
+        """Due to play ``session``: not withdrawn by then and not absent from it (a substitute plays)."""
+        return self.is_active_in(session.number) and self.key not in (session.absent or ())
+
 
 class Session(FixedParent):
     class Status(models.TextChoices):
@@ -334,6 +338,15 @@ class Session(FixedParent):
     seating_published = models.BooleanField(_("seating published"), default=False)
     checked_in = models.JSONField(
         _("checked in"), default=list, blank=True, help_text=_("Keys of the players present at check-in.")
+    )
+    absent = models.JSONField(
+        _("absent"),
+        default=list,
+        blank=True,
+        help_text=_(
+            "Keys of the players absent from this session only (a substitute plays it); they stay in the "
+            "draw for the later sessions."
+        ),
     )
 
     class Meta:

@@ -80,6 +80,7 @@ class SeatLine:
     sort_name: str = ""
     sort_key: tuple = ()  # tournaments.names.name_key: the order of names on every list
     substitute_for: str = ""  # the name of the replaced player when a substitute is credited
+    replaced_by: str = ""  # the substitute who plays this seat instead of the player seated there
     game_score: Any = None
     table_points: Any = None
     uma: Any = None

@@ -84,6 +84,16 @@ def next_session(*, tournament: Tournament) -> Session | None:
     )
 
 
+def absent_sessions(*, registration: Registration) -> list[int]:
+    """The sessions ``registration`` missed as checked in absent (a substitute played them): one query."""
+    rows = Session.objects.filter(tournament_id=registration.tournament_id).exclude(absent=[])
+    return [
+        number
+        for number, absent in rows.values_list("number", "absent")
+        if registration.key in (absent or ())
+    ]
+
+
 LIVE_MAX_TOURNAMENTS = 20  # the tournaments one page follows (a player's private page lists theirs)
 
 

@@ -143,10 +143,14 @@ def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
     return tournament
 
 
-def session_create(*, tournament: Tournament, number: int | None = None, starts_at=None) -> Session:
+def session_create(
+    *, tournament: Tournament, number: int | None = None, starts_at=None, absent: Sequence[str] = ()
+) -> Session:
+    """A new session; ``absent``: keys of players absent from it only (a substitute plays it), as an
+    archive records them (check-in records them live, ``console.services.checkin_apply``)."""
     if number is None:
         number = (tournament.sessions.aggregate(m=Max("number"))["m"] or 0) + 1
-    session = Session(tournament=tournament, number=number, starts_at=starts_at)
+    session = Session(tournament=tournament, number=number, starts_at=starts_at, absent=sorted(absent))
     session.full_clean()
     session.save()
     changed_send(tournament_id=tournament.pk, what={SCHEDULE}, sessions=[session.pk])

@@ -154,6 +154,7 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
         "tournament": tournament,
         "registration": registration,
         "standing": rk.player_standing(document=document, key=registration.key),
+        "absent_sessions": selectors.absent_sessions(registration=registration),
         "sessions": sessions,
         "published": published,
         "next_seat": next_seat,

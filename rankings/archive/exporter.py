@@ -11,7 +11,8 @@ The canonical form (the one the exporter writes; the importer accepts it and the
   when true, ``session`` except for a disqualification from the tournament;
 - fields the product adds to ARCHIVE.md are written only when they differ from their defaults:
   ``tournament.is_public`` (false), ``tournament.qualifies_for_championship`` (true),
-  ``tournament.settings`` (not empty), ``players[].withdrawn_from``, ``sessions[].starts_at``;
+  ``tournament.settings`` (not empty), ``players[].withdrawn_from``, ``sessions[].starts_at``,
+  ``sessions[].absent``;
 - teams: ``tournament.team_size`` when set, ``players[].team`` (the team's name) for players in a
   team, and the top-level ``teams`` (name, country, club, by name) when the tournament has teams;
 - players in registration order, sessions by number, tables by number, penalties in recorded order;
@@ -146,6 +147,8 @@ def _sessions(tournament: Tournament, key_of: dict[int, str]) -> list[dict[str, 
         doc: dict[str, Any] = {"number": session.number}
         if session.starts_at is not None:
             doc["starts_at"] = timezone.localtime(session.starts_at).isoformat()
+        if session.absent:
+            doc["absent"] = sorted(session.absent)
         doc["tables"] = [
             _table(table, seats_of[table.pk], results.get(table.pk), hands_of.get(table.pk, []))
             for table in tables_of.get(session.pk, [])

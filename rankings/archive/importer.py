@@ -91,6 +91,8 @@ class ArchiveImport:
         self.user = user if user is not None and getattr(user, "is_authenticated", False) else None
         self.actor = Actor(user=self.user, role=Role.DIRECTOR)
         self.registrations: dict[str, int] = {}  # player key -> registration id
+        self.players_by_key: dict[str, dict] = {}  # player key -> the player's checked fields
+        self.absent: dict[int, list[str]] = {}  # session number -> players absent from it only
         self.tiles_mode = tiles_services.DEFAULT_MODE  # the tournament's setting "tiles"
         self.sessions: dict[int, Session] = {}
         self.statuses: dict[int, str] = {}  # session id → the status the document records
@@ -325,6 +327,7 @@ class ArchiveImport:
         for registration in Registration.objects.bulk_create(registrations):
             self.registrations[registration.key] = registration.pk
         self.player_teams = [(i, p["key"], p["team"]) for i, p in enumerate(parsed) if p["team"]]
+        self.players_by_key = {p["key"]: p for p in parsed}
 
     def _teams(self, doc: Any) -> None:
         """The top-level ``teams`` (name, country, club) and every team a player names; each team at most
@@ -410,7 +413,31 @@ class ArchiveImport:
         seated: dict[str, int] = {}
         for j, raw in enumerate(tables):
             planned.append(self._table(raw, f"{path}.tables[{j}]", numbers, seated))
+        self.absent[number] = self._absent(s.get("absent"), join(path, "absent"), number, seated)
         return number, starts_at, planned, path
+
+    def _absent(self, value: Any, path: str, number: int, seated: dict[str, int]) -> list[str]:
+        """``sessions[].absent``: players absent from this session only (a substitute played it): keys of
+        players who are no substitutes, still in the tournament, not seated in it, each once."""
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            raise RuleError(f"absent must be a list of player keys, not {show(value)}", path)
+        keys: list[str] = []
+        for i, key in enumerate(value):
+            where = f"{path}[{i}]"
+            self._registration(key, where)
+            player = self.players_by_key[key]
+            if player["substitute"]:
+                raise RuleError(f"{key} is a substitute: only a player is absent from a session", where)
+            if player["withdrawn_from"] is not None and number >= player["withdrawn_from"]:
+                raise RuleError(f"{key} has withdrawn before session {number}: not absent from it", where)
+            if key in seated:
+                raise RuleError(f"{key} is absent from session {number} but seated in it", where)
+            if key in keys:
+                raise RuleError(f"{key} is listed twice", where)
+            keys.append(key)
+        return sorted(keys)
 
     @staticmethod
     def _datetime(value: Any, path: str) -> dt.datetime | None:
@@ -519,7 +546,10 @@ class ArchiveImport:
     ) -> None:
         try:
             session = tournament_services.session_create(
-                tournament=self.tournament, number=number, starts_at=starts_at
+                tournament=self.tournament,
+                number=number,
+                starts_at=starts_at,
+                absent=self.absent.get(number, ()),
             )
         except ValidationError as exc:
             raise _validation_error(exc, path) from None

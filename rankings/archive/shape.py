@@ -44,7 +44,7 @@ TEAM_REQUIRED = ("name",)
 TEAM_OPTIONAL = ("country", "club")
 
 SESSION_REQUIRED = ("number",)
-SESSION_OPTIONAL = ("tables", "starts_at")
+SESSION_OPTIONAL = ("tables", "starts_at", "absent")
 
 TABLE_REQUIRED = ("number", "seats")
 TABLE_OPTIONAL = ("hands", "scores", "imbalance_reason")

@@ -104,7 +104,7 @@ def base_ranks(standings: Standings, *, removed: Collection[str] = ()) -> dict[s
 
 
 def _places(standings: Standings, removed: Collection[str]) -> dict[str, int]:
-    kept = [row for row in standings.rows if row.player not in removed]
+    kept = [row for row in standings.listed if row.player not in removed]
     return dict(zip((r.player for r in kept), shared_places([r.rank for r in kept]), strict=True))
 
 
@@ -343,7 +343,7 @@ def ema_results_rows(
     """
     places = _places(standings, removed)
     table: list[list[str | int | float]] = [list(RESULTS_HEADER)]
-    for row in standings.rows:
+    for row in standings.listed:
         if row.player in removed:
             continue
         try:

@@ -72,8 +72,8 @@ def tournament_places(*, tournament: Tournament) -> TournamentPlaces:
     ranks = base_ranks(standings)
     places = dict(
         zip(
-            (r.player for r in standings.rows),
-            shared_places([r.rank for r in standings.rows]),
+            (r.player for r in standings.listed),
+            shared_places([r.rank for r in standings.listed]),
             strict=True,
         )
     )
@@ -88,7 +88,7 @@ def tournament_places(*, tournament: Tournament) -> TournamentPlaces:
             table_points=row.table_points,
             score=row.score,
         )
-        for row in standings.rows
+        for row in standings.listed
     )
     countries = {r.registration.player.country for r in rows if r.registration.player.country}
     return TournamentPlaces(

@@ -96,7 +96,7 @@ class StandingsExporter(Exporter):
         standings = _standings(self.tournament)
         rules = self.tournament.get_rules()
         self.report(1, 4)
-        sessions = sorted({r.session for row in standings.rows for r in row.breakdown})
+        sessions = sorted({r.session for row in standings.listed for r in row.breakdown})
         header: list[Cell] = [
             _("Rank"),
             _("Name"),
@@ -115,10 +115,12 @@ class StandingsExporter(Exporter):
                 _last_column(rules) % {"n": number},
             ]
         yield header
-        total = len(standings.rows)
-        for i, row in enumerate(standings.rows, start=1):
+        total = len(standings.listed)
+        for i, row in enumerate(standings.listed, start=1):
             cells: list[Cell] = [
-                row.rank,
+                row.rank
+                if row.withdrawn_from is None
+                else _("withdrawn from session %(n)s") % {"n": row.withdrawn_from},
                 row.name,
                 row.player,
                 row.table_points,

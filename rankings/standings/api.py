@@ -28,7 +28,19 @@ class StandingsViewSet(viewsets.ViewSet):
                 "complete_sessions": serializers.IntegerField(),
                 "standings": serializers.ListField(
                     child=serializers.DictField(),
-                    help_text="One row per player, ranked, as in the archive's standings.",
+                    help_text=(
+                        "One row per ranked player, as in the archive's standings; a substitute whose "
+                        'results count (ERGMT §3.9) carries "substitute": true.'
+                    ),
+                ),
+                "withdrawn": serializers.ListField(
+                    child=serializers.DictField(),
+                    required=False,
+                    help_text=(
+                        "Withdrawn players, listed apart below the ranking in its order: the same fields "
+                        'with "rank": null and "withdrawn_from" (the first session missed). Absent '
+                        "when nobody withdrew."
+                    ),
                 ),
                 "freshness": inline_serializer(
                     "StandingsFreshness",

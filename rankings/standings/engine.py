@@ -11,9 +11,13 @@ Two ranking methods:
 - ``"score"`` (riichi, Salamanca, classical): total score, then the tie-breaks.
 
 A player disqualified from the tournament (MERS §4.4) is listed below everybody else with 0 table
-points; the score is kept. Substitutes never get a place (MERS §4). A withdrawn player keeps the
-sessions played and is ranked like everybody else. Tied players (equal on every key) share the best
-rank of their group: 1, 2, 2, 4.
+points; the score is kept. Substitutes never get a place (MERS-R §4), except a substitute who plays from
+the start and answered that his results count (ERGMT §3.9): he is ranked like a player. A player absent
+from a session (a substitute played it) has no row for it (MERS-R §4.3: nothing for the session missed)
+and is ranked with what he played. A withdrawn player is not ranked: he is listed apart, below the
+ranking (``Standings.withdrawn``), in the same order, with the sessions he played; his ``rank`` there is
+the place after every ranked player that the EMA results file gives him. Tied players (equal on every
+key) share the best rank of their group: 1, 2, 2, 4.
 
 Sums are exact (``Fraction``); :func:`printable` turns a value into the number printed in the
 standings document.
@@ -74,7 +78,8 @@ class PlayerInfo:
     name: str
     substitute: bool = False  # sits in for others; never gets a place
     disqualified: bool = False  # disqualified from the tournament (MERS §4.4)
-    withdrawn_from: int | None = None  # first session the player no longer plays
+    withdrawn_from: int | None = None  # first session the player no longer plays: listed apart
+    counted_substitute: bool = False  # a substitute from the start whose results count (ERGMT §3.9)
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,7 @@ class StandingRow:
     breakdown: tuple[SessionRow, ...]  # the player's session rows, by session
     table_points_penalty: Fraction = Fraction(0)  # table points deducted by penalties (MCR)
     withdrawn_from: int | None = None
+    counted_substitute: bool = False  # a substitute ranked because he asked that his results count
     # The value of each tie-break of the tournament settings, in their order. A tie-break that
     # compares tied players among themselves (head_to_head) has a value only where it was applied.
     tiebreaks: tuple[tuple[str, Any], ...] = ()
@@ -126,7 +132,7 @@ class StandingRow:
         raise KeyError(key)
 
     def as_document(self) -> dict[str, Any]:
-        return {
+        doc = {
             "rank": self.rank,
             "player": self.player,
             "name": self.name,
@@ -136,6 +142,12 @@ class StandingRow:
             "sessions": self.sessions,
             "disqualified": self.disqualified,
         }
+        if self.counted_substitute:
+            doc["substitute"] = True
+        if self.withdrawn_from is not None:
+            doc["rank"] = None  # listed apart: not ranked
+            doc["withdrawn_from"] = self.withdrawn_from
+        return doc
 
 
 @dataclass(frozen=True)
@@ -145,12 +157,20 @@ class Standings:
     complete_sessions: int = 0
     tiebreaks: tuple[str, ...] = ()
     teams: tuple[Any, ...] = ()  # TeamStanding rows (rankings.standings.teams), when there are teams
+    # Withdrawn players, listed apart below the ranking in the ranking's order; each ``rank`` is the
+    # place after every ranked player (the EMA results file's place), tied players sharing it.
+    withdrawn: tuple[StandingRow, ...] = ()
 
     def row(self, player: str) -> StandingRow:
-        for row in self.rows:
+        for row in (*self.rows, *self.withdrawn):
             if row.player == player:
                 return row
         raise KeyError(player)
+
+    @property
+    def listed(self) -> tuple[StandingRow, ...]:
+        """Every listed player in order: the ranking, then the withdrawn players (the EMA results file)."""
+        return (*self.rows, *self.withdrawn)
 
     def to_document(self, tournament_slug: str, ruleset_key: str) -> dict[str, Any]:
         """The standings document of the tournament archive format (``manage.py standings --json``)."""
@@ -159,6 +179,7 @@ class Standings:
             "ruleset": ruleset_key,
             "complete_sessions": self.complete_sessions,
             "standings": [row.as_document() for row in self.rows],
+            **({"withdrawn": [row.as_document() for row in self.withdrawn]} if self.withdrawn else {}),
             **({"teams": [team.as_document(printable) for team in self.teams]} if self.teams else {}),
         }
 
@@ -362,6 +383,9 @@ def compute_standings(
         tables[(row.session, row.table)].append(row)
 
     for table_rows in tables.values():
+        table_rows = [r for r in table_rows if r.opponents]  # a missed session's fixed row played nobody
+        if not table_rows:
+            continue
         best = max(_placing(r, method) for r in table_rows)
         for r in table_rows:
             if _placing(r, method) == best:
@@ -381,7 +405,7 @@ def compute_standings(
         tally.score += Fraction(penalty.points)
         tally.penalties += Fraction(penalty.points)
 
-    listed = [t for t in tallies.values() if not t.info.substitute]
+    listed = [t for t in tallies.values() if not t.info.substitute or t.info.counted_substitute]
     for tally in listed:
         tally.rows.sort(key=lambda r: r.session)
         if tally.info.disqualified:
@@ -400,11 +424,33 @@ def compute_standings(
             for tally in listed:
                 shown[tally.player][position] = TIEBREAKS[key].value(tally, everybody, ctx)
 
-    groups = _split(listed, keys, len(primary), ctx, shown)
+    ranked = [t for t in listed if t.info.withdrawn_from is None]
+    apart = [t for t in listed if t.info.withdrawn_from is not None]
+    result = _ranked(_split(ranked, keys, len(primary), ctx, shown), method, order, shown, start=0)
+    withdrawn = _ranked(
+        _split(apart, keys, len(primary), ctx, shown), method, order, shown, start=len(result)
+    )
+    return Standings(
+        method=method,
+        rows=tuple(result),
+        complete_sessions=complete_sessions,
+        tiebreaks=order,
+        withdrawn=tuple(withdrawn),
+    )
 
+
+def _ranked(
+    groups: list[list[_Tally]],
+    method: Method,
+    order: Sequence[str],
+    shown: dict[str, dict[int, Any]],
+    *,
+    start: int,
+) -> list[StandingRow]:
+    """The rows of ``groups`` in order, ranks counted from ``start`` + 1 (tied players share one)."""
     result: list[StandingRow] = []
     for group in groups:
-        rank = len(result) + 1
+        rank = start + len(result) + 1
         for tally in sorted(group, key=lambda t: (t.info.name.casefold(), t.info.name, t.player)):
             result.append(
                 StandingRow(
@@ -419,10 +465,11 @@ def compute_standings(
                     breakdown=tuple(tally.rows),
                     table_points_penalty=tally.table_points_penalty,
                     withdrawn_from=tally.info.withdrawn_from,
+                    counted_substitute=tally.info.counted_substitute,
                     tiebreaks=tuple((k, shown[tally.player].get(i)) for i, k in enumerate(order)),
                 )
             )
-    return Standings(method=method, rows=tuple(result), complete_sessions=complete_sessions, tiebreaks=order)
+    return result
 
 
 def _tally_of(tallies: Mapping[str, _Tally], player: str, what: str) -> _Tally:

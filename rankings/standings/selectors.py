@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from penalties.models import Kind, Penalty, Scope
 from penalties.presenters import PenaltyLine, penalty_lines
-from penalties.selectors import player_penalties
+from penalties.selectors import player_penalties, replacements
 from rankings.models import StandingsState
 from rankings.standings.engine import (
     TIEBREAKS,
@@ -116,6 +116,7 @@ def standings_inputs(*, tournament: Tournament, upto_session: int | None = None)
                 )
             )
     rows += replacement_rows(tournament=tournament, penalties=penalties, key_of=key_of, in_rows=in_rows)
+    rows += absent_rows(tournament=tournament, registrations=registrations, in_rows=in_rows)
     disqualified = {
         p.registration_id for p in penalties if p.kind == Kind.DISQUALIFIED and p.scope == Scope.TOURNAMENT
     }
@@ -134,17 +135,51 @@ def standings_inputs(*, tournament: Tournament, upto_session: int | None = None)
         rows = [r for r in rows if r.session <= upto_session]
         score_penalties = [p for p in score_penalties if p.session is not None and p.session <= upto_session]
         tp_penalties = [p for p in tp_penalties if p.session is not None and p.session <= upto_session]
+    counted = counted_substitutes(tournament=tournament, registrations=registrations)
     players = [
         PlayerInfo(
             player=r.key,
             name=r.player.full_name,
             substitute=r.is_substitute,
             disqualified=r.pk in disqualified,
-            withdrawn_from=r.withdrawn_from,
+            # shown as after ``upto_session``: a later withdrawal is not known yet
+            withdrawn_from=r.withdrawn_from
+            if upto_session is None or (r.withdrawn_from or 0) <= upto_session
+            else None,
+            counted_substitute=r.key in counted,
         )
         for r in registrations
     ]
     return players, rows, score_penalties, tp_penalties, complete
+
+
+def counted_substitutes(
+    *, tournament: Tournament, registrations: list[Registration] | None = None
+) -> set[str]:
+    """The keys of the substitutes whose results count (ERGMT §3.9): each answered yes (at check-in
+    before the first session, or on the EMA submission page: one record, ``EmaSubmission.
+    substitute_answers``) and played from the start, the tournament's first session. Any other
+    substitute is an 'in tournament' substitute, never ranked (MERS-R §4). Two queries at most."""
+    from rankings.submission.models import EmaSubmission
+
+    answers = (
+        EmaSubmission.objects.filter(tournament=tournament)
+        .values_list("substitute_answers", flat=True)
+        .first()
+    ) or {}
+    yes = {key for key, counts in answers.items() if counts is True}
+    if registrations is not None:
+        yes &= {r.key for r in registrations if r.is_substitute}
+    if not yes:
+        return set()
+    first = Session.objects.filter(tournament=tournament).order_by("number").values_list("pk", flat=True)[:1]
+    return set(
+        Seat.objects.filter(
+            session_id__in=list(first), registration__key__in=yes, registration__is_substitute=True
+        )
+        .filter(registration__tournament=tournament)
+        .values_list("registration__key", flat=True)
+    )
 
 
 def replacement_rows(
@@ -195,6 +230,54 @@ def replacement_rows(
     return out
 
 
+def absent_rows(
+    *, tournament: Tournament, registrations: list[Registration], in_rows: set
+) -> list[SessionRow]:
+    """Riichi with ``replacement_points`` set: a player absent from a session at check-in (a substitute
+    played it, EMA riichi rules §7.3) carries that fixed result (plus ``replacement_uma``) for it, once every
+    table of the session is confirmed, like a player replaced at his table. Elsewhere (MCR: MERS-R §4.3, 0
+    table points) the session missed has no row. One query, only when the rules set such a result."""
+    config = getattr(tournament.get_rules(), "config", None)
+    points = getattr(config, "replacement_points", None)
+    if points is None:
+        return []
+    uma = config.replacement_uma or 0
+    by_key = {r.key: r for r in registrations}
+    sessions = (
+        Session.objects.filter(tournament=tournament)
+        .exclude(absent=[])
+        .annotate(
+            tables_count=Count("tables", distinct=True),
+            confirmed=Count("tables", filter=Q(tables__result__status="confirmed"), distinct=True),
+        )
+    )
+    out = []
+    for session in sessions:
+        if not session.absent or not session.tables_count or session.confirmed < session.tables_count:
+            continue
+        for key in session.absent:
+            registration = by_key.get(key)
+            if registration is None or (registration.pk, session.number) in in_rows:
+                continue
+            out.append(
+                SessionRow(
+                    player=key,
+                    session=session.number,
+                    table="",  # no table: he did not play
+                    seat_wind="",
+                    opponents=(),
+                    game_score=config.target_points + points,
+                    table_points=None,
+                    uma=uma,
+                    transfers=0,
+                    chombo=0,
+                    penalties=0,
+                    final=points + uma,
+                )
+            )
+    return out
+
+
 def tiebreak_order(*, tournament: Tournament) -> tuple[str, ...]:
     """The director's tie-breaks; keys that are unknown or repeated (hand-edited settings) are left out."""
     keys = (tournament.settings or {}).get("tiebreaks") or ()
@@ -228,7 +311,8 @@ def standings_view(*, tournament: Tournament, upto_session: int | None = None) -
     teams = standings_teams(tournament=tournament)
     if not teams:
         return standings
-    ranked = team_standings(teams, figures_of(standings.rows), standings.method == "table_points")
+    # a withdrawn member's sessions still count for his team
+    ranked = team_standings(teams, figures_of(standings.listed), standings.method == "table_points")
     return dataclasses.replace(standings, teams=ranked)
 
 
@@ -427,10 +511,13 @@ class StandingLine:
     disqualified: bool
     withdrawn_from: int | None
     country: str
+    apart: bool = False  # withdrawn: listed apart, below the ranking, not ranked
+    substitute: bool = False  # a substitute ranked because his results count (ERGMT §3.9)
 
 
 def standings_lines(*, tournament: Tournament, document: dict | None) -> list[StandingLine]:
-    """The rows of the standings page: the document's rows with the players' country and withdrawal."""
+    """The rows of the standings page: the document's ranking, then its withdrawn players (listed apart,
+    with no rank), with the players' country and withdrawal."""
     if not document:
         return []
     extra = {
@@ -440,11 +527,12 @@ def standings_lines(*, tournament: Tournament, document: dict | None) -> list[St
         )
     }
     lines = []
-    for row in document.get("standings", []):
+    apart = [(row, True) for row in document.get("withdrawn", [])]
+    for row, is_apart in [(row, False) for row in document.get("standings", [])] + apart:
         withdrawn, country = extra.get(row.get("player"), (None, ""))
         lines.append(
             StandingLine(
-                rank=row.get("rank"),
+                rank=None if is_apart else row.get("rank"),
                 player=row.get("player", ""),
                 name=row.get("name", ""),
                 table_points=row.get("table_points"),
@@ -452,8 +540,10 @@ def standings_lines(*, tournament: Tournament, document: dict | None) -> list[St
                 penalties=row.get("penalties"),
                 sessions=row.get("sessions", 0),
                 disqualified=bool(row.get("disqualified")),
-                withdrawn_from=withdrawn,
+                withdrawn_from=row.get("withdrawn_from", withdrawn) if is_apart else withdrawn,
                 country=country or "",
+                apart=is_apart,
+                substitute=bool(row.get("substitute")),
             )
         )
     return lines
@@ -487,6 +577,8 @@ class SeatFound:
     name: str
     table: int | None
     wind: str
+    replaced_by: str = ""  # seated, but a substitute plays the seat: no table to go to
+    substitute_for: str = ""  # a substitute playing the seat of this player
 
 
 def seat_search(*, tournament: Tournament, query: str, session: Session | None, limit: int = 10):
@@ -499,20 +591,34 @@ def seat_search(*, tournament: Tournament, query: str, session: Session | None, 
     )
     registrations = sorted(registrations, key=lambda r: (person_key(r.player), r.pk))[:limit]
     seat_of = {}
+    instead: dict[int, Registration] = {}  # replaced registration id -> the substitute playing the seat
     if session is not None and registrations:
-        for seat in Seat.objects.filter(session=session, registration__in=registrations).select_related(
-            "table"
-        ):
-            seat_of[seat.registration_id] = seat
+        instead = {r: sub for (_s, r), sub in replacements(sessions=[session]).items()}
+        plays_for = {sub.pk: replaced for replaced, sub in instead.items()}
+        wanted = {r.pk for r in registrations} | {plays_for[r.pk] for r in registrations if r.pk in plays_for}
+        seats = Seat.objects.filter(session=session, registration_id__in=wanted).select_related(
+            "table", "registration__player"
+        )
+        by_registration = {seat.registration_id: seat for seat in seats}
+        for r in registrations:
+            if r.pk in by_registration:
+                seat_of[r.pk] = by_registration[r.pk]
+            elif r.pk in plays_for and plays_for[r.pk] in by_registration:
+                seat_of[r.pk] = by_registration[plays_for[r.pk]]  # the seat he plays instead
     found = []
     for r in registrations:
         seat = seat_of.get(r.pk)
+        sub = instead.get(r.pk) if seat is not None and seat.registration_id == r.pk else None
         found.append(
             SeatFound(
                 key=r.key,
                 name=r.player.full_name,
-                table=seat.table.number if seat else None,
-                wind=WIND_LETTERS[seat.position] if seat else "",
+                table=seat.table.number if seat and sub is None else None,
+                wind=WIND_LETTERS[seat.position] if seat and sub is None else "",
+                replaced_by=sub.player.full_name if sub else "",
+                substitute_for=seat.registration.player.full_name
+                if seat is not None and seat.registration_id != r.pk
+                else "",
             )
         )
     return found
@@ -602,7 +708,9 @@ def player_sessions(*, registration: Registration) -> list[PlayerSession]:
 
 
 def player_standing(*, document: dict | None, key: str) -> dict | None:
-    for row in (document or {}).get("standings", []):
+    """The player's row: in the ranking, or among the withdrawn players listed apart (rank null)."""
+    document = document or {}
+    for row in [*document.get("standings", []), *document.get("withdrawn", [])]:
         if row.get("player") == key:
             return row
     return None
@@ -642,7 +750,9 @@ def team_lines(*, document: dict | None) -> list[TeamLine]:
     """The team standings of a standings document, members named from its rows."""
     if not document or not document.get("teams"):
         return []
-    names = {row["player"]: row["name"] for row in document.get("standings", [])}
+    names = {
+        row["player"]: row["name"] for row in [*document.get("standings", []), *document.get("withdrawn", [])]
+    }
     return [
         TeamLine(
             rank=t["rank"],

@@ -426,6 +426,14 @@ def check_substitutes(facts: Facts) -> Check:
                     "%(_name)s: results do not count; as MERS-R §4 says, no ranking result.", _name=p.name
                 )
             )
+        elif p.key not in facts.ranked_substitutes and p.key in facts.substitutes_played:
+            notes.append(
+                gettext_noop(
+                    "%(_name)s answered that the results count but did not play from the first session: "
+                    "an 'in tournament' substitute gets no ranking result (MERS-R §4).",
+                    _name=p.name,
+                )
+            )
         else:
             notes.append(gettext_noop("%(_name)s: results count.", _name=p.name))
     return Check("substitutes", _status(messages), tuple(messages + notes))

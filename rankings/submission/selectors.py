@@ -197,13 +197,20 @@ def facts(*, tournament: Tournament) -> engine.Facts:
         referees=tuple(referees_of(tournament=tournament, submission=submission)),
         substitute_answers=dict(submission.substitute_answers or {}),
         substitutes_played=frozenset(played),
-        ranked_substitutes=frozenset(),  # the standings never rank a substitute (MERS-R §4)
+        # ranked: a substitute from the start who answered yes (ERGMT §3.9); never one 'in tournament'
+        ranked_substitutes=frozenset(_counted_substitutes(tournament)),
         ema_list_loaded=list_loaded,
         tables=tuple(tables),
         observer=submission.observer,
         prizes=tuple(submission.prizes or ()),
         finished=tournament.status == Tournament.Status.FINISHED,
     )
+
+
+def _counted_substitutes(tournament: Tournament) -> set[str]:
+    from rankings.standings.selectors import counted_substitutes
+
+    return counted_substitutes(tournament=tournament)
 
 
 def checks(*, tournament: Tournament) -> list[engine.Check]:
@@ -258,7 +265,7 @@ def weight(*, tournament: Tournament) -> Weight:
     confirmed = TableResult.objects.filter(table__session__tournament=tournament, status="confirmed").exists()
     if confirmed:
         standings = standings_view(tournament=tournament)
-        keys = [row.player for row in standings.rows]
+        keys = [row.player for row in standings.listed]
         countries = set(
             Registration.objects.filter(tournament=tournament, key__in=keys)
             .exclude(player__country="")
@@ -314,7 +321,11 @@ def preview(*, tournament: Tournament, on: date | None = None) -> list[PreviewLi
     standings = standings_view(tournament=tournament)
     ranks = base_ranks(standings)
     places = dict(
-        zip((r.player for r in standings.rows), shared_places([r.rank for r in standings.rows]), strict=True)
+        zip(
+            (r.player for r in standings.listed),
+            shared_places([r.rank for r in standings.listed]),
+            strict=True,
+        )
     )
     parts = weight(tournament=tournament)
     value = parts.value
@@ -325,7 +336,7 @@ def preview(*, tournament: Tournament, on: date | None = None) -> list[PreviewLi
     }
     ranked = {
         registrations[row.player].player_id: row.player
-        for row in standings.rows
+        for row in standings.listed
         if registrations[row.player].player.ema_id
     }
     known, _ = result_facts(since=window_start(on), until=on)

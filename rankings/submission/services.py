@@ -1,6 +1,11 @@
 """Writes of the EMA submission: the observer and the observer's comments, the prizes, the referees and
 whether they play, the substitutes' answers. Every value is checked here (a fault raises ``RuleError``
-naming the field); the caller has checked that the writer directs the tournament."""
+naming the field); the caller has checked that the writer directs the tournament.
+
+A substitute's answer (ERGMT §3.9) is the one record of whether his results count: the check-in before
+the first session writes it here too, and the standings rank a substitute who plays from the start and
+answered yes. A change of answers therefore sends the domain event (roster); the other facts are the
+submission's own and no listener reads them."""
 
 from __future__ import annotations
 
@@ -13,6 +18,7 @@ from django.db.models import F
 from rankings.submission.models import EmaSubmission
 from scoring.rules.base import RuleError
 from tournaments.models import Registration, Tournament
+from tournaments.signals import ROSTER, changed_send
 
 MAX_NAME = 200
 MAX_TEXT = 2000  # the observer's comments: a few paragraphs each
@@ -111,11 +117,14 @@ def submission_update(*, tournament: Tournament, changes: dict[str, Any]) -> Ema
     cleaned = clean(tournament=tournament, changes=changes)
     with transaction.atomic():
         submission, _ = EmaSubmission.objects.select_for_update().get_or_create(tournament=tournament)
+        answers_before = dict(submission.substitute_answers or {})
         for name, value in cleaned.items():
             setattr(submission, name, value)
         submission.version = F("version") + 1
         submission.save()
         submission.refresh_from_db()
+        if dict(submission.substitute_answers or {}) != answers_before:
+            changed_send(tournament_id=tournament.pk, what={ROSTER}, slug=tournament.slug)
     return submission
 
 
@@ -130,10 +139,13 @@ def substitute_answer_set(*, tournament: Tournament, key: str, counts: bool | No
                 raise RuleError(f"'{key[:40]}' is not a substitute of this tournament", "key")
         else:
             answers.update(clean_answers(tournament=tournament, value={key: counts}))
+        changed = answers != dict(submission.substitute_answers or {})
         submission.substitute_answers = dict(sorted(answers.items()))
         submission.version = F("version") + 1
         submission.save()
         submission.refresh_from_db()
+        if changed:
+            changed_send(tournament_id=tournament.pk, what={ROSTER}, slug=tournament.slug)
     return submission
 
 

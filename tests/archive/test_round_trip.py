@@ -285,3 +285,41 @@ def test_the_product_s_own_fields_travel_with_the_archive():
     assert tournament.is_public is False and tournament.qualifies_for_championship is True
     assert tournament.registrations.get(key="p4").withdrawn_from == 4
     assert archive_export(tournament=tournament) == document
+
+
+def test_a_player_absent_from_one_session_and_the_substitute_who_counts_travel_with_the_archive():
+    """``sessions[].absent`` (check-in: absent from that session only, a substitute plays it) and the
+    substitute's answer (``ema_submission.substitute_answers``) come back as they were, and the standings
+    of the imported tournament rank the substitute from the start who answered yes."""
+    document = load("mcr")
+    first = document["sessions"][0]
+    first["tables"][1]["seats"] = ["p5", "p6", "p7", "s1"]  # s1 plays session 1 for p8
+    first["absent"] = ["p8"]
+    document["ema_submission"] = {"substitute_answers": {"s1": True, "s2": False}}
+    tournament = archive_import(document=document)
+    assert Session.objects.get(tournament=tournament, number=1).absent == ["p8"]
+    assert tournament.registrations.get(key="p8").withdrawn_from is None
+    assert archive_export(tournament=tournament) == document
+    standings = standings_view(tournament=tournament)
+    ranked = {r.player: r for r in standings.rows}
+    assert ranked["p8"].sessions == ranked["p1"].sessions - 1  # ranked with the sessions he played
+    assert ranked["s1"].counted_substitute and "s2" not in ranked
+
+
+@pytest.mark.parametrize(
+    ("absent", "fault"),
+    [
+        (["p1"], "sessions[0].absent[0]: p1 is absent from session 1 but seated in it"),
+        (["s2"], "sessions[0].absent[0]: s2 is a substitute"),
+        (["zz"], "sessions[0].absent[0]"),
+        ("p8", "sessions[0].absent: absent must be a list"),
+    ],
+)
+def test_an_absent_list_that_contradicts_the_seating_is_refused(absent, fault):
+    document = load("mcr")
+    document["sessions"][0]["tables"][1]["seats"] = ["p5", "p6", "p7", "s1"]
+    document["sessions"][0]["absent"] = absent
+    with pytest.raises(RuleError) as refused:
+        archive_import(document=document)
+    assert str(refused.value).startswith(fault) or fault in f"{refused.value.path}: {refused.value}"
+    assert not Tournament.objects.filter(slug=document["tournament"]["slug"]).exists()

@@ -311,7 +311,7 @@ def test_substitutes_are_not_listed_but_their_results_shape_the_table():
     assert standings.row("b").tiebreak("first_places") == 0
 
 
-def test_withdrawn_player_keeps_the_sessions_played_and_is_ranked_normally():
+def test_withdrawn_player_keeps_the_sessions_played_and_is_listed_apart_below_the_ranking():
     rows = (
         mcr_table(1, 1, {"a": 100, "b": 10, "c": -40, "d": -70})
         + mcr_table(2, 1, {"a": 90, "b": 20, "c": -50, "d": -60})
@@ -319,9 +319,46 @@ def test_withdrawn_player_keeps_the_sessions_played_and_is_ranked_normally():
     )
     players = infos(rows, a=PlayerInfo("a", "Ana", withdrawn_from=3))
     standings = mcr(rows, players=players)
-    row = standings.row("a")
-    assert (row.rank, row.sessions, row.table_points, row.withdrawn_from) == (1, 2, 8, 3)
+    # the best total of the day, yet not ranked: the four who stayed are ranked 1-4 without him
+    assert [r.player for r in standings.rows] == ["b", "c", "d", "e"]
+    assert [r.rank for r in standings.rows] == [1, 2, 3, 4]
+    (row,) = standings.withdrawn
+    assert (row.player, row.rank, row.sessions, row.table_points, row.withdrawn_from) == ("a", 5, 2, 8, 3)
     assert [r.session for r in row.breakdown] == [1, 2]
+    assert [r.player for r in standings.listed] == ["b", "c", "d", "e", "a"]
+    doc = standings.to_document("t", "mcr")
+    assert [r["player"] for r in doc["standings"]] == ["b", "c", "d", "e"]
+    assert doc["withdrawn"] == [
+        {"rank": None, "player": "a", "name": "Ana", "table_points": 8, "score": 190, "penalties": 0,
+         "sessions": 2, "disqualified": False, "withdrawn_from": 3}
+    ]  # fmt: skip
+
+
+def test_withdrawn_players_among_themselves_keep_the_ranking_order_and_share_a_place_when_tied():
+    rows = mcr_table(1, 1, {"a": 100, "b": 10, "c": 10, "d": -120})
+    players = infos(
+        rows,
+        b=PlayerInfo("b", "Bea", withdrawn_from=2),
+        c=PlayerInfo("c", "Cris", withdrawn_from=2),
+        d=PlayerInfo("d", "Dani", withdrawn_from=2),
+    )
+    standings = mcr(rows, players=players)
+    assert [(r.player, r.rank) for r in standings.rows] == [("a", 1)]
+    assert [(r.player, r.rank) for r in standings.withdrawn] == [("b", 2), ("c", 2), ("d", 4)]
+
+
+def test_a_substitute_ranks_only_when_his_results_count():
+    rows = mcr_table(1, 1, {"a": 100, "s1": 10, "s2": -40, "d": -70})
+    players = infos(
+        rows,
+        s1=PlayerInfo("s1", "Sara", substitute=True, counted_substitute=True),
+        s2=PlayerInfo("s2", "Sol", substitute=True),
+    )
+    standings = mcr(rows, players=players)
+    assert [r.player for r in standings.rows] == ["a", "s1", "d"]  # s2: an 'in tournament' substitute
+    s1 = standings.row("s1")
+    assert (s1.rank, s1.counted_substitute) == (2, True)
+    assert standings.to_document("t", "mcr")["standings"][1]["substitute"] is True
 
 
 def test_registered_player_without_results_is_listed_with_nothing():

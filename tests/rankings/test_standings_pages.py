@@ -138,7 +138,7 @@ def test_only_the_director_sets_tie_breaks_or_recomputes(client, tournament, ref
 
 
 @pytest.mark.django_db
-def test_disqualified_at_the_bottom_substitutes_unranked_withdrawn_kept(
+def test_disqualified_at_the_bottom_substitutes_unranked_withdrawn_apart(
     client, make_tournament, director, referee
 ):
     tournament = make_tournament(slug="dq-open", director=director, sessions=3, substitutes=1)
@@ -153,14 +153,20 @@ def test_disqualified_at_the_bottom_substitutes_unranked_withdrawn_kept(
     standings_refresh(tournament_id=tournament.pk)
     html = standings_html(client, tournament)
     order = rows(html)
-    assert order[-1] == ("p3", 8)  # disqualified: last, with 0 table points and the score kept
+    assert order[-1] == ("p3", 7)  # disqualified: last of the ranking, with 0 table points and the score kept
     assert order[0] == ("p4", 1)
     assert "s1" not in dict(order)
-    assert ("p8", 7) in order  # withdrawn after playing two sessions: still ranked
+    assert "p8" not in dict(order)  # withdrawn: not ranked...
+    apart = html.index('id="withdrawn-apart"')
+    assert html.index('data-player="p3"') < apart < html.index('data-player="p8"')  # ...listed apart, below
+    assert "Withdrawn: not ranked" in html
     row_p3 = re.search(r'<tr data-player="p3".*?</tr>', html).group(0)
     assert "disqualified" in row_p3 and "<td>0</td><td>15</td>" in row_p3  # 0 table points, 15 points
-    assert "withdrawn" in re.search(r'<tr data-player="p8".*?</tr>', html).group(0)
+    row_p8 = re.search(r'<tr data-player="p8".*?</tr>', html).group(0)
+    assert "withdrawn from session 3" in row_p8 and "<td>—</td>" in row_p8
     state = StandingsState.objects.get(tournament=tournament)
+    (p8,) = state.document["withdrawn"]
+    assert p8["player"] == "p8" and p8["rank"] is None and p8["withdrawn_from"] == 3 and p8["sessions"] == 2
     p3 = next(r for r in state.document["standings"] if r["player"] == "p3")
     assert p3["table_points"] == 0 and p3["score"] == 15 and p3["disqualified"] is True
 

@@ -368,7 +368,9 @@ def test_withdraw_reinstate_and_remove(client, make_tournament, director):
 # -- check-in and the life of a session ------------------------------------------------------------------
 
 
-def test_checkin_withdraws_the_absent_and_brings_substitutes(client, make_tournament, director):
+def test_checkin_absent_for_one_session_brings_a_substitute_and_keeps_the_player(
+    client, make_tournament, director
+):
     tournament = make_tournament(director=director, players=8, sessions=2)
     login(client, director)
     url = reverse("console-session", args=[tournament.slug, 1])
@@ -376,7 +378,9 @@ def test_checkin_withdraws_the_absent_and_brings_substitutes(client, make_tourna
     data["p_p3"] = "substitute"
     data["new_substitutes"] = "Sam Reserve"
     assert client.post(url, data).status_code == 302
-    assert Registration.objects.get(tournament=tournament, key="p3").withdrawn_from == 1
+    p3 = Registration.objects.get(tournament=tournament, key="p3")
+    assert p3.withdrawn_from is None  # absent from session 1 only: not withdrawn
+    assert Session.objects.get(tournament=tournament, number=1).absent == ["p3"]
     sub = Registration.objects.get(tournament=tournament, player__first_name="Sam")
     assert sub.is_substitute
     client.post(reverse("console-session-action", args=[tournament.slug, 1, "seat"]))

@@ -404,7 +404,7 @@ API: dict[str, Write] = {
     "PATCH /api/tournaments/{tournament_slug}/ema-submission/": Write(
         DIRECTORS,
         body=lambda w: {"observer": "Jan Novák", "substitute_answers": {"p21": True}},
-        event=False,  # the submission's own facts: no public page, standings or ranking reads them
+        # a substitute's answer decides whether he is ranked (ERGMT §3.9): the standings read it
     ),
     # results of tournaments held elsewhere: the site's staff (or the model permissions) only
     "POST /api/ranking-imports/": Write(NOBODY, body=lambda w: {"name": "Elsewhere Open"}),
@@ -616,10 +616,9 @@ PAGES: dict[str, Write] = {
         ok=(302,),
     ),
     # the EMA submission: a substitute's answer, the observer's report, the pack (an export job)
-    # the submission's own facts and its pack (a file): no listener reads them
-    "ema-submission-substitute": Write(
-        DIRECTORS, body=lambda w: {"key": "p21", "answer": "yes"}, ok=(302,), event=False
-    ),
+    # a substitute's answer decides whether he is ranked: the standings read it (the domain event);
+    # the submission's other facts and its pack (a file): no listener reads them
+    "ema-submission-substitute": Write(DIRECTORS, body=lambda w: {"key": "p21", "answer": "yes"}, ok=(302,)),
     "ema-submission-report": Write(
         DIRECTORS, body=lambda w: {"observer": "Jan Novák"}, ok=(302,), event=False
     ),

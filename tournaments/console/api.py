@@ -3,7 +3,9 @@
 POST /api/tournaments/<slug>/console/sessions/<number>/seat/     seat the session with the engine
 POST /api/tournaments/<slug>/console/sessions/<number>/advance/  planned → seated → playing → finished
 POST /api/tournaments/<slug>/console/sessions/<number>/reopen/   one step back where it is safe
-POST /api/tournaments/<slug>/console/sessions/<number>/checkin/  {"present": [...], "absent": {"p3": "withdraw"}}
+POST /api/tournaments/<slug>/console/sessions/<number>/checkin/  {"present": [...], "absent": {"p3": "substitute",
+                                                                 "p9": "withdraw"}, "substitutes_present": ["s1"],
+                                                                 "substitute_answers": {"s1": true}}
 POST /api/tournaments/<slug>/console/finish/                     finish the tournament (EMA ranking)
 POST /api/tournaments/<slug>/console/reopen/                     reopen a finished tournament
 POST /api/tournaments/<slug>/console/reveal/                     {"revealed": true} the hidden last sessions
@@ -35,6 +37,10 @@ class SessionStateSerializer(serializers.Serializer):
     status = serializers.CharField()
     seating_published = serializers.BooleanField()
     blockers = serializers.ListField(child=serializers.CharField())
+    checked_in = serializers.ListField(child=serializers.CharField(), help_text="Keys present at check-in.")
+    absent = serializers.ListField(
+        child=serializers.CharField(), help_text="Keys absent from this session only (a substitute plays)."
+    )
 
 
 class TournamentStateSerializer(serializers.Serializer):
@@ -56,9 +62,24 @@ class ConsoleReopenSerializer(serializers.Serializer):
 class CheckinSerializer(serializers.Serializer):
     present = serializers.ListField(child=serializers.CharField(max_length=40), max_length=2000)
     absent = serializers.DictField(
-        child=serializers.ChoiceField(choices=[services.ABSENT_WITHDRAW, services.ABSENT_SUBSTITUTE]),
+        child=serializers.ChoiceField(choices=list(services.ABSENT_CHOICES)),
         required=False,
         default=dict,
+        help_text=(
+            "Key → what happens to a player who is not here: 'substitute' (absent from this session only: "
+            "a substitute plays it, the player stays in the draw for the later sessions) or 'withdraw' "
+            "(withdrawn from this session on: listed apart from the ranking)."
+        ),
+    )
+    substitute_answers = serializers.DictField(
+        child=serializers.BooleanField(allow_null=True),
+        required=False,
+        default=dict,
+        help_text=(
+            "Before the first session only (ERGMT §3.9): substitute key → whether his results count "
+            "(true: ranked like a player; false: not ranked; null: not asked). The same record as the "
+            "EMA submission's substitute_answers."
+        ),
     )
     substitutes_present = serializers.ListField(
         child=serializers.CharField(max_length=40), required=False, default=list, max_length=200
@@ -66,6 +87,20 @@ class CheckinSerializer(serializers.Serializer):
     new_substitutes = serializers.ListField(
         child=serializers.CharField(max_length=100), required=False, default=list, max_length=20
     )
+
+    @staticmethod
+    def _bounded(value: dict, limit: int) -> dict:
+        if len(value) > limit:
+            raise serializers.ValidationError(f"at most {limit} players")
+        if any(len(str(k)) > 40 for k in value):
+            raise serializers.ValidationError("a player's key is at most 40 characters")
+        return value
+
+    def validate_absent(self, value: dict) -> dict:
+        return self._bounded(value, 2000)
+
+    def validate_substitute_answers(self, value: dict) -> dict:
+        return self._bounded(value, 200)
 
 
 class RevealSerializer(serializers.Serializer):
@@ -137,6 +172,8 @@ class _ConsoleBase(viewsets.ViewSet):
                     "status": session.status,
                     "seating_published": session.seating_published,
                     "blockers": blockers,
+                    "checked_in": list(session.checked_in or []),
+                    "absent": list(session.absent or []),
                 }
             ).data
         )
@@ -194,7 +231,8 @@ class ConsoleSessionViewSet(_ConsoleBase):
     @extend_schema(request=CheckinSerializer, responses=SessionStateSerializer)
     @action(detail=True, methods=["post"])
     def checkin(self, request, tournament_slug=None, number=None):
-        """Who is present before the session; the absent withdraw or get a substitute."""
+        """Who is present before the session; an absent player misses this session only (a substitute
+        plays it) or withdraws; before the first session, the substitutes' answers (ERGMT §3.9)."""
         session = self._session(number)
         data = CheckinSerializer(data=request.data)
         data.is_valid(raise_exception=True)

@@ -176,8 +176,18 @@ class EMAListForm(forms.Form):
     )
 
 
+ANSWER_CHOICES = [
+    ("", _("not asked yet")),
+    ("yes", _("yes: his results count, he is ranked")),
+    ("no", _("no: he plays for the others, not ranked")),
+]
+
+
 class CheckinForm(forms.Form):
-    """Present or absent for every registered player due to play; what happens to the absent."""
+    """Present or absent for every registered player due to play, and what happens to the absent: absent
+    from this session only (a substitute plays it; the player plays the later sessions) or withdrawn
+    (out of the tournament from this session on). Before the first session, each substitute's answer to
+    ERGMT §3.9: do his results count?"""
 
     new_substitutes = forms.CharField(
         label=_("New substitutes"),
@@ -187,35 +197,69 @@ class CheckinForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 2}),
     )
 
-    def __init__(self, *args, session: Session, registrations: list[Registration], **kwargs):
+    def __init__(
+        self,
+        *args,
+        session: Session,
+        registrations: list[Registration],
+        first_session: bool = False,
+        answers: dict[str, bool] | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.session = session
+        self.first_session = first_session
         self.players = [r for r in registrations if not r.is_substitute and r.is_active_in(session.number)]
         self.subs = [r for r in registrations if r.is_substitute and r.is_active_in(session.number)]
         checked = set(session.checked_in or [])
+        away = set(session.absent or [])
         for r in self.players:
+            initial = "substitute" if r.key in away else "present"
             self.fields[f"p_{r.key}"] = forms.ChoiceField(
                 label=r.player.full_name,
                 choices=[
                     ("present", _("present")),
-                    ("withdraw", _("absent: withdraws")),
-                    ("substitute", _("absent: a substitute plays")),
+                    ("substitute", _("absent this session: a substitute plays")),
+                    ("withdraw", _("withdrawn: leaves the tournament")),
                 ],
-                initial="present" if (not checked or r.key in checked) else "withdraw",
+                initial=initial,
                 widget=forms.Select,
             )
+        answers = answers or {}
         for r in self.subs:
             self.fields[f"s_{r.key}"] = forms.BooleanField(
                 label=_("%(name)s (substitute) is here") % {"name": r.player.full_name},
                 required=False,
                 initial=r.key in checked,
             )
+            if first_session:
+                known = answers.get(r.key)
+                self.fields[f"c_{r.key}"] = forms.ChoiceField(
+                    label=_("%(name)s: do his results count in the ranking?") % {"name": r.player.full_name},
+                    help_text=_(
+                        "Asked before the first session of a substitute who plays from the start (ERGMT "
+                        "§3.9). The same answer as on the EMA submission page."
+                    ),
+                    choices=ANSWER_CHOICES,
+                    required=False,
+                    initial="" if known is None else ("yes" if known else "no"),
+                )
 
     def player_fields(self):
         return [self[f"p_{r.key}"] for r in self.players]
 
     def sub_fields(self):
         return [self[f"s_{r.key}"] for r in self.subs]
+
+    def answer_fields(self):
+        return [self[f"c_{r.key}"] for r in self.subs if f"c_{r.key}" in self.fields]
+
+    def answers(self) -> dict[str, bool | None]:
+        """The substitutes' answers as chosen (None: not asked yet); empty after the first session."""
+        if not self.first_session:
+            return {}
+        values = {"yes": True, "no": False, "": None}
+        return {r.key: values[self.cleaned_data.get(f"c_{r.key}") or ""] for r in self.subs}
 
     def outcome(self) -> tuple[set[str], dict[str, str], list[str], list[str]]:
         present, absent = set(), {}

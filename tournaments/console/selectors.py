@@ -82,3 +82,23 @@ def registered_ema_ids(*, tournament: Tournament) -> set[str]:
 # the rule lives in the tournaments core (every channel asks it); these names are the console's
 hidden_after = core_selectors.hidden_after
 sees_hidden = core_selectors.sees_hidden
+
+
+def substitute_answers(*, tournament: Tournament) -> dict[str, bool]:
+    """Each substitute's recorded answer to ERGMT §3.9 (key → whether his results count): the one record,
+    kept with the EMA submission, that check-in and the submission page both show and write."""
+    from rankings.submission.models import EmaSubmission
+
+    stored = (
+        EmaSubmission.objects.filter(tournament=tournament)
+        .values_list("substitute_answers", flat=True)
+        .first()
+    )
+    return {k: v for k, v in (stored or {}).items() if isinstance(v, bool)}
+
+
+def checkin_first_session(session: Session) -> bool:
+    """Check-in before the tournament's first session: the moment ERGMT §3.9 asks a substitute who plays
+    from the start whether his results count."""
+    first = Session.objects.filter(tournament_id=session.tournament_id).order_by("number").first()
+    return first is not None and first.pk == session.pk

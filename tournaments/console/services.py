@@ -24,8 +24,9 @@ from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournaments import lifecycle
+from tournaments import lifecycle, signals
 from tournaments import services as base
+from tournaments.console import selectors
 from tournaments.console.plan import fold
 from tournaments.countries import is_country
 from tournaments.models import (
@@ -531,15 +532,19 @@ def ema_list_import(*, data: bytes, may_change: bool = True) -> EMAListReport:
 
 # -- check-in --------------------------------------------------------------------------------------------
 
-ABSENT_WITHDRAW = "withdraw"
-ABSENT_SUBSTITUTE = "substitute"
+# What happens to a player who is not here at check-in.
+ABSENT_SUBSTITUTE = "substitute"  # absent from this session only: a substitute plays it, the player stays
+ABSENT_WITHDRAW = "withdraw"  # withdrawn: leaves the tournament from this session on, listed apart
+ABSENT_CHOICES = (ABSENT_SUBSTITUTE, ABSENT_WITHDRAW)
 
 
 @dataclass
 class CheckinReport:
     present: int = 0
+    absent: list[str] = field(default_factory=list)  # absent from this session, a substitute plays
     withdrawn: list[str] = field(default_factory=list)
     substitutes: list[str] = field(default_factory=list)
+    answers: dict[str, bool] = field(default_factory=dict)  # substitutes' answers recorded here
 
 
 def checkin_apply(
@@ -549,31 +554,67 @@ def checkin_apply(
     absent: Mapping[str, str],
     substitutes_present: Iterable[str] = (),
     new_substitutes: Sequence[str] = (),
+    substitute_answers: Mapping[str, bool | None] | None = None,
 ) -> CheckinReport:
-    """Record who is present before ``session``. Absent players withdraw from this session on; with
-    ``substitute`` a substitute takes their place when the session is seated (the substitutes present,
-    and the new ones named here, are registered as substitutes)."""
+    """Record who is here before ``session`` is seated.
+
+    An absent player is either absent from this session only (``substitute``: a substitute plays it, the
+    player stays in the draw for the later sessions and gets nothing for the session missed, MERS-R §4.3)
+    or withdrawn (``withdraw``: out of this session and every later one, listed apart from the ranking).
+    The substitutes present, and the new ones named here, are registered as substitutes and seated where
+    needed. Before the first session, ``substitute_answers`` records each substitute's answer to ERGMT
+    §3.9 (``True``: the results count, ranked like a player; ``False``: not ranked; ``None``: not asked),
+    the same fact as the EMA submission's answers. One event (roster, schedule) when it commits."""
     report = CheckinReport()
-    with transaction.atomic():
-        locked = Session.objects.select_for_update().get(pk=session.pk)
-        if locked.tables.exists():
+    answers = dict(substitute_answers or {})
+    unknown = sorted(set(absent.values()) - set(ABSENT_CHOICES))
+    if unknown:
+        raise ValidationError(
+            {
+                "absent": _("%(v)s is not one of: %(list)s.")
+                % {"v": unknown[0][:40], "list": ", ".join(ABSENT_CHOICES)}
+            }
+        )
+    with transaction.atomic(), signals.one_event():
+        locked = Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
+        tournament = locked.tournament
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Blocked([_("The tournament is finished: reopen it first.")])
+        if locked.status != Session.Status.PLANNED or locked.tables.exists():
             raise Blocked(
                 [_("Session %(n)s is already seated: check in before seating it.") % {"n": locked.number}]
             )
-        tournament = locked.tournament
+        if answers and not selectors.checkin_first_session(locked):
+            raise ValidationError(
+                {
+                    "substitute_answers": _(
+                        "A substitute is asked whether the results count before the first session "
+                        "(ERGMT §3.9); later, record the answer on the EMA submission page."
+                    )
+                }
+            )
         registrations = {
             r.key: r for r in Registration.objects.filter(tournament=tournament).select_related("player")
         }
         present = set(present)
+        away: list[str] = []
         needed = 0
         for key, action in absent.items():
             registration = registrations.get(key)
-            if registration is None or key in present or not registration.is_active_in(locked.number):
+            if (
+                registration is None
+                or registration.is_substitute
+                or key in present
+                or not registration.is_active_in(locked.number)
+            ):
                 continue
-            registration.withdrawn_from = locked.number
-            registration.save(update_fields=["withdrawn_from"])
-            report.withdrawn.append(registration.player.full_name)
-            if action == ABSENT_SUBSTITUTE:
+            if action == ABSENT_WITHDRAW:
+                registration.withdrawn_from = locked.number
+                registration.save(update_fields=["withdrawn_from"])
+                report.withdrawn.append(registration.player.full_name)
+            else:
+                away.append(key)
+                report.absent.append(registration.player.full_name)
                 needed += 1
         subs = [
             registrations[k]
@@ -594,9 +635,31 @@ def checkin_apply(
                     % {"n": needed, "m": len(subs)}
                 ]
             )
+        if answers:
+            from rankings.submission.models import EmaSubmission
+            from rankings.submission.services import substitute_answer_set
+
+            stored = (
+                EmaSubmission.objects.filter(tournament=tournament)
+                .values_list("substitute_answers", flat=True)
+                .first()
+            ) or {}
+            for key, counts in sorted(answers.items()):
+                if key not in registrations or not registrations[key].is_substitute:
+                    raise ValidationError(
+                        {
+                            "substitute_answers": _("%(key)s is not a substitute of this tournament.")
+                            % {"key": key[:40]}
+                        }
+                    )
+                if stored.get(key) is not counts:
+                    substitute_answer_set(tournament=tournament, key=key, counts=counts)
+                if counts is not None:
+                    report.answers[key] = counts
         report.substitutes = [s.player.full_name for s in subs]
         locked.checked_in = sorted(present | {s.key for s in subs})
-        locked.save(update_fields=["checked_in"])
+        locked.absent = sorted(away)
+        locked.save(update_fields=["checked_in", "absent"])
         report.present = len(present)
         changed_send(tournament_id=session.tournament_id, what={ROSTER, SCHEDULE}, sessions=[locked.pk])
     return report

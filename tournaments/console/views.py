@@ -671,12 +671,24 @@ def session_page(request, slug: str, number: int):
     tournament = _director_tournament(request, slug)
     session = _session(tournament, number)
     registrations = list(tsel.registration_list(tournament=tournament))
-    checkin = CheckinForm(request.POST or None, session=session, registrations=registrations)
+    first_session = selectors.checkin_first_session(session)
+    checkin = CheckinForm(
+        request.POST or None,
+        session=session,
+        registrations=registrations,
+        first_session=first_session,
+        answers=selectors.substitute_answers(tournament=tournament) if first_session else None,
+    )
     if request.method == "POST" and checkin.is_valid():
         present, absent, subs, new = checkin.outcome()
         try:
             report = services.checkin_apply(
-                session=session, present=present, absent=absent, substitutes_present=subs, new_substitutes=new
+                session=session,
+                present=present,
+                absent=absent,
+                substitutes_present=subs,
+                new_substitutes=new,
+                substitute_answers=checkin.answers(),
             )
         except services.Blocked as exc:
             _blocked(request, exc)
@@ -685,6 +697,10 @@ def session_page(request, slug: str, number: int):
                 messages.error(request, error)
         else:
             text = _("Check-in saved: %(n)s present.") % {"n": report.present}
+            if report.absent:
+                text += " " + _("Absent this session, a substitute plays: %(names)s.") % {
+                    "names": ", ".join(report.absent)
+                }
             if report.withdrawn:
                 text += " " + _("Withdrawn: %(names)s.") % {"names": ", ".join(report.withdrawn)}
             messages.success(request, text)
@@ -705,7 +721,18 @@ def session_page(request, slug: str, number: int):
         if session.status == Session.Status.PLAYING
         else [],
         checked_count=len(session.checked_in or []),
+        absent_names=[r.player.full_name for r in registrations if r.key in set(session.absent or ())],
+        withdrawn_here=[r.player.full_name for r in registrations if r.withdrawn_from == session.number],
+        answer_lines=_answer_lines(tournament, registrations),
     )
+
+
+def _answer_lines(tournament: Tournament, registrations) -> list[tuple[str, bool]]:
+    """The substitutes' recorded answers (ERGMT §3.9), as check-in shows them."""
+    answers = selectors.substitute_answers(tournament=tournament)
+    return [
+        (r.player.full_name, answers[r.key]) for r in registrations if r.is_substitute and r.key in answers
+    ]
 
 
 @login_required

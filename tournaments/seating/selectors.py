@@ -4,7 +4,7 @@ show them, and the quality report with its details. Writes are in ``tournaments.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -264,10 +264,10 @@ def stored_seatings(tournament: Tournament) -> dict[int, Tables]:
     }
 
 
-def _active(registration: Registration, number: int | None) -> bool:
+def _active(registration: Registration, number: int | None, absent: Collection[str] = ()) -> bool:
     if number is None:
         return registration.withdrawn_from is None
-    return registration.is_active_in(number)
+    return registration.is_active_in(number) and registration.key not in absent
 
 
 def engine_players(
@@ -277,8 +277,10 @@ def engine_players(
     number: int | None,
     ranks: dict[str, int] | None = None,
     ident: Callable[[str], Any] = str,
+    absent: Collection[str] = (),
 ) -> list[Player]:
-    """The engine's players; ``number`` is the session whose withdrawals count (None: withdrawn ever)."""
+    """The engine's players; ``number`` is the session whose withdrawals count (None: withdrawn ever),
+    ``absent`` the players absent from it only (checked in as absent: a substitute plays)."""
     return [
         Player(
             id=ident(r.key),
@@ -287,7 +289,7 @@ def engine_players(
             rank=(ranks or {}).get(r.key),
             fixed_table=config.fixed_tables.get(r.key),
             substitute=r.is_substitute,
-            active=_active(r, number),
+            active=_active(r, number, absent),
         )
         for r in registrations
     ]
@@ -345,8 +347,11 @@ def player_winds(seatings: dict[int, Tables], key: str) -> list[int]:
     return counts
 
 
-def seating_problems(number: int, tables: Tables, registrations: Sequence[Registration]) -> list[str]:
-    """Players seated although they withdrew, and players due to play who have no seat."""
+def seating_problems(
+    number: int, tables: Tables, registrations: Sequence[Registration], absent: Collection[str] = ()
+) -> list[str]:
+    """Players seated although they withdrew or are absent from the session, and players due to play who
+    have no seat."""
     seated = {k: i for i, table in enumerate(tables, start=1) for k in table}
     faults = []
     for r in registrations:
@@ -355,7 +360,12 @@ def seating_problems(number: int, tables: Tables, registrations: Sequence[Regist
                 _("%(name)s withdrew before session %(n)s but is seated at table %(t)s.")
                 % {"name": registration_name(r), "n": number, "t": seated[r.key]}
             )
-        elif r.key not in seated and not r.is_substitute and r.is_active_in(number):
+        elif r.key in seated and r.key in absent:
+            faults.append(
+                _("%(name)s is absent from session %(n)s (a substitute plays) but is seated at table %(t)s.")
+                % {"name": registration_name(r), "n": number, "t": seated[r.key]}
+            )
+        elif r.key not in seated and not r.is_substitute and r.is_active_in(number) and r.key not in absent:
             faults.append(
                 _("%(name)s has no seat in session %(n)s.") % {"name": registration_name(r), "n": number}
             )
@@ -403,6 +413,9 @@ def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = 
         Seat.objects.filter(session__in=sessions).select_related("registration__player").order_by("position")
     ):
         seats[seat.table_id].append(seat)
+    from penalties.selectors import replacements
+
+    instead = replacements(sessions=sessions)
     out = []
     for session in sessions:
         f = facts[session.pk]
@@ -421,6 +434,9 @@ def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = 
                         club=s.registration.player.club,
                         substitute=s.registration.is_substitute,
                         withdrawn=not s.registration.is_active_in(session.number),
+                        replaced_by=instead[(session.pk, s.registration_id)].player.full_name
+                        if (session.pk, s.registration_id) in instead
+                        else "",
                         sort_name=sort_name(s.registration),
                         sort_key=name_order(s.registration),
                     )
@@ -438,7 +454,9 @@ def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = 
                 tables=views,
                 refusal=reseat_refusal(session, f),
                 unpublish_refusal=unpublish_refusal(session, f) if session.seating_published else None,
-                problems=seating_problems(session.number, keys, registrations) if views else [],
+                problems=seating_problems(session.number, keys, registrations, session.absent or ())
+                if views
+                else [],
             )
         )
     return out

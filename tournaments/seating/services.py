@@ -143,11 +143,12 @@ def _write(sessions: Sequence[Session], plans: dict[int, Tables], by_key: dict[s
 
 
 def _chunks(sessions: Sequence[Session], registrations: Sequence[Registration]) -> list[list[Session]]:
-    """Consecutive sessions with the same players (a withdrawal starts a new chunk)."""
+    """Consecutive sessions with the same players (a withdrawal, or a player absent from one session,
+    starts a new chunk)."""
     out: list[list[Session]] = []
     previous = None
     for session in sessions:
-        active = frozenset(r.key for r in registrations if r.is_active_in(session.number))
+        active = frozenset(r.key for r in registrations if r.plays_in(session))
         if out and active == previous:
             out[-1].append(session)
         else:
@@ -212,7 +213,9 @@ def seating_generate(
         ranks = standings_ranks(tournament) if strategy == SWISS else None
         plans: dict[int, Tables] = {}
         for chunk in _chunks(locked, registrations):
-            players = engine_players(registrations, config, number=chunk[0].number, ranks=ranks)
+            players = engine_players(
+                registrations, config, number=chunk[0].number, ranks=ranks, absent=chunk[0].absent or ()
+            )
             if strategy == RANDOM:
                 for session in chunk:
                     engine = SeatingTournament(
@@ -303,7 +306,9 @@ def seating_import(
 
         seatings = stored_seatings(tournament)
         history = history_except(seatings, (s.number for s in locked))
-        players = engine_players(registrations, config, number=locked[0].number, ident=ident)
+        players = engine_players(
+            registrations, config, number=locked[0].number, ident=ident, absent=locked[0].absent or ()
+        )
         engine = SeatingTournament(
             players,
             [[[ident(k) for k in t] for t in tables] for tables in ordered_history(history)],
@@ -368,7 +373,9 @@ def seating_replan_after_withdrawal(*, tournament: Tournament) -> SeatingOutcome
         history = history_except(seatings, (s.number for s in targets))
         plans: dict[int, Tables] = {}
         for chunk in _chunks(targets, registrations):
-            players = engine_players(registrations, config, number=chunk[0].number)
+            players = engine_players(
+                registrations, config, number=chunk[0].number, absent=chunk[0].absent or ()
+            )
             played = ordered_history({**history, **plans})
             engine = SeatingTournament(players, played, config.keep_apart, config.engine_settings())
             previous = [seatings[s.number] for s in chunk]
@@ -484,7 +491,7 @@ def seating_swap(*, session: Session, a: str, b: str) -> SeatingOutcome:
         seatings = stored_seatings(tournament)
         history = history_except(seatings, [locked.number])
         engine = SeatingTournament(
-            engine_players(registrations, config, number=locked.number),
+            engine_players(registrations, config, number=locked.number, absent=locked.absent or ()),
             ordered_history(history),
             config.keep_apart,
             config.engine_settings(),
@@ -544,7 +551,9 @@ def seating_publish(*, session: Session) -> Session:
         if not facts.tables:
             raise SeatingError(_("Session %(n)s has no seating to publish.") % {"n": locked.number})
         tables = stored_seatings(locked.tournament).get(locked.number, [])
-        faults = seating_problems(locked.number, tables, tournament_registrations(locked.tournament))
+        faults = seating_problems(
+            locked.number, tables, tournament_registrations(locked.tournament), locked.absent or ()
+        )
         if faults:
             raise SeatingError(faults)
         locked.seating_published = True

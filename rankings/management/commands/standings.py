@@ -31,7 +31,7 @@ class Command(BaseCommand):
 
 
 def _table(document: dict) -> str:
-    rows = document["standings"]
+    rows = document["standings"] + document.get("withdrawn", [])  # the withdrawn, listed apart: no rank
     with_points = any(r["table_points"] is not None for r in rows)
     header = (
         ["Rank", "Player", "Name"]
@@ -45,7 +45,9 @@ def _table(document: dict) -> str:
     lines = [header]
     for r in rows:
         name = r["name"] + (" (disqualified)" if r["disqualified"] else "")
-        cells = [str(r["rank"]), r["player"], name]
+        if r.get("withdrawn_from") is not None:
+            name += f" (withdrawn from session {r['withdrawn_from']}, not ranked)"
+        cells = ["—" if r["rank"] is None else str(r["rank"]), r["player"], name]
         if with_points:
             cells.append(_number(r["table_points"]))
         cells += [_number(r["score"]), _number(r["penalties"]), str(r["sessions"])]
