@@ -25,9 +25,10 @@ def proxy(live_server):
 
 
 @pytest.fixture
-def phones(tmp_path, live_server):
+def phones(request, tmp_path, live_server):
     """``phones(who, journey)``: a person's phone in a browser of its own; ``phones(who, journey,
-    tab_of=phone)``: a tab of that phone's browser. All are closed at the end of the test."""
+    tab_of=phone)``: a tab of that phone's browser. All are closed at the end of the test, after a
+    screenshot of what each showed when the test failed."""
     made: list[Phone] = []
 
     def make(who: str, journey: Journey, *, tab_of: Phone | None = None) -> Phone:
@@ -36,5 +37,17 @@ def phones(tmp_path, live_server):
         return phone
 
     yield make
+    if getattr(request.node, "failed_call", False):
+        for phone in made:
+            phone.shot_as_found()
     for phone in made:
         phone.quit()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    """Marks a test whose body failed, for the fixtures that keep what the browser showed."""
+    report = yield
+    if report.when == "call" and report.failed:
+        item.failed_call = True
+    return report

@@ -175,6 +175,15 @@ class Phone:
             j.wide.append(f"{page} ({overflow} px)")
         j.shot_seconds += time.monotonic() - begun
 
+    def shot_as_found(self) -> None:
+        """A screenshot of this phone's page as it is now, and its text, for a test that failed."""
+        try:
+            self._page = None
+            self.shot("as-found")
+            (self.journey.folder / f"{self.who}-as-found.txt").write_text(self.text("body"))
+        except Exception:  # a closed tab or a browser gone: nothing to show
+            pass
+
     def go(self, url: str) -> None:
         """Open a link received from someone else (a table link, a sign-in link) or typed."""
         self.driver.get(url if url.startswith("http") else self.journey.base + url)
