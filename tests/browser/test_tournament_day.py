@@ -216,17 +216,6 @@ def check_in_absent_with_substitute(boss: Phone, absent: str, substitute: str) -
     assert "Check-in saved" in boss.messages(), boss.messages()
 
 
-def bring_back_after_absence(boss: Phone, name: str) -> None:
-    """The player absent from the last session plays again: today the check-in's "absent: a substitute
-    plays" withdraws the player, who is reinstated on their page."""
-    boss.follow("Players", ".console-nav")
-    boss.follow(name, "#registrations")
-    boss.tap_and_load(
-        boss.driver.find_element("xpath", "//button[normalize-space()='Reinstate: plays again']")
-    )
-    assert f"{name} plays again." in boss.messages()
-
-
 def check_in_everybody(boss: Phone) -> None:
     boss.submit("#checkin-form")
     assert "Check-in saved" in boss.messages(), boss.messages()
@@ -546,10 +535,7 @@ def a_tournament_day(live_server, proxy, phones, journey: Journey) -> None:
         open_session(boss, n)
         if n == 1:
             check_in_absent_with_substitute(boss, ABSENT, SUBSTITUTE)
-        else:
-            if n == 2:
-                bring_back_after_absence(boss, ABSENT)
-                open_session(boss, n)
+        else:  # the player absent from session 1 plays again
             check_in_everybody(boss)
         links = seat_publish_start(boss, n)
         if n == 1:
