@@ -91,3 +91,23 @@ def no_sideways_scroll(driver, *, body: bool = True) -> bool:
     if body:
         script += " && document.body.scrollWidth <= screenWidth"
     return driver.execute_script(script + ";")
+
+
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
+
+
+def serious_violations(driver, rules: tuple[str, ...] = ()) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now (rule, and where): every rule,
+    or only ``rules``."""
+    if not driver.execute_script("return !!window.axe;"):
+        driver.execute_script(AXE.read_text())
+    return driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "const only = arguments[0].length ? {runOnly: {type: 'rule', values: arguments[0]}} : {};"
+        "axe.run(document, {resultTypes: ['violations'], ...only}).then(r => done(r.violations"
+        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
+        ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' (' + n.failureSummary"
+        ".split('\\n').slice(1).join(' ').trim() + ')').join(', '))))"
+        ".catch(e => done(['axe failed: ' + e]));",
+        list(rules),
+    )

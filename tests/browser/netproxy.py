@@ -111,3 +111,13 @@ class Proxy:
             conn.close()
         except OSError:
             conn.close()
+
+
+def network(driver, proxy: Proxy, *, online: bool) -> None:
+    """Cut (or bring back) the network of the page shown in ``driver`` and of its service worker: the
+    page's network emulation, and the proxy refusing every connection."""
+    proxy.offline = not online
+    driver.execute_cdp_cmd(
+        "Network.emulateNetworkConditions",
+        {"offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    )

@@ -12,7 +12,8 @@ import pytest
 from idempotency.models import IdempotencyRecord
 from scoring.models import Hand, TableResult
 from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
-from tests.browser.test_offline_entry_browser import banner, network, queued
+from tests.browser.netproxy import network
+from tests.browser.test_offline_entry_browser import banner, queued
 from tests.scoring.test_pages_support import link_url
 from tournaments import services as tournament_services
 from tournaments.clock import services as clock

@@ -14,18 +14,11 @@ from scoring import services
 from scoring.models import Hand, TableResult
 from scoring.services import Actor
 from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, wait_for
+from tests.browser.netproxy import network
 from tests.scoring.test_pages_support import link_url, seat_session
 from tournaments.models import Role
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def network(driver, proxy, *, online: bool) -> None:
-    proxy.offline = not online
-    driver.execute_cdp_cmd(
-        "Network.emulateNetworkConditions",
-        {"offline": not online, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
-    )
 
 
 def open_table(driver, proxy, table) -> str:

@@ -15,7 +15,6 @@ names that hand, and the server ends with the corrected hand in its place."""
 from __future__ import annotations
 
 import datetime as dt
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -25,7 +24,8 @@ from django.utils import timezone
 from scoring import services as scoring
 from scoring.models import TableResult
 from scoring.services import Actor
-from tests.browser.chromium import ARTIFACTS, start, wait_for
+from tests.browser.chromium import ARTIFACTS, serious_violations, start, wait_for
+from tests.browser.netproxy import network
 from tests.browser.test_entry_session_browser import (
     choose,
     mcr_tiles_hand,
@@ -36,7 +36,7 @@ from tests.browser.test_entry_session_browser import (
     tiles_in_hand,
     win,
 )
-from tests.browser.test_offline_entry_browser import banner, network, queued
+from tests.browser.test_offline_entry_browser import banner, queued
 from tests.scoring.test_pages_support import link_url
 from tournaments.clock import servertime
 from tournaments.clock import services as clock
@@ -44,7 +44,6 @@ from tournaments.models import Role
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-AXE = Path(__file__).resolve().parent / "vendor" / "axe-4.10.3.min.js"
 SIZES = ((390, 844), (360, 740))
 
 # Every control a finger or a keyboard reaches; a radio button or a checkbox is measured by its label,
@@ -116,23 +115,6 @@ def focus_unseen(driver) -> list[str]:
     driver.execute_script("window.scrollTo(0, 0); document.activeElement.blur();")
     ActionChains(driver).send_keys(Keys.TAB).perform()
     return driver.execute_script(FOCUS)
-
-
-def serious_violations(driver, rules: tuple[str, ...] = ()) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is now (rule, and where): every rule,
-    or only ``rules``."""
-    if not driver.execute_script("return !!window.axe;"):
-        driver.execute_script(AXE.read_text())
-    return driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "const only = arguments[0].length ? {runOnly: {type: 'rule', values: arguments[0]}} : {};"
-        "axe.run(document, {resultTypes: ['violations'], ...only}).then(r => done(r.violations"
-        ".filter(v => v.impact === 'serious' || v.impact === 'critical')"
-        ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' (' + n.failureSummary"
-        ".split('\\n').slice(1).join(' ').trim() + ')').join(', '))))"
-        ".catch(e => done(['axe failed: ' + e]));",
-        list(rules),
-    )
 
 
 def viewport(driver, width: int, height: int) -> None:

@@ -13,8 +13,7 @@ from django.test import override_settings
 from penalties import services as penalty_services
 from penalties.models import Kind
 from tests.browser import chromium
-from tests.browser.chromium import ARTIFACTS, start
-from tests.browser.test_entry_session_browser import serious_violations
+from tests.browser.chromium import ARTIFACTS, serious_violations, start
 from tournaments import lifecycle, pagecache
 from tournaments import services as tservices
 from tournaments.clock import services as clock

@@ -1,0 +1,566 @@
+"""The rehearsal: a small MCR event played end to end through the pages alone, as its three kinds of users
+would, on 390 × 844 phones.
+
+A director on an empty server creates the first organiser, an MCR tournament of 16 players over 3 sessions,
+a referee's account, and imports a CSV of European names; checks in session 1 (one player absent, a
+substitute plays; one arrives late), seats, publishes and starts it (its clock starts) and opens the venue
+screen. Four table phones (tabs of one browser, since they need no account) enter the hands on their table
+links, by value and with the tile picker; table 3's phone loses the network for two hands, which wait on
+the phone and are sent when it is back. The referee, in Spanish, records a false Hu, a dead hand, a foul
+twice and a late arrival at the tables while they play, and confirms every table. Session 2 is played
+with fewer hands, session 3 from the paper score sheets' totals. After every session the public standings are checked against the figures this
+test computes itself from the hands it entered and the penalties it recorded (MCR payments, table points
+4/2/1/0 shared on ties, offender-only deductions after the table's ranking); the director finishes the
+tournament and downloads the EMA results file, checked against the same figures.
+
+Every page visit is saved as a full-page screenshot under test-artifacts/tournament-day/ with pages.txt;
+axe-core runs once on every page (per language) and every visit is checked for sideways scrolling."""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import partial
+
+import pytest
+
+from tests.browser.netproxy import network
+from tests.browser.phone import Journey, Phone, wait_for
+from tests.browser.test_entry_session_browser import mcr_tiles_hand, win
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "rehearsal-pw-2026"
+# first name, last name, EMA number, country
+PLAYERS = [
+    ("Søren", "Østergaard", "05010001", "DNK"),
+    ("Zoë", "van den Berg", "04020002", "NLD"),
+    ("Łukasz", "Wiśniewski", "", "POL"),
+    ("Jürgen", "Groß", "03030004", "DEU"),
+    ("Ólafur", "Jónsson", "", "ISL"),
+    ("Anaïs", "Lefèvre", "02050006", "FRA"),
+    ("Inès", "Müller", "", "AUT"),
+    ("Marco", "Rossi", "06070008", "ITA"),
+    ("Ana", "Núñez", "01080009", "ESP"),
+    ("Björn", "Åkesson", "", "SWE"),
+    ("Eilís", "Ní Bhriain", "", "IRL"),
+    ("Jiří", "Dvořák", "07120012", "CZE"),
+    ("Gergő", "Kovács", "", "HUN"),
+    ("Matti", "Virtanen", "08140014", "FIN"),
+    ("Luís", "Gonçalves", "", "PRT"),
+    ("Dimitra", "Papadopoulou", "09160016", "GRC"),
+]
+ABSENT = "Matti Virtanen"  # session 1: absent, a substitute plays
+SUBSTITUTE = "Noémie Dubois"
+LATE = "Jiří Dvořák"  # session 1: arrives 5 minutes late (MERS 2.2: 10 points)
+
+# Hands per session and table, seats by position (0 = East): ("win", winner, discarder or "self", fan),
+# ("tiles",) = South on North's discard with the picker (11 fan), ("draw",).
+TILES = ("win", 1, 3, 11)
+HANDS = {
+    1: {
+        1: [("win", 0, 2, 8), ("tiles",), ("draw",), ("win", 3, "self", 10)],
+        2: [("win", 2, 1, 9), ("win", 0, "self", 8), ("tiles",), ("win", 1, 0, 12)],
+        3: [("win", 1, 2, 8), ("win", 3, 0, 8), ("win", 2, "self", 9), ("draw",)],
+        4: [("tiles",), ("win", 0, 3, 16), ("draw",), ("win", 2, 3, 8)],
+    },
+    2: {
+        1: [("win", 0, "self", 8), ("win", 2, 1, 10)],
+        2: [("tiles",), ("draw",)],
+        3: [("win", 3, 1, 8), ("win", 1, "self", 12)],
+        4: [("win", 1, 0, 9), ("win", 3, 2, 8)],
+    },
+}
+OFFLINE_TABLE, OFFLINE_HANDS = 3, (2, 3)  # session 1
+# Session 3: the paper score sheets' totals, by seat.
+TOTALS = {1: [48, 12, -20, -40], 2: [-30, 30, 30, -30], 3: [0, 0, 0, 0], 4: [25, -25, 60, -60]}
+
+
+@dataclass
+class Expected:
+    """The standings as this test computes them: per player, table points and score."""
+
+    table_points: dict[str, Fraction] = field(default_factory=dict)
+    score: dict[str, Fraction] = field(default_factory=dict)
+
+    def add(self, name: str, points: Fraction, score: Fraction) -> None:
+        self.table_points[name] = self.table_points.get(name, Fraction(0)) + points
+        self.score[name] = self.score.get(name, Fraction(0)) + score
+
+    def ranked(self, substitutes: set[str]) -> list[tuple[str, Fraction, Fraction]]:
+        rows = [(n, self.table_points[n], self.score[n]) for n in self.table_points if n not in substitutes]
+        return sorted(rows, key=lambda r: (-r[1], -r[2]))
+
+
+def hand_scores(hand: tuple) -> list[int]:
+    """MCR payments of one hand: on a discard the discarder pays 8 + fan, the others 8; self-drawn, each
+    pays 8 + fan."""
+    if hand[0] == "tiles":
+        hand = TILES
+    scores = [0, 0, 0, 0]
+    if hand[0] == "draw":
+        return scores
+    _, winner, discarder, fan = hand
+    for seat in range(4):
+        if seat == winner:
+            continue
+        pay = 8 + fan if discarder in ("self", seat) else 8
+        scores[seat] -= pay
+        scores[winner] += pay
+    return scores
+
+
+def table_points(game: list[Fraction]) -> list[Fraction]:
+    """4/2/1/0 by rank; tied players share the points of the places they occupy."""
+    places = [4, 2, 1, 0]
+    order = sorted(range(4), key=lambda s: -game[s])
+    points = [Fraction(0)] * 4
+    i = 0
+    while i < 4:
+        j = i
+        while j + 1 < 4 and game[order[j + 1]] == game[order[i]]:
+            j += 1
+        share = Fraction(sum(places[i : j + 1]), j - i + 1)
+        for k in range(i, j + 1):
+            points[order[k]] = share
+        i = j + 1
+    return points
+
+
+def number(text: str) -> Fraction:
+    """A number as the pages print it: a true minus sign, a decimal point or comma."""
+    return Fraction(text.strip().replace("−", "-").replace("+", "").replace(",", ".") or "0")
+
+
+# -- the director's steps -------------------------------------------------------------------------------
+
+
+def first_organiser(boss: Phone) -> None:
+    boss.go("/")
+    boss.follow("Create the first organiser", "#first-run")
+    boss.fill("main form", {"username": "director", "password1": PASSWORD, "password2": PASSWORD})
+    boss.submit("main form")
+    assert boss.page == "/new/", boss.messages()
+
+
+def create_tournament(boss: Phone) -> str:
+    boss.fill(
+        "#tournament-form",
+        {
+            "name": "Rehearsal Open",
+            "ruleset": "mcr",
+            "starts_on": "2026-11-28",
+            "days": "1",
+            "city": "Bilbao",
+            "country": "ESP",
+            "sessions": "3",
+            "times": "09:30, 13:00, 16:30",
+        },
+    )
+    boss.submit("#tournament-form")
+    assert boss.page == "/t/{slug}/console/rules/", boss.messages()
+    slug = boss.driver.current_url.split("/t/")[1].split("/")[0]
+    boss.submit("#rules-form")
+    assert boss.page == "/t/{slug}/console/"
+    assert len(boss.finds("#console-sessions tbody tr[data-session]")) == 3
+    return slug
+
+
+def referee_account(boss: Phone) -> str:
+    boss.follow("Staff", ".console-nav")
+    boss.fill(
+        "#create-staff form", {"new-username": "referee", "new-role": "referee", "new-access": "password"}
+    )
+    boss.submit("#create-staff form")
+    password = boss.find("#new-password").text.strip()
+    assert len(password) >= 10
+    return password
+
+
+def import_players(boss: Phone, journey: Journey) -> None:
+    path = journey.folder / "players.csv"
+    with path.open("w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["first_name", "last_name", "ema_id", "country"])
+        w.writerows(PLAYERS)
+    boss.follow("Players", ".console-nav")
+    boss.follow("Import players from CSV")
+    boss.fill("main form", {"file": path})
+    boss.submit("main form")
+    assert "16 players registered" in boss.messages()
+    boss.follow("Back to the players")
+    assert len(boss.finds("#registrations tbody tr[data-player]")) == 16
+
+
+def open_session(boss: Phone, n: int) -> None:
+    boss.follow("Console", ".console-nav")
+    boss.follow(f"Session {n}", "#console-sessions")
+
+
+def checkin_field(boss: Phone, name: str) -> str:
+    """The check-in choice's field of a player, by the label's name."""
+    for row in boss.finds("#checkin-form .checkin-row"):
+        if row.find_element("css selector", "label").text.strip() == name:
+            return row.find_element("css selector", "select").get_attribute("name")
+    raise AssertionError(f"{name} is not on the check-in list")
+
+
+def check_in_absent_with_substitute(boss: Phone, absent: str, substitute: str) -> None:
+    """Session check-in: ``absent`` does not come and a substitute, named on the spot, plays instead;
+    everybody else is present (the late player arrives before play starts)."""
+    boss.fill("#checkin-form", {checkin_field(boss, absent): "substitute", "new_substitutes": substitute})
+    boss.submit("#checkin-form")
+    assert "Check-in saved" in boss.messages(), boss.messages()
+
+
+def check_in_everybody(boss: Phone) -> None:
+    boss.submit("#checkin-form")
+    assert "Check-in saved" in boss.messages(), boss.messages()
+
+
+def seat_publish_start(boss: Phone, n: int) -> list[str]:
+    """Seat, publish and start session ``n``; the table links, by table."""
+    boss.submit("#actions form")
+    assert "is seated" in boss.messages(), boss.messages()
+    boss.tap_and_load(boss.find("#advance"), accept=True)  # publish
+    boss.tap_and_load(boss.find("#advance"))  # start: the confirmation step says what will happen
+    assert "4 tables, 16 players seated." in boss.find("#confirm-step").text
+    boss.tap_and_load(boss.find("#confirm-action"))
+    assert "Playing" in boss.find("hgroup").text
+    links = [a.get_attribute("href") for a in boss.finds("#console-tables a.table-link")]
+    assert len(links) == 4
+    return links
+
+
+def finish_session(boss: Phone, n: int) -> None:
+    open_session(boss, n)
+    boss.submit("#actions form")
+    assert "Finished" in boss.find("hgroup").text, boss.messages()
+
+
+# -- the table phones -----------------------------------------------------------------------------------
+
+
+def seats_of(phone: Phone) -> list[str]:
+    return phone.driver.execute_script(
+        "return [...document.querySelectorAll('.seats .seat .name')].map(e => e.innerText.trim());"
+    )
+
+
+def enter_hand(phone: Phone, hand: tuple) -> None:
+    driver = phone.driver
+    if hand[0] == "tiles":
+        mcr_tiles_hand(driver)
+    elif hand[0] == "draw":
+        driver.find_element("css selector", "form.hand-form input[name=result][value=draw]").click()
+    else:
+        _, winner, discarder, fan = hand
+        win(driver, winner=str(winner), discarder=str(discarder), fan=str(fan))
+    phone.tap(phone.find("form.hand-form button[type=submit]"))
+
+
+def queued(phone: Phone) -> int:
+    return phone.driver.execute_script(
+        "const page = document.getElementById('offline-entry').dataset.page;"
+        "return JSON.parse(localStorage.getItem('mahjong-entry-queue:' + page) || '[]').length;"
+    )
+
+
+def banner(phone: Phone) -> str:
+    return phone.driver.execute_script(
+        "const b = document.getElementById('offline-banner'); return b ? b.innerText : '';"
+    )
+
+
+def play_hands(
+    phone: Phone, hands: list[tuple], *, offline: tuple[int, ...] = (), proxy=None, during=None
+) -> None:
+    """Enter ``hands`` one after the other; ``during(n)`` is called while hand ``n`` is in play (the
+    referee at the table), before it is entered."""
+    for number, hand in enumerate(hands, start=1):
+        if during is not None:
+            during(number)
+        if number in offline and number == offline[0]:
+            network(phone.driver, proxy, online=False)
+        enter_hand(phone, hand)
+        if number in offline:
+            waiting = number - offline[0] + 1
+            wait_for(
+                lambda w=waiting: f"{w} hand{'s' if w > 1 else ''} waiting to send" in banner(phone),
+                f"hand {number} kept on the phone",
+            )
+            if number == offline[-1]:
+                phone.shot("offline")
+                network(phone.driver, proxy, online=True)
+                wait_for(lambda: queued(phone) == 0 and not banner(phone), "the phone's hands sent")
+        else:
+            wait_for(lambda n=number: f"Hand {n} saved." in phone.text(), f"hand {number} saved")
+
+
+def submit_result(phone: Phone) -> None:
+    phone.submit("#submit")
+    assert "Result submitted" in phone.messages(), phone.text()[:400]
+
+
+def enter_totals(phone: Phone, scores: list[int]) -> None:
+    phone.tap(phone.find("#totals summary"))
+    phone.fill("#totals form", {f"score{i}": v for i, v in enumerate(scores)})
+    phone.submit("#totals form")
+
+
+# -- the referee (in Spanish) ---------------------------------------------------------------------------
+
+
+def switch_to_spanish(phone: Phone) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    Select(phone.find("form.lang select[name=language]")).select_by_value("es")
+    wait_for(lambda: phone.language() == "es", "the page in Spanish")
+    phone._arrived()
+
+
+def referee_table(referee: Phone, slug: str, session: int, table: int) -> None:
+    """From the session's tables page, the referee opens one table."""
+    tables = f"/t/{slug}/s/{session}/tables/"
+    if referee.page == "/my/":  # opened again once play starts: "Session n tables", the session being played
+        referee.go("/my/")
+        referee.tap_and_load(referee.find(f"main a[data-tables-link][href$='{tables}']"))
+    elif referee.finds(f"nav.crumbs a[href$='{tables}']"):  # a table of this session
+        referee.tap_and_load(referee.find(f"nav.crumbs a[href$='{tables}']"))
+    elif referee.page != "/t/{slug}/s/{n}/tables/":  # a table of the session before: the tournament's page
+        referee.tap_and_load(referee.find(f"nav.crumbs a[href$='/t/{slug}/']"))
+    if referee.page == "/t/{slug}/":  # "Enter results: session n"
+        referee.tap_and_load(referee.find(f"main a[href$='{tables}']"))
+    link = next(
+        a
+        for a in referee.finds(".tables-list a")
+        if a.get_attribute("href").rstrip("/").endswith(f"/s/{session}/table/{table}")
+    )
+    referee.tap_and_load(link)
+
+
+def record_penalty(referee: Phone, kind: str, player: str, values: dict) -> None:
+    """On a table page: "Record a penalty", its kind, the player by name, the kind's fields."""
+    details = referee.find("#penalties details")
+    if not details.get_attribute("open"):
+        referee.tap(details.find_element("css selector", "summary"))
+    link = next(
+        a
+        for a in referee.finds("#penalties .kind-links a")
+        if a.get_attribute("href").rstrip("/").endswith("/" + kind)
+    )
+    referee.tap_and_load(link)
+    options = {
+        o.text.strip(): o.get_attribute("value")
+        for o in referee.finds("#record select[name=player] option")
+        if o.get_attribute("value")
+    }
+    key = next(v for label, v in options.items() if player in label)
+    referee.fill("#record", {"player": key, **values})
+    referee.submit("#record")
+    assert "registrad" in referee.messages(), f"{kind}: {referee.text()[:600]}"  # "… registrado para …"
+
+
+def confirm_table(referee: Phone, table: int, *, short: bool) -> None:
+    if short:  # fewer than the 16 hands of a full session: the form asks why
+        referee.fill("#confirm", {"short_reason": "Límite de tiempo"})
+    referee.submit("#confirm")
+    assert f"Mesa {table} confirmada." in referee.messages(), referee.text()[:600]
+
+
+# -- the standings --------------------------------------------------------------------------------------
+
+
+def shown_standings(phone: Phone) -> list[tuple[str, Fraction, Fraction]]:
+    rows = phone.driver.execute_script(
+        "return [...document.querySelectorAll('#standings tbody tr[data-player]')].map(tr =>"
+        " [...tr.querySelectorAll('td')].map(td => td.innerText.trim()));"
+    )
+    out = []
+    for cells in rows:
+        out.append((cells[1], number(cells[2]), number(cells[3])))
+    return out
+
+
+def check_standings(phone: Phone, slug: str, expected: Expected, substitutes: set[str], after: int) -> None:
+    phone.go(f"/t/{slug}/standings/")
+    want = expected.ranked(substitutes)
+    shown = wait_for(lambda: shown_standings(phone) or None, "the standings")
+    by_name = {name: (tp, score) for name, tp, score in shown}
+    for name, tp, score in want:
+        matches = [n for n in by_name if n.startswith(name)]
+        assert matches, f"after session {after}: {name} is not in the standings {list(by_name)}"
+        assert by_name[matches[0]] == (tp, score), (
+            f"after session {after}: {name} has {by_name[matches[0]]}, expected {(tp, score)}"
+        )
+    assert len(shown) == len(want), (shown, want)  # the substitute has no place
+    assert [(tp, score) for _, tp, score in shown] == [(tp, score) for _, tp, score in want]
+
+
+# -- the day --------------------------------------------------------------------------------------------
+
+
+def test_a_tournament_day_through_the_pages(live_server, proxy, phones):
+    started = time.monotonic()
+    journey = Journey("tournament-day", live_server.url, folder="tournament-day", axe=True)
+    try:
+        a_tournament_day(live_server, proxy, phones, journey)
+    finally:
+        seconds = time.monotonic() - started
+        (journey.folder / "pages.txt").write_text(journey.report() + f"\nSeconds: {seconds:.1f}\n")
+    assert journey.axe_found == {}, journey.axe_found
+    assert journey.wide == [], journey.wide
+
+
+def venue_screen(phones, journey: Journey, boss: Phone, slug: str, session: int) -> None:
+    """The venue screen on the hall's big screen (a window of the director's browser) shows the session's
+    clock running; closed afterwards, so that its polling stays out of the rest of the day."""
+    screen = phones("screen", journey, tab_of=boss)
+    screen.go(f"/t/{slug}/clock/")
+    screen.follow("Venue screen")
+    wait_for(
+        lambda: (
+            screen.text("[data-clock-session]") == str(session)
+            and screen.text(".panel-clock [data-clock-text]").startswith("1:59:")
+        ),
+        "the session's clock on the venue screen",
+    )
+    screen.shot("clock")
+    screen.close()
+
+
+def tables_play(
+    tables: list[Phone], links: list[str], n: int, proxy, referee: Phone, slug: str
+) -> tuple[dict, dict, dict]:
+    """Each table phone opens its table link, enters the session's hands (or the score sheet's totals)
+    and submits, while in session 1 the referee records penalties at the tables in play; the seats by
+    table, the game scores this test expects by table, and the offender-only deductions by name."""
+    games: dict[int, list[Fraction]] = {}
+    seats: dict[int, list[str]] = {}
+    deductions: dict[str, Fraction] = {}
+    for t, phone in enumerate(tables, start=1):
+        link = links[t - 1]
+        if n == 1 and t == OFFLINE_TABLE:  # this phone goes through a network that will fail
+            link = proxy.url + "/" + link.split("/", 3)[3]
+        phone.go(link)
+        seats[t] = seats_of(phone)
+        assert len(seats[t]) == 4
+        if n in HANDS:
+            offline = OFFLINE_HANDS if (n == 1 and t == OFFLINE_TABLE) else ()
+            during = None
+            if n == 1:
+                during = partial(referee_during_play, referee, slug, t, seats[t], deductions)
+            play_hands(phone, HANDS[n][t], offline=offline, proxy=proxy, during=during)
+            game = [Fraction(0)] * 4
+            for hand in HANDS[n][t]:
+                game = [g + s for g, s in zip(game, hand_scores(hand), strict=True)]
+            if n == 1 and t == 2:  # the false Hu: 10 to each other player (MERS 2.9.2)
+                game = [g + d for g, d in zip(game, (10, 10, 10, -30), strict=True)]
+        else:
+            enter_totals(phone, TOTALS[t])
+            game = [Fraction(s) for s in TOTALS[t]]
+        games[t] = game
+        submit_result(phone)
+    return seats, games, deductions
+
+
+def referee_during_play(
+    referee: Phone, slug: str, t: int, seats: list[str], deductions: dict[str, Fraction], hand: int
+) -> None:
+    """Session 1, while hand ``hand`` is in play at table ``t``: the late player's late arrival before the
+    first hand; at table 2 a false Hu shown during hand 3, and a dead hand; at table 4 a foul during hands
+    2 and 4 (a warning, then 5 points: MERS 3.1). Offender-only deductions are added to ``deductions``."""
+    recorded = []
+    if hand == 1 and LATE in seats:
+        recorded.append(("late_arrival", LATE, {"minutes_late": "5"}))
+        deductions[LATE] = deductions.get(LATE, 0) - 10
+    if t == 2 and hand == 3:
+        recorded.append(("false_hu", seats[3], {"hand_number": "3", "variant": "below_minimum"}))
+        recorded.append(("dead_hand", seats[0], {"hand_number": "3"}))
+    if t == 4 and hand in (2, 4):
+        recorded.append(("foul", seats[0], {}))
+        if hand == 4:
+            deductions[seats[0]] = deductions.get(seats[0], 0) - 5
+    if recorded:
+        referee_table(referee, slug, 1, t)
+        for kind, player, values in recorded:
+            record_penalty(referee, kind, player, values)
+
+
+def referee_confirms(referee: Phone, slug: str, n: int) -> None:
+    for t in (1, 2, 3, 4):
+        referee_table(referee, slug, n, t)
+        confirm_table(referee, t, short=n in HANDS)
+
+
+def finish_and_download(boss: Phone, journey: Journey) -> list[list[str]]:
+    """The director finishes the tournament and downloads the EMA results file; its rows."""
+    boss.follow("Console", ".console-nav")
+    boss.submit("#finish form")
+    assert "Finish the tournament?" in boss.find("#confirm-step").text
+    boss.submit("#confirm-step form")
+    assert "counts for the EMA ranking" in boss.messages()
+    boss.follow("Exports")
+    boss.fill("main form", {"exporter": "ema-results", "format": "csv"})
+    boss.submit("main form")
+    download = wait_for(lambda: boss.find("a.filename"), "the export")
+    boss.tap(download)
+    files = wait_for(lambda: list(journey.downloads.glob("*.csv")), "the downloaded file")
+    return list(csv.reader(io.StringIO(files[0].read_text(encoding="utf-8-sig"))))
+
+
+def a_tournament_day(live_server, proxy, phones, journey: Journey) -> None:
+    boss = phones("director", journey)
+    first_organiser(boss)
+    slug = create_tournament(boss)
+    referee_password = referee_account(boss)
+    import_players(boss, journey)
+
+    referee = phones("referee", journey)
+    referee.go("/accounts/login/")
+    referee.fill("main form", {"username": "referee", "password": referee_password})
+    referee.submit("main form")
+    assert referee.page == "/my/"
+    switch_to_spanish(referee)
+
+    tables = [phones("table1", journey)]
+    tables += [phones(f"table{t}", journey, tab_of=tables[0]) for t in (2, 3, 4)]
+    expected = Expected()
+    substitutes = {SUBSTITUTE}
+
+    for n in (1, 2, 3):
+        open_session(boss, n)
+        if n == 1:
+            check_in_absent_with_substitute(boss, ABSENT, SUBSTITUTE)
+        else:  # the player absent from session 1 plays again
+            check_in_everybody(boss)
+        links = seat_publish_start(boss, n)
+        if n == 1:
+            venue_screen(phones, journey, boss, slug, n)
+        seats, games, deductions = tables_play(tables, links, n, proxy, referee, slug)
+        seated = [name for t in seats for name in seats[t]]
+        if n == 1:
+            assert SUBSTITUTE in seated and ABSENT not in seated
+        else:
+            assert SUBSTITUTE not in seated and ABSENT in seated
+        referee_confirms(referee, slug, n)
+        finish_session(boss, n)
+
+        for t in (1, 2, 3, 4):
+            points = table_points(games[t])
+            for seat, name in enumerate(seats[t]):
+                expected.add(name, points[seat], games[t][seat] + deductions.get(name, 0))
+        if n == 1:
+            expected.add(ABSENT, Fraction(0), Fraction(0))
+        check_standings(tables[0], slug, expected, substitutes, after=n)
+
+    rows = finish_and_download(boss, journey)
+    want = expected.ranked(substitutes)
+    body = rows[1:]
+    assert len(body) == 16  # the substitute has no place
+    assert [(f"{r[1]} {r[2]}", number(r[4]), number(r[5])) for r in body] == want
+    ema = {(first, last): ema_id for first, last, ema_id, _ in PLAYERS}
+    assert all(r[3] == ema[(r[1], r[2])] for r in body)  # EMA numbers as given, leading zeros kept
