@@ -43,7 +43,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from config.parsers import BoundedJSONParser
-from scoring import handshape, policy, services
+from scoring import handshape, lifecycle, policy, services
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import RuleError
 from scoring.rules.numbers import TEXT_LIMIT
@@ -306,7 +306,11 @@ class ResultSerializer(serializers.Serializer):
     table = TableRefSerializer()
     seats = SeatStateSerializer(many=True)
     mode = serializers.ChoiceField(choices=TableResult.Mode.choices)
-    status = serializers.ChoiceField(choices=TableResult.Status.choices)
+    status = serializers.ChoiceField(
+        choices=TableResult.Status.choices,
+        read_only=True,
+        help_text="Moved by the actions (submit, confirm, reopen), never written.",
+    )
     version = serializers.IntegerField(help_text="Send it back with the next write.")
     scores = serializers.ListField(
         child=serializers.FloatField(), allow_null=True, help_text="Totals, or the game's scores so far."
@@ -584,7 +588,7 @@ class TableResultViewSet(viewsets.ViewSet):
         table = self._table(table_pk)
         tournament = table.session.tournament
         staff = bool(user_roles(request.user, tournament))
-        confirmed = TableResult.objects.filter(table=table, status=TableResult.Status.CONFIRMED).exists()
+        confirmed = TableResult.objects.filter(table=table, status=lifecycle.CONFIRMED).exists()
         if not staff and not (not confirmed and self._key_opens(request, table)):
             if not can_view(request.user, tournament):
                 raise Http404

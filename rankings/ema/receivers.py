@@ -10,8 +10,10 @@ tournaments that never counted cost one cheap check.
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from rankings.ema.services import ema_ranking_touch
-from rankings.models import EmaTournament, TournamentResult
+from rankings.models import TournamentResult
 from tournaments.models import Tournament
 from tournaments.signals import RESULTS, ROSTER, SETTINGS, STATUS, Change
 
@@ -23,10 +25,13 @@ def ranking_follows(sender, *, change: Change, **kwargs) -> None:
         return
     touched: set[int] = set()
     if change.tournament_id is not None:
-        counts = Tournament.objects.filter(
-            pk=change.tournament_id, status=Tournament.Status.FINISHED
-        ).exists()
-        if counts or EmaTournament.objects.filter(tournament_id=change.tournament_id).exists():
+        # one read: it counts (finished), or it counted until now (it has stored EMA results)
+        counts = (
+            Tournament.objects.filter(pk=change.tournament_id)
+            .filter(Q(status=Tournament.Status.FINISHED) | Q(ema_state__isnull=False))
+            .exists()
+        )
+        if counts:
             touched.add(change.tournament_id)
     elif change.players:
         touched |= set(

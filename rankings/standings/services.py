@@ -51,16 +51,23 @@ def _ensure_state(tournament_id: int) -> None:
 
 
 def _bump(tournament_id: int) -> None:
-    """A new input version (the public pages' stamp is the domain event's listener's business)."""
-    _ensure_state(tournament_id)
-    StandingsState.objects.filter(tournament_id=tournament_id).update(input_version=F("input_version") + 1)
+    """A new input version (the public pages' stamp is the domain event's listener's business): one
+    statement when the state row exists, as it does after the first change."""
+    bumped = StandingsState.objects.filter(tournament_id=tournament_id).update(
+        input_version=F("input_version") + 1
+    )
+    if not bumped:
+        StandingsState.objects.get_or_create(tournament_id=tournament_id)
+        StandingsState.objects.filter(tournament_id=tournament_id).update(
+            input_version=F("input_version") + 1
+        )
 
 
 def standings_touch(*, tournament_id: int) -> None:
     """The tournament's standings input changed: bump its version and queue a recompute on commit.
 
-    Called inside the transaction that changes a result or a penalty; nothing is queued if it rolls back,
-    and a failure to queue never undoes or fails the change itself (``robust``).
+    Called by the domain event's listener once the change is committed (the recompute is then queued at
+    once), and a failure to queue never fails the change itself (``robust``).
     """
     _bump(tournament_id)
     transaction.on_commit(lambda: standings_enqueue(tournament_id=tournament_id), robust=True)
