@@ -55,6 +55,9 @@ class Change:
     rewrite: tuple[int, ...] = ()
     # the tournament's slug when the writer has it at hand (the page cache's key): saves a query per write
     slug: str = field(default="", compare=False)
+    # whether the tournament is finished, when the writer has it at hand (None: not said): a change that
+    # is not a status, in a tournament that is not finished, leaves the EMA ranking as it is
+    finished: bool | None = field(default=None, compare=False)
 
 
 def changed_send(
@@ -66,6 +69,7 @@ def changed_send(
     players: Iterable[int] = (),
     rewrite: Iterable[int] = (),
     slug: str = "",
+    finished: bool | None = None,
 ) -> Change:
     """Send the domain event for one write; returns what was sent."""
     kinds = frozenset(what)
@@ -80,6 +84,7 @@ def changed_send(
         players=tuple(sorted(set(players))),
         rewrite=tuple(sorted(set(rewrite))),
         slug=slug,
+        finished=finished,
     )
     held = _held.get()
     if held is not None:
@@ -109,7 +114,7 @@ def _after_commit(change: Change) -> None:
     callbacks survived, and the others find nothing left to send."""
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
-        changed.send(sender=Change, change=change)
+        _send(change)
         return
 
     def deliver() -> None:
@@ -133,7 +138,13 @@ def _deliver(connection, current) -> None:
             _hold(merged, change)
     connection.changes_pending = []
     for change in merged.values():
-        changed.send(sender=Change, change=change)
+        _send(change)
+
+
+def _send(change: Change) -> None:
+    """The listeners of one change. They run after the commit, each opening the transaction it needs (a
+    listener that locks or writes several rows), so a change nobody acts on costs no statement."""
+    changed.send(sender=Change, change=change)
 
 
 def _merge(a: Change, b: Change) -> Change:
@@ -145,6 +156,7 @@ def _merge(a: Change, b: Change) -> Change:
         players=tuple(sorted({*a.players, *b.players})),
         rewrite=tuple(sorted({*a.rewrite, *b.rewrite})),
         slug=a.slug or b.slug,
+        finished=None if a.finished is None or b.finished is None else a.finished or b.finished,
     )
 
 
