@@ -22,7 +22,7 @@ from scoring.rules.numbers import SCORE_LIMIT, read_number, read_text
 from scoring.rules.text import gettext_noop
 from scoring.tiles import services as tiles_services
 from tournaments.lifecycle import results_open_check
-from tournaments.models import Registration, Table
+from tournaments.models import Registration, Table, Tournament
 from tournaments.permissions import Actor
 from tournaments.signals import ENTRY, RESULTS, changed_send
 
@@ -165,6 +165,7 @@ def _save(
         sessions=[table.session_id],
         tables=[table.pk],
         slug=table.session.tournament.slug,
+        finished=table.session.tournament.status == Tournament.Status.FINISHED,
     )
     return result
 
