@@ -201,7 +201,15 @@ class TableState:
 def table_seats(table: Table, active: list[Penalty] | None = None) -> list[SeatView]:
     """The table's seats by wind, with who replaced whom (``active``: the session's active penalties,
     when already read). The seated registrations are kept on ``table`` for the services."""
-    seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("position"))
+    read = getattr(table, "_registrations", None)  # the four seats, already read for this table
+    if read is not None:
+        seats = [Seat(table=table, position=i, registration=r) for i, r in enumerate(read)]
+    elif "seats" in getattr(table, "_prefetched_objects_cache", {}):  # read with the table
+        seats = sorted(table.seats.all(), key=lambda s: s.position)
+    else:
+        seats = list(
+            Seat.objects.filter(table=table).select_related("registration__player").order_by("position")
+        )
     if [s.position for s in seats] == [0, 1, 2, 3]:
         table._registrations = [s.registration for s in seats]
     seated = {s.registration_id for s in seats}
