@@ -1,8 +1,8 @@
 """Every listener of the domain event, connected in one place.
 
-Write services send ``tournaments.signals.changed`` once per write (what changed: results, entry, roster,
-schedule, status, clock, settings; where: the tournament, sessions, tables, players). Its listeners, in the
-order they run:
+Write services send ``tournaments.signals.changed`` once per write, after its commit (what changed: results,
+entry, roster, schedule, status, clock, settings; where: the tournament, sessions, tables, players). Its
+listeners, in the order they run (each after the commit: what they queue "on commit" is queued at once):
 
 1. ``scoring.receivers.rows_rewrite``: the per-seat rows of the confirmed tables the change names;
 2. ``rankings.standings.receivers.standings_follow``: the standings' input version, a recompute on commit;

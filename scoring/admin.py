@@ -19,7 +19,15 @@ class TableResultAdmin(SimpleHistoryAdmin):
     list_display = ["table", "mode", "status", "version", "submitted_at", "confirmed_at"]
     list_filter = ["status", "mode", "table__session__tournament", "table__session__number"]
     search_fields = ["table__session__tournament__name", "table__seats__registration__player__last_name"]
-    readonly_fields = ["table", "version", "submitted_by", "submitted_at", "confirmed_by", "confirmed_at"]
+    readonly_fields = [
+        "table",
+        "status",
+        "version",
+        "submitted_by",
+        "submitted_at",
+        "confirmed_by",
+        "confirmed_at",
+    ]
     inlines = [HandInline]
 
     def has_add_permission(self, request):

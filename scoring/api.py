@@ -25,7 +25,6 @@ work (``scoring.services``), this module only translates.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -43,8 +42,8 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.response import Response
 
 from config.parsers import BoundedJSONParser
-from scoring import handshape, policy, services
-from scoring.models import Hand, SeatSummary, TableResult
+from scoring import handshape, lifecycle, policy, selectors, services
+from scoring.models import Hand, TableResult
 from scoring.rules.base import RuleError
 from scoring.rules.numbers import TEXT_LIMIT
 from tournaments.fields import plain_number
@@ -77,66 +76,42 @@ def _key_of(seat: int | None, keys: list[str]) -> str | None:
     return None if seat is None else keys[seat]
 
 
-def _registrations(table: Table):
-    try:
-        return services.table_registrations(table)
-    except RuleError:
-        return None
-
-
-def _credited(table: Table, registrations) -> list:
-    """Who is credited with each seat: the seated player, or the substitute who took the seat."""
-    from penalties.services import table_penalty_effects
-
-    rules = table.session.tournament.get_rules()
-    # who sits where does not depend on the result's mode: no need to read the result for it
-    return table_penalty_effects(table=table, registrations=registrations, rules=rules, mode="hands").credited
-
-
-def _seating(table: Table) -> tuple[list | None, list]:
-    """The seated registrations (None when the table is not seated with four) and who is credited with
-    each seat; read once per request."""
-    cached = getattr(table, "_api_seating", None)
-    if cached is None:
-        registrations = _registrations(table)
-        cached = (registrations, _credited(table, registrations) if registrations else [])
-        table._api_seating = cached
-    return cached
-
-
 def result_state(
     table: Table, actor: Actor | None = None, written: TableResult | None = None
 ) -> dict[str, Any]:
-    """What the API shows of a table's result (an unsaved draft when nothing is entered yet), with the
-    actions ``actor`` may take (``scoring.policy``, as the table page shows them; none for a reader
-    without a role or the table's key).
+    """What the API shows of a table's result: the table's state as the table page shows it
+    (``scoring.selectors.table_state``, built once), in plain JSON, with the actions ``actor`` may take
+    (none for a reader without a role or the table's key).
 
-    Plain JSON values: whole numbers as integers, others rounded to 2 decimals. ``ResultSerializer``
-    documents this shape. ``written``: the result a write just stored, with the hands (and the game) it
-    read, so that the answer reads and replays nothing again.
+    Whole numbers as integers, others rounded to 2 decimals. ``ResultSerializer`` documents this shape.
+    ``written``: the result a write just stored, with the hands (and the game) it read, so that the answer
+    reads and replays nothing again.
     """
-    result = written or TableResult.objects.filter(table=table).first() or TableResult(table=table)
-    result.table = table  # already loaded with its session and tournament
-    tournament = table.session.tournament
-    rules = tournament.get_rules()
-    registrations, credited = _seating(table)
-    keys = [r.key for r in registrations] if registrations else []
-    state: dict[str, Any] = {
+    return result_body(selectors.table_state(table=table, actor=actor, result=written), actor)
+
+
+def result_body(state: selectors.TableState, actor: Actor | None) -> dict[str, Any]:
+    """The API's rendering of a table's state."""
+    table, tournament, rules = state.table, state.tournament, state.rules
+    result = state.result or TableResult(table=table)
+    seats = state.seats if len(state.seats) == 4 else []
+    keys = [s.registration.key for s in seats]
+    body: dict[str, Any] = {
         "table": {
             "id": table.pk,
             "number": table.number,
-            "session": table.session.number,
+            "session": state.session.number,
             "tournament": tournament.slug,
             "ruleset": tournament.ruleset,
         },
         "seats": [
             {
-                "wind": WIND_LETTERS[position],
-                "player": registration.key,
-                "name": registration.player.full_name,
-                "substitute": None if credited[position].pk == registration.pk else credited[position].key,
+                "wind": WIND_LETTERS[seat.position],
+                "player": seat.registration.key,
+                "name": seat.name,
+                "substitute": seat.replaced_by.key if seat.replaced_by is not None else None,
             }
-            for position, registration in enumerate(registrations or [])
+            for seat in seats
         ],
         "mode": result.mode,
         "status": result.status,
@@ -146,34 +121,24 @@ def result_state(
         "short_reason": result.short_reason,
         "hands": [],
         "state": None,
-        "problem": "",
+        "problem": state.replay_error,
         "submitted_at": result.submitted_at,
         "confirmed_at": result.confirmed_at,
         "summary": None,
+        "actions": sorted(state.actions) if actor is not None else [],
     }
-    hands = getattr(result, "read_hands", None)
-    if hands is None:
-        hands = services.result_hands(result)
-    game = getattr(result, "read_game", None)
-    try:
-        if game is None and (hands or result.mode == result.Mode.TOTALS):
-            game = services.result_game(result, hands, rules=rules)
-        if game is None and result.mode == result.Mode.HANDS:
-            game = rules.play_game([])
-    except RuleError as exc:  # stored hands that the rules now refuse (e.g. the overrides changed)
-        state["problem"] = str(exc)
+    game = state.game
     if result.mode == result.Mode.TOTALS:
-        state["scores"] = _nums(result.scores)
-    elif hands and game is not None:
-        state["scores"] = _nums(game.scores)
-    steps = game.steps if game is not None and result.mode == result.Mode.HANDS else ()
-    for i, hand in enumerate(hands):
-        step = steps[i] if i < len(steps) else None
-        state["hands"].append(
+        body["scores"] = _nums(result.scores)
+    elif state.hands and game is not None:
+        body["scores"] = _nums(game.scores)
+    for row in state.hands:
+        step = row.step
+        body["hands"].append(
             {
-                "number": hand.number,
-                "hand": handshape.to_keys(hand.data, keys) if keys else hand.data,
-                "valuation": hand.valuation,
+                "number": row.number,
+                "hand": handshape.to_keys(row.data, keys) if keys else row.data,
+                "valuation": row.valuation,
                 "after": None
                 if step is None
                 else {
@@ -188,35 +153,18 @@ def result_state(
             }
         )
     if game is not None and result.mode == result.Mode.HANDS and keys:
-        last = steps[-1] if steps else None
-        over = last is not None and last.round_wind is None
-        state["state"] = {
-            "hands_played": len(hands),
+        last = state.hands[-1].step if state.hands else None
+        body["state"] = {
+            "hands_played": len(state.hands),
             "scores": _nums(last.scores if last else game.scores),
             "dealer": _key_of(last.dealer, keys) if last else (keys[0] if rules.shows_dealer else None),
             "round_wind": last.round_wind if last else "E",
             "counters": last.honba if last else 0,
             "sticks": last.sticks if last else 0,
-            "game_over": over,
+            "game_over": state.game_over,
         }
-    facts = services.facts_of(result, len(hands)) if result.pk else policy.TableFacts()
-    state["actions"] = (
-        sorted(
-            policy.allowed_actions(
-                dataclasses.replace(
-                    facts,
-                    game_over=bool(state["state"] and state["state"]["game_over"]),
-                    replay_error=bool(state["problem"]),
-                ),
-                referee=actor.is_referee,
-            )
-        )
-        if actor is not None
-        else []
-    )
     if result.is_confirmed:
-        rows = SeatSummary.objects.filter(table=table).select_related("registration").order_by("position")
-        state["summary"] = [
+        body["summary"] = [
             {
                 "wind": WIND_LETTERS[row.position],
                 "player": row.registration.key,
@@ -229,9 +177,9 @@ def result_state(
                 "final": _num(row.final),
                 "excluded": row.excluded,
             }
-            for row in rows
+            for row in state.summary_rows
         ]
-    return state
+    return body
 
 
 # -- serializers: the documented shapes ------------------------------------------------------------------
@@ -306,7 +254,11 @@ class ResultSerializer(serializers.Serializer):
     table = TableRefSerializer()
     seats = SeatStateSerializer(many=True)
     mode = serializers.ChoiceField(choices=TableResult.Mode.choices)
-    status = serializers.ChoiceField(choices=TableResult.Status.choices)
+    status = serializers.ChoiceField(
+        choices=TableResult.Status.choices,
+        read_only=True,
+        help_text="Moved by the actions (submit, confirm, reopen), never written.",
+    )
     version = serializers.IntegerField(help_text="Send it back with the next write.")
     scores = serializers.ListField(
         child=serializers.FloatField(), allow_null=True, help_text="Totals, or the game's scores so far."
@@ -564,11 +516,7 @@ class TableResultViewSet(viewsets.ViewSet):
         return Response(body, status=code)
 
     def _seat_keys(self, table: Table) -> tuple[list[str], dict[str, str]]:
-        registrations, credited = _seating(table)
-        if registrations is None:
-            services.table_registrations(table)  # raises: the table is not seated with four players
-        aliases = {c.key: r.key for r, c in zip(registrations, credited, strict=True) if c.pk != r.pk}
-        return [r.key for r in registrations], aliases
+        return selectors.table_seat_keys(table)
 
     def _to_seats(self, table: Table, hand: Mapping[str, Any]) -> dict[str, Any]:
         keys, aliases = self._seat_keys(table)
@@ -595,7 +543,7 @@ class TableResultViewSet(viewsets.ViewSet):
         table = self._table(table_pk)
         tournament = table.session.tournament
         staff = bool(user_roles(request.user, tournament))
-        confirmed = TableResult.objects.filter(table=table, status=TableResult.Status.CONFIRMED).exists()
+        confirmed = TableResult.objects.filter(table=table, status=lifecycle.CONFIRMED).exists()
         if not staff and not (not confirmed and self._key_opens(request, table)):
             if not can_view(request.user, tournament):
                 raise Http404

@@ -94,6 +94,7 @@ class HandRow:
     replayed: bool
     data: dict
     valuation: dict | None = None  # the check of the hand's tiles (scoring.tiles)
+    step: Any = None  # the engine's state after the hand (numbers, for the API)
 
     @property
     def cells(self) -> list[tuple[str, str]]:
@@ -155,6 +156,8 @@ class TableState:
     actions: frozenset[str] = frozenset()  # what the visitor may do now (scoring.policy)
     penalties: list[Penalty] = field(default_factory=list)  # of the table's players in its session
     hand_times: list[tuple[int, Any]] = field(default_factory=list)  # (number, entered at)
+    game: Any = None  # the engine's game, replayed once (None when it could not be)
+    summary_rows: list[SeatSummary] = field(default_factory=list)  # a confirmed table's stored rows
 
     def can(self, action: str) -> bool:
         return action in self.actions
@@ -199,7 +202,15 @@ class TableState:
 def table_seats(table: Table, active: list[Penalty] | None = None) -> list[SeatView]:
     """The table's seats by wind, with who replaced whom (``active``: the session's active penalties,
     when already read). The seated registrations are kept on ``table`` for the services."""
-    seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("position"))
+    read = getattr(table, "_registrations", None)  # the four seats, already read for this table
+    if read is not None:
+        seats = [Seat(table=table, position=i, registration=r) for i, r in enumerate(read)]
+    elif "seats" in getattr(table, "_prefetched_objects_cache", {}):  # read with the table
+        seats = sorted(table.seats.all(), key=lambda s: s.position)
+    else:
+        seats = list(
+            Seat.objects.filter(table=table).select_related("registration__player").order_by("position")
+        )
     if [s.position for s in seats] == [0, 1, 2, 3]:
         table._registrations = [s.registration for s in seats]
     seated = {s.registration_id for s in seats}
@@ -233,14 +244,39 @@ def table_seats(table: Table, active: list[Penalty] | None = None) -> list[SeatV
 
 def _table_penalties(table: Table) -> list[Penalty]:
     """Every penalty of the table's session or recorded at the table, in order, cancelled ones too: one
-    read for the seats, the session result, the page's list and the history."""
-    return list(
+    read per table object for the seats, the session result, the page's list and the history (a write of
+    hands, totals or a confirmation changes none)."""
+    cached = getattr(table, "_penalties_read", None)
+    if cached is not None:
+        return cached
+    table._penalties_read = list(
         Penalty.objects.select_related(
             "registration__player", "substitute__player", "session", "table", "recorded_by", "cancelled_by"
         )
         .filter(Q(session_id=table.session_id) | Q(table=table))
         .order_by("sequence")
     )
+    return table._penalties_read
+
+
+def _seats_read(table: Table, active: list[Penalty]) -> list[SeatView]:
+    """The table's seats, read once per table object."""
+    cached = getattr(table, "_seats_read", None)
+    if cached is None:
+        cached = table._seats_read = table_seats(table, active)
+    return cached
+
+
+def table_seat_keys(table: Table) -> tuple[list[str], dict[str, str]]:
+    """The players' keys by wind, and the substitutes' keys standing for the players they replaced (what
+    the API reads hands with); the same reads as the table's state, which reuses them."""
+    every_penalty = _table_penalties(table)
+    active = [p for p in every_penalty if p.session_id == table.session_id and p.cancelled_at is None]
+    seats = _seats_read(table, active)
+    if len(seats) != 4:
+        raise RuleError(f"table {table.number} is not seated with four players", "table")
+    aliases = {s.replaced_by.key: s.registration.key for s in seats if s.replaced_by is not None}
+    return [s.registration.key for s in seats], aliases
 
 
 def table_seat_names(table: Table) -> list[str]:
@@ -252,22 +288,23 @@ def table_seat_names(table: Table) -> list[str]:
     return [short_name(s.registration.player) for s in seats]
 
 
-def table_state(*, table: Table, actor: Actor | None = None) -> TableState:
+def table_state(*, table: Table, actor: Actor | None = None, result: TableResult | None = None) -> TableState:
     """Everything the table page and the API show of a table: players by wind, each hand with the running
     scores, the state of the next hand (round, dealer, counters, sticks), the session result so far and
     the actions ``actor`` may take (``scoring.policy``).
 
-    One read each of the seats, the penalties, the result (none when it came with the table) and its
-    hands; the game is replayed once."""
+    One read each of the seats, the penalties, the result (none when it came with the table, or when
+    ``result`` is the one a write just stored) and its hands (none when that write read them); the game
+    is replayed once (not at all when the write replayed it)."""
     from scoring.services import facts_of, table_outcome
 
     tournament = table.session.tournament
     rules = tournament.get_rules()
     every_penalty = _table_penalties(table)
     active = [p for p in every_penalty if p.session_id == table.session_id and p.cancelled_at is None]
-    seats = table_seats(table, active)
+    seats = _seats_read(table, active)
     seated = {s.registration.pk for s in seats}
-    result = table_result_or_none(table)
+    result = result if result is not None else table_result_or_none(table)
     state = TableState(
         table=table,
         session=table.session,
@@ -299,7 +336,9 @@ def table_state(*, table: Table, actor: Actor | None = None) -> TableState:
         state.player_confirmations = list(result.player_confirmations or [])
     names = [s.short for s in seats]
     scores = [Fraction(s) for s in rules.start_scores()]
-    hands: list[Hand] = list(result.hands.order_by("number")) if result is not None else []
+    hands: list[Hand] | None = getattr(result, "read_hands", None)
+    if hands is None:
+        hands = list(result.hands.order_by("number")) if result is not None and result.pk else []
     state.hand_times = [(h.number, h.created_at) for h in hands]
     state.has_entries = bool(hands) or bool(result and result.scores is not None)
     game = None
@@ -312,7 +351,7 @@ def table_state(*, table: Table, actor: Actor | None = None) -> TableState:
             scores = list(game.scores)
             state.game_over = True
         else:
-            game = rules.play_game([h.data for h in hands])
+            game = getattr(result, "read_game", None) or rules.play_game([h.data for h in hands])
             dealer, wind, honba = 0, "E", 0
             for hand, step in zip(hands, game.steps, strict=True):
                 state.hands.append(
@@ -326,6 +365,7 @@ def table_state(*, table: Table, actor: Actor | None = None) -> TableState:
                         replayed=step.replayed,
                         data=hand.data,
                         valuation=hand.valuation,
+                        step=step,
                     )
                 )
                 dealer, wind, honba = step.dealer, step.round_wind, step.honba
@@ -338,6 +378,7 @@ def table_state(*, table: Table, actor: Actor | None = None) -> TableState:
             state.game_over = wind is None
             state.next_hand = len(hands) + 1
             state.next_label = round_label(rules, seats, dealer, wind, honba)
+        state.game = game
     except RuleError as exc:
         state.replay_error = str(exc)
     for seat, score in zip(seats, scores, strict=True):
@@ -357,7 +398,7 @@ def table_state(*, table: Table, actor: Actor | None = None) -> TableState:
             game=game,
             rules=rules,
         )
-        state.set_outcome(*_outcome(result, seats, outcome))
+        state.set_outcome(*_outcome(result, seats, outcome, state.summary_rows))
     return state
 
 
@@ -368,14 +409,16 @@ def _number(value: Any) -> Any:
 
 
 def _outcome(
-    result: TableResult, seats: list[SeatView], table_outcome
+    result: TableResult, seats: list[SeatView], table_outcome, stored: list[SeatSummary]
 ) -> tuple[list[OutcomeRow] | None, bool]:
+    """The session result's rows: a confirmed table's stored rows (kept in ``stored``), else worked out."""
     if result.is_confirmed:
         rows = list(
             SeatSummary.objects.filter(table_id=result.table_id)
             .select_related("registration__player")
             .order_by("position")
         )
+        stored[:] = rows
         if len(rows) == 4:
             return [
                 OutcomeRow(

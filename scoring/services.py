@@ -12,10 +12,9 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import handshape, policy
+from scoring import handshape, lifecycle, policy
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError, Ruleset
 from scoring.rules.base import TableResult as EngineTableResult
@@ -23,7 +22,7 @@ from scoring.rules.numbers import SCORE_LIMIT, read_number, read_text
 from scoring.rules.text import gettext_noop
 from scoring.tiles import services as tiles_services
 from tournaments.lifecycle import results_open_check
-from tournaments.models import Registration, Table
+from tournaments.models import Registration, Table, Tournament
 from tournaments.permissions import Actor
 from tournaments.signals import ENTRY, RESULTS, changed_send
 
@@ -88,6 +87,7 @@ def _lock(table: Table, actor: Actor | None = None) -> TableResult:
             pass
         locked = TableResult.objects.select_for_update().get(table=table)
     locked.table = table
+    locked.status_locked = locked.status  # what the write started from (the lifecycle may move it)
     return locked
 
 
@@ -143,8 +143,11 @@ def _save(
 ) -> TableResult:
     """Every write of a table's result ends here: the version, the history, the summary rows of a
     confirmed table (``hands``: the table's hands, when the caller has read them), and the domain event
-    (``RESULTS`` when the table counts or counted, else ``ENTRY``)."""
-    counted = result.is_confirmed
+    (``RESULTS`` when the table counts or counted, else ``ENTRY``). The status is the lifecycle's
+    (``scoring.lifecycle.result_move``), never one of ``changes``."""
+    if "status" in changes:
+        raise ValueError("a result's status is moved by scoring.lifecycle")
+    counted = getattr(result, "status_locked", result.status) == lifecycle.CONFIRMED
     for name, value in changes.items():
         setattr(result, name, value)
     result.version += 1
@@ -162,6 +165,7 @@ def _save(
         sessions=[table.session_id],
         tables=[table.pk],
         slug=table.session.tournament.slug,
+        finished=table.session.tournament.status == Tournament.Status.FINISHED,
     )
     return result
 
@@ -371,9 +375,8 @@ def result_submit(*, table: Table, actor: Actor, expected_version: int | None) -
     result = _lock(table, actor)
     _guard(result, actor, expected_version, reason="submit", action="submit")
     _require_complete(result)
-    result.submitted_by = actor.db_user
-    result.submitted_at = timezone.now()
-    return _save(result, actor, "submitted", status=TableResult.Status.SUBMITTED)
+    lifecycle.result_move(result=result, to=lifecycle.SUBMITTED, user=actor.db_user)
+    return _save(result, actor, "submitted")
 
 
 def usual_hands(table: Table) -> int | None:
@@ -438,10 +441,9 @@ def result_confirm(
         result.short_reason = short_reason
     else:
         result.short_reason = ""
-    result.confirmed_by = actor.db_user
-    result.confirmed_at = timezone.now()
+    lifecycle.result_move(result=result, to=lifecycle.CONFIRMED, user=actor.db_user)
     result._read = (registrations, penalties, game)  # summaries_write reuses them
-    return _save(result, actor, "confirmed", hands=hands, status=TableResult.Status.CONFIRMED)
+    return _save(result, actor, "confirmed", hands=hands)
 
 
 @transaction.atomic
@@ -459,13 +461,13 @@ def result_confirm_by_player(*, table: Table, player_key: str, expected_version:
     if expected_version is not None and expected_version != result.version:
         raise StaleWrite(result.version)
     results_open_check(session=table.session)
-    if result.status != TableResult.Status.SUBMITTED:
+    if result.status != lifecycle.SUBMITTED:
         raise RuleError("the table must be submitted before the players confirm it", "status")
     confirmed = sorted(set(result.player_confirmations) | {seat_players[player_key]})
-    changes: dict[str, Any] = {"player_confirmations": confirmed}
+    result.player_confirmations = confirmed
     if len(confirmed) == 4:
-        changes.update(status=TableResult.Status.CONFIRMED, confirmed_at=timezone.now())
-    return _save(result, Actor(role="player"), f"confirmed by {seat_players[player_key]}", **changes)
+        lifecycle.result_move(result=result, to=lifecycle.CONFIRMED)
+    return _save(result, Actor(role="player"), f"confirmed by {seat_players[player_key]}")
 
 
 @transaction.atomic
@@ -476,15 +478,8 @@ def result_reopen(
     result = _lock(table)
     _guard(result, actor, expected_version, reason=reason, action="reopen")
     SeatSummary.objects.filter(table=table).delete()
-    return _save(
-        result,
-        actor,
-        f"reopened: {reason}",
-        status=TableResult.Status.SUBMITTED,
-        confirmed_at=None,
-        confirmed_by=None,
-        player_confirmations=[],
-    )
+    lifecycle.result_move(result=result, to=lifecycle.SUBMITTED)
+    return _save(result, actor, f"reopened: {reason}")
 
 
 # -- summary rows -----------------------------------------------------------------------------------
@@ -569,7 +564,8 @@ def summaries_write(*, result: TableResult, hands: Sequence[Hand] | None = None)
     _, outcome, credited, excluded = table_outcome(
         result, hands=hands, registrations=registrations, penalties=penalties, game=game
     )
-    SeatSummary.objects.filter(table=table).delete()
+    if getattr(result, "status_locked", lifecycle.CONFIRMED) == lifecycle.CONFIRMED:
+        SeatSummary.objects.filter(table=table).delete()  # a table not confirmed until now has no rows
     rows = summary_rows(
         table=table,
         result_version=result.version,
@@ -583,6 +579,6 @@ def summaries_write(*, result: TableResult, hands: Sequence[Hand] | None = None)
 
 def summaries_refresh(*, table: Table) -> None:
     """Rewrite a confirmed table's rows after a penalty that touches it changed."""
-    result = TableResult.objects.filter(table=table, status=TableResult.Status.CONFIRMED).first()
+    result = TableResult.objects.filter(table=table, status=lifecycle.CONFIRMED).first()
     if result is not None:
         summaries_write(result=result)

@@ -193,7 +193,7 @@ def session_move(
         locked.save(update_fields=["status", "seating_published"])
         if to == SEATED and tournament.status == DRAFT:
             _tournament_write(tournament, RUNNING)
-        changed_send(tournament_id=tournament.pk, what={STATUS}, sessions=[locked.pk])
+        changed_send(tournament_id=tournament.pk, what={STATUS}, sessions=[locked.pk], slug=tournament.slug)
     session.status = locked.status
     session.seating_published = locked.seating_published
     return locked
@@ -252,7 +252,7 @@ def tournament_move(*, tournament: Tournament, to: str, reason: str = "", user=N
         if current == DONE:
             _record_reopening(locked, _("tournament"), _reason(reason), user)
         _tournament_write(locked, to)
-        changed_send(tournament_id=locked.pk, what={STATUS})
+        changed_send(tournament_id=locked.pk, what={STATUS}, slug=locked.slug)
     tournament.status = locked.status
     tournament.settings = locked.settings
     return locked
@@ -278,5 +278,7 @@ def statuses_load(*, tournament: Tournament, sessions: Mapping[int, str], also: 
     else:
         status = DRAFT
     _tournament_write(tournament, status)
-    changed_send(tournament_id=tournament.pk, what={STATUS, *also}, sessions=list(sessions))
+    changed_send(
+        tournament_id=tournament.pk, what={STATUS, *also}, sessions=list(sessions), slug=tournament.slug
+    )
     return status

@@ -171,16 +171,18 @@ def session_seat(
         Table.objects.filter(session=session).delete()
     elif session.tables.exists():
         raise ValidationError({"session": f"Session {session.number} is already seated."})
-    created = []
     for number, registrations in enumerate(tables, start=1):
         if len(registrations) != 4:
             raise ValidationError({"tables": f"Table {number} has {len(registrations)} players, not 4."})
-        table = Table.objects.create(session=session, number=number)
-        Seat.objects.bulk_create(
-            Seat(table=table, session=session, position=position, registration=registration)
-            for position, registration in enumerate(registrations)
-        )
-        created.append(table)
+    # two statements for the whole session, whatever its size: the tables, then their seats
+    created = Table.objects.bulk_create(
+        [Table(session=session, number=number) for number in range(1, len(tables) + 1)]
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, session=session, position=position, registration=registration)
+        for table, registrations in zip(created, tables, strict=True)
+        for position, registration in enumerate(registrations)
+    )
     if event:
         changed_send(
             tournament_id=session.tournament_id,

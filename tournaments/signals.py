@@ -13,10 +13,12 @@ Every write service ends by sending ``changed`` once (``changed_send``), naming 
 - ``rewrite``: ids of confirmed tables whose per-seat rows must be rewritten before the standings read them
   (a penalty that belongs to them changed).
 
-The event is sent at the end of the service, inside its transaction; listeners that do more than write rows
-of the same transaction (queueing the standings or the EMA ranking, renewing the public pages' stamp,
-refreshing the clock document, writing a backup) do it once the transaction commits, so nothing happens for a
-write that rolls back. The listeners are connected in one place, ``config.receivers``.
+The event is sent once the service's transaction commits (``transaction.on_commit``), so no listener ever
+sees a write that rolls back, and a listener's own writes (rows, the standings' version, clocks) are made
+after the change they follow is stored. A service that makes several changes in one transaction sends one
+event per tournament: the changes are merged (``what``, ``sessions``, ``tables``… united) and sent together
+at the commit; a change made in a savepoint that rolls back is dropped with it. Outside a transaction the
+event is sent at once. The listeners are connected in one place, ``config.receivers``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
+from django.db import transaction
 from django.dispatch import Signal
 
 RESULTS = "results"
@@ -52,6 +55,9 @@ class Change:
     rewrite: tuple[int, ...] = ()
     # the tournament's slug when the writer has it at hand (the page cache's key): saves a query per write
     slug: str = field(default="", compare=False)
+    # whether the tournament is finished, when the writer has it at hand (None: not said): a change that
+    # is not a status, in a tournament that is not finished, leaves the EMA ranking as it is
+    finished: bool | None = field(default=None, compare=False)
 
 
 def changed_send(
@@ -63,6 +69,7 @@ def changed_send(
     players: Iterable[int] = (),
     rewrite: Iterable[int] = (),
     slug: str = "",
+    finished: bool | None = None,
 ) -> Change:
     """Send the domain event for one write; returns what was sent."""
     kinds = frozenset(what)
@@ -77,17 +84,67 @@ def changed_send(
         players=tuple(sorted(set(players))),
         rewrite=tuple(sorted(set(rewrite))),
         slug=slug,
+        finished=finished,
     )
     held = _held.get()
     if held is not None:
-        key = (change.tournament_id, change.players if change.tournament_id is None else ())
-        held[key] = _merge(held[key], change) if key in held else change
+        _hold(held, change)
         return change
-    changed.send(sender=Change, change=change)
+    _after_commit(change)
     return change
 
 
 _held: contextvars.ContextVar[dict | None] = contextvars.ContextVar("changes_held", default=None)
+
+
+def _key(change: Change) -> tuple:
+    return (change.tournament_id, change.players if change.tournament_id is None else ())
+
+
+def _hold(held: dict, change: Change) -> None:
+    key = _key(change)
+    held[key] = _merge(held[key], change) if key in held else change
+
+
+def _after_commit(change: Change) -> None:
+    """Send ``change`` once the current transaction commits (at once outside a transaction).
+
+    Each change registers a commit callback of its own, so that a savepoint that rolls back drops its
+    changes with its callbacks; the first callback that runs at the commit sends, merged, the changes whose
+    callbacks survived, and the others find nothing left to send."""
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        _send(change)
+        return
+
+    def deliver() -> None:
+        _deliver(connection, deliver)
+
+    deliver.event_delivery = True  # how the tests, which run inside one transaction, recognise it
+    waiting = {id(func) for _, func, _ in connection.run_on_commit}
+    pending = [(c, f) for c, f in getattr(connection, "changes_pending", ()) if id(f) in waiting]
+    connection.changes_pending = [*pending, (change, deliver)]
+    transaction.on_commit(deliver)
+
+
+def _deliver(connection, current) -> None:
+    pending = getattr(connection, "changes_pending", None)
+    if not pending:
+        return
+    waiting = {id(func) for _, func, _ in connection.run_on_commit}
+    merged: dict = {}
+    for change, func in pending:
+        if func is current or id(func) in waiting:
+            _hold(merged, change)
+    connection.changes_pending = []
+    for change in merged.values():
+        _send(change)
+
+
+def _send(change: Change) -> None:
+    """The listeners of one change. They run after the commit, each opening the transaction it needs (a
+    listener that locks or writes several rows), so a change nobody acts on costs no statement."""
+    changed.send(sender=Change, change=change)
 
 
 def _merge(a: Change, b: Change) -> Change:
@@ -99,6 +156,7 @@ def _merge(a: Change, b: Change) -> Change:
         players=tuple(sorted({*a.players, *b.players})),
         rewrite=tuple(sorted({*a.rewrite, *b.rewrite})),
         slug=a.slug or b.slug,
+        finished=None if a.finished is None or b.finished is None else a.finished or b.finished,
     )
 
 
@@ -116,4 +174,4 @@ def one_event() -> Iterator[None]:
     finally:
         _held.reset(token)
     for change in held.values():
-        changed.send(sender=Change, change=change)
+        _after_commit(change)

@@ -88,6 +88,7 @@ class Figure:
     cpu_ms: float
     bytes_sent: int
     status: int
+    sql: tuple[str, ...] = ()
 
 
 def measure(replays: Replays, call, repeat: int = 1) -> Figure:
@@ -104,7 +105,12 @@ def measure(replays: Replays, call, repeat: int = 1) -> Figure:
             cpus.append((time.process_time() - start) * 1000)
     body = b"".join(response.streaming_content) if response.streaming else response.content
     return Figure(
-        replays.count - before, len(queries), statistics.median(cpus), len(body), response.status_code
+        replays.count - before,
+        len(queries),
+        statistics.median(cpus),
+        len(body),
+        response.status_code,
+        tuple(q["sql"] for q in queries.captured_queries),
     )
 
 
@@ -253,10 +259,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, nargs="+", default=[2, 12], help="hands at the table before")
     parser.add_argument("--database", default=os.environ.get("DATABASE_URL", DEFAULT_DATABASE))
+    parser.add_argument("--show", nargs="*", default=[], help="print the statements of these requests")
     args = parser.parse_args(argv)
     fresh_database(args.database)
     setup_django(args.database)
-    report(run(args.hands), args.hands)
+    figures = run(args.hands)
+    report(figures, args.hands)
+    for kind in args.show:
+        for count, figure in figures.get(kind, {}).items():
+            print(f"\n{kind}, {count} hands:")
+            for sql in figure.sql:
+                print("  " + sql[:160])
     return 0
 
 

@@ -26,6 +26,7 @@ from penalties.services import penalty_record
 from rankings.standings.engine import check_tiebreaks
 from rankings.submission import services as submission_services
 from scoring import handshape
+from scoring.lifecycle import CONFIRMED, result_loaded
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
 from scoring.rules.numbers import read_text
@@ -562,16 +563,14 @@ class ArchiveImport:
         )
         played = [(table, plan) for table, plan in zip(tables, planned, strict=True) if plan.played]
         results = [
-            TableResult(
+            result_loaded(
                 table=table,
+                status=CONFIRMED,
+                user=self.user,
+                at=self.now,
                 mode=TableResult.Mode.HANDS if plan.hands else TableResult.Mode.TOTALS,
-                status=TableResult.Status.CONFIRMED,
                 scores=plan.scores,
                 imbalance_reason=plan.imbalance_reason,
-                submitted_by=self.user,
-                submitted_at=self.now,
-                confirmed_by=self.user,
-                confirmed_at=self.now,
             )
             for table, plan in played
         ]

@@ -5,13 +5,16 @@ replaced by an import). When one of them changes its results, roster, settings o
 are written again and the ranking is recomputed once the transaction commits
 (:func:`rankings.ema.services.ema_ranking_touch`). A change of players with no tournament (a name, an EMA
 number, a country) does the same for every tournament where those players have results. Changes in
-tournaments that never counted cost one cheap check.
+tournaments that never counted cost one cheap check, and none when the writer says the tournament is not
+finished (``Change.finished``) and its status did not change: only finished tournaments count.
 """
 
 from __future__ import annotations
 
+from django.db.models import Q
+
 from rankings.ema.services import ema_ranking_touch
-from rankings.models import EmaTournament, TournamentResult
+from rankings.models import TournamentResult
 from tournaments.models import Tournament
 from tournaments.signals import RESULTS, ROSTER, SETTINGS, STATUS, Change
 
@@ -23,10 +26,15 @@ def ranking_follows(sender, *, change: Change, **kwargs) -> None:
         return
     touched: set[int] = set()
     if change.tournament_id is not None:
-        counts = Tournament.objects.filter(
-            pk=change.tournament_id, status=Tournament.Status.FINISHED
-        ).exists()
-        if counts or EmaTournament.objects.filter(tournament_id=change.tournament_id).exists():
+        if change.finished is False and STATUS not in change.what:
+            return  # only finished tournaments count; a reopening (a status) took this one out already
+        # one read: it counts (finished), or it counted until now (it has stored EMA results)
+        counts = (
+            Tournament.objects.filter(pk=change.tournament_id)
+            .filter(Q(status=Tournament.Status.FINISHED) | Q(ema_state__isnull=False))
+            .exists()
+        )
+        if counts:
             touched.add(change.tournament_id)
     elif change.players:
         touched |= set(

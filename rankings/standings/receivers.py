@@ -22,4 +22,5 @@ def standings_follow(sender, *, change: Change, **kwargs) -> None:
             Registration.objects.filter(player_id__in=change.players).values_list("tournament_id", flat=True)
         )
     for tournament_id in sorted(tournaments):
-        standings_touch(tournament_id=tournament_id)
+        slug = change.slug if tournament_id == change.tournament_id else ""
+        standings_touch(tournament_id=tournament_id, slug=slug)

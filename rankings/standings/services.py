@@ -51,19 +51,28 @@ def _ensure_state(tournament_id: int) -> None:
 
 
 def _bump(tournament_id: int) -> None:
-    """A new input version (the public pages' stamp is the domain event's listener's business)."""
-    _ensure_state(tournament_id)
-    StandingsState.objects.filter(tournament_id=tournament_id).update(input_version=F("input_version") + 1)
+    """A new input version (the public pages' stamp is the domain event's listener's business): one
+    statement when the state row exists, as it does after the first change."""
+    bumped = StandingsState.objects.filter(tournament_id=tournament_id).update(
+        input_version=F("input_version") + 1
+    )
+    if not bumped:
+        StandingsState.objects.get_or_create(tournament_id=tournament_id)
+        StandingsState.objects.filter(tournament_id=tournament_id).update(
+            input_version=F("input_version") + 1
+        )
 
 
-def standings_touch(*, tournament_id: int) -> None:
+def standings_touch(*, tournament_id: int, slug: str = "") -> None:
     """The tournament's standings input changed: bump its version and queue a recompute on commit.
 
-    Called inside the transaction that changes a result or a penalty; nothing is queued if it rolls back,
-    and a failure to queue never undoes or fails the change itself (``robust``).
+    Called by the domain event's listener once the change is committed (the recompute is then queued at
+    once), and a failure to queue never fails the change itself (``robust``).
     """
     _bump(tournament_id)
-    transaction.on_commit(lambda: standings_enqueue(tournament_id=tournament_id), robust=True)
+    transaction.on_commit(
+        lambda: standings_enqueue(tournament_id=tournament_id, slug=slug, bumped=True), robust=True
+    )
 
 
 def _cache_delete(key: str) -> None:
@@ -73,13 +82,18 @@ def _cache_delete(key: str) -> None:
         log.warning("cache unavailable: %s", exc)
 
 
-def standings_enqueue(*, tournament_id: int, force: bool = False) -> bool:
-    """Queue a recompute unless one is already queued and not started. True when queued (or run) now."""
+def standings_enqueue(
+    *, tournament_id: int, force: bool = False, slug: str = "", bumped: bool = False
+) -> bool:
+    """Queue a recompute unless one is already queued and not started. True when queued (or run) now.
+
+    ``bumped``: the input version was just bumped, so the standings are not fresh (no need to ask);
+    ``slug``: the tournament's, when the caller has it (the public pages' stamp is renewed by slug)."""
     key = QUEUE_KEY.format(tournament_id)
     fresh = StandingsState.objects.filter(
         tournament_id=tournament_id, computed_version__gte=F("input_version"), document__isnull=False
     )
-    if not force and fresh.exists():  # an earlier callback of the same burst already recomputed
+    if not force and not bumped and fresh.exists():  # an earlier callback of the burst already recomputed
         return False
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return _recompute_in_process(tournament_id)
@@ -100,7 +114,10 @@ def standings_enqueue(*, tournament_id: int, force: bool = False) -> bool:
     StandingsState.objects.filter(tournament_id=tournament_id).update(
         queued_at=timezone.now(), queue_failed_at=None, queue_error=""
     )
-    pagecache.changed_by_id(tournament_id)
+    if slug:
+        pagecache.changed(slug)
+    else:
+        pagecache.changed_by_id(tournament_id)
     return True
 
 

@@ -9,6 +9,7 @@ import inspect
 from contextlib import contextmanager
 
 import pytest
+from django.db import transaction
 
 from penalties import services as penalties
 from rankings.archive import archive_export, archive_import
@@ -18,6 +19,7 @@ from rankings.ema.imports import TournamentFacts, results_import
 from rankings.models import EmaRankingEntry, EmaTournament, TournamentResult
 from rankings.standings import services as standings
 from scoring import services as scoring
+from scoring.rules.base import RuleError
 from scoring.tiles import services as tiles
 from tests.ema.files import csv_bytes, mts_rows
 from tests.tournaments.test_lifecycle import SCORES, boss, play, start
@@ -177,6 +179,14 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
         with events() as sent:
             result = call()
         seen[name] = one(sent, CENSUS[name], where)
+        if where is not None:  # one event per call, whatever the service changed (a clock that follows a
+            # status is the listener's own write, with its own event)
+            own = [
+                c
+                for c in sent
+                if c.tournament_id == where.pk and (c.what != {CLOCK} or CENSUS[name] == CLOCK)
+            ]
+            assert own == [seen[name]], sent
         return result
 
     with events() as sent:
@@ -407,3 +417,30 @@ def test_a_session_start_then_stop_sequence_sends_status_for_that_session(tourna
     statuses = [c for c in sent if STATUS in c.what]
     assert [c.sessions for c in statuses] == [(session.pk,), (session.pk,)]  # planned → seated → playing
     assert lifecycle.SESSION_STEPS[Session.Status.PLAYING] == {Session.Status.FINISHED, Session.Status.SEATED}
+
+
+# -- after the commit, once -------------------------------------------------------------------------------
+
+
+def test_the_event_is_sent_after_the_commit_once_for_all_the_changes_of_a_transaction(tournament, director):
+    session = start(tournament.sessions.get(number=1))
+    first, second = session.tables.order_by("number")
+    with events() as sent, transaction.atomic():
+        scoring.totals_set(table=first, scores=SCORES[0], actor=boss(director), expected_version=None)
+        scoring.result_confirm(table=first, actor=boss(director), expected_version=None)
+        assert sent == []  # nothing is told before the commit
+    (change,) = sent
+    assert change.what == {ENTRY, RESULTS} and change.tables == (first.pk,)
+
+    with events() as sent, pytest.raises(RuleError), transaction.atomic():
+        scoring.totals_set(table=second, scores=SCORES[1], actor=boss(director), expected_version=None)
+        raise RuleError("the sheet was misread", "scores")
+    assert sent == []  # a write that rolls back is told to nobody
+
+    with events() as sent, transaction.atomic():
+        scoring.hand_add(table=second, hand=HAND, actor=boss(director), expected_version=None)
+        with pytest.raises(RuleError), transaction.atomic():
+            scoring.result_reopen(table=first, actor=boss(director), reason="recount")
+            raise RuleError("the recount was cancelled", "reason")
+    (change,) = sent  # the savepoint that rolled back took its change with it
+    assert change.what == {ENTRY} and change.tables == (second.pk,)

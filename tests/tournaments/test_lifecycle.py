@@ -4,12 +4,15 @@ follow the sessions."""
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
+from pathlib import Path
 
 import pytest
 from django.core.files.base import ContentFile
 
 from rankings.models import ExportJob
+from scoring import lifecycle as result_lifecycle
 from scoring.models import TableResult
 from scoring.rules.base import RuleError
 from scoring.services import hand_replace, result_confirm, totals_set
@@ -189,6 +192,84 @@ def test_patching_a_status_is_refused_by_name_and_changes_nothing(tournament, di
         "/api/sessions/", {"tournament": tournament.pk, "number": 3, "status": "playing"}, format="json"
     )
     assert created.status_code == 400 and "status" in created.json()
+
+
+# The modules that may write the status of a session, a tournament or a table's result.
+STATUS_WRITERS = {"tournaments/lifecycle.py", "scoring/lifecycle.py"}
+PRODUCT = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency")
+STATUS_MODELS = ("Session", "Tournament", "TableResult", "sessions", "result")
+OTHER_STATUSES = {"job", "record"}  # background jobs and stored answers have statuses of their own
+MAKERS = {"update", "create", "get_or_create", "update_or_create", "Session", "Tournament", "TableResult"}
+
+
+def status_writes(source: str) -> list[str]:
+    """The statements of ``source`` that write the status of a session, a tournament or a table's result:
+    an assignment to ``.status`` of a new value (copying a status just read back is not a write), a
+    ``status=`` given to an update, a create or a constructor of those models."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if not (isinstance(target, ast.Attribute) and target.attr == "status"):
+                    continue
+                copy = isinstance(node.value, ast.Attribute) and node.value.attr == "status"
+                owner = ast.unparse(target.value).split(".")[-1]
+                if not copy and owner not in OTHER_STATUSES:
+                    found.append(ast.unparse(node))
+        elif isinstance(node, ast.Call) and any(k.arg == "status" for k in node.keywords):
+            function = ast.unparse(node.func)
+            if function.split(".")[-1] in MAKERS and any(m in function for m in STATUS_MODELS):
+                found.append(ast.unparse(node))
+    return found
+
+
+def test_only_the_lifecycles_write_a_status():
+    root = Path(__file__).resolve().parents[2]
+    writes = {}
+    for package in PRODUCT:
+        for path in sorted((root / package).rglob("*.py")):
+            name = path.relative_to(root).as_posix()
+            if "migrations" in path.parts or name in STATUS_WRITERS:
+                continue
+            if found := status_writes(path.read_text()):
+                writes[name] = found
+    assert writes == {}
+    # and the check sees the writes it forbids
+    assert (
+        len(
+            status_writes(
+                "TableResult.objects.filter(pk=1).update(status='confirmed')\n"
+                "result.status = TableResult.Status.CONFIRMED\n"
+                "tournament.sessions.update(status='finished')\n"
+                "Session(tournament=t, number=1, status='playing').save()\n"
+                "session.status = locked.status\n"
+            )
+        )
+        == 4
+    )
+    assert lifecycle.SESSION_STEPS and result_lifecycle.RESULT_STEPS
+
+
+def test_a_result_steps_only_as_its_lifecycle_allows(tournament, director):
+    session = start(tournament.sessions.get(number=1))
+    table = session.tables.get(number=1)
+    from scoring.services import result_reopen, result_submit
+
+    with pytest.raises(RuleError, match="not confirmed") as caught:
+        result_reopen(table=table, actor=boss(director), reason="check")
+    assert caught.value.path == "status"
+    totals_set(table=table, scores=SCORES[0], actor=boss(director), expected_version=None)
+    result_submit(table=table, actor=boss(director), expected_version=None)
+    result_confirm(table=table, actor=boss(director), expected_version=None)
+    confirmed = TableResult.objects.get(table=table)
+    assert confirmed.status == "confirmed" and confirmed.confirmed_by == director
+    result_reopen(table=table, actor=boss(director), reason="sheet misread")
+    reopened = TableResult.objects.get(table=table)
+    assert reopened.status == "submitted" and reopened.confirmed_at is None
+    assert reopened.submitted_by == director  # who handed it in is kept
+    with pytest.raises(RuleError, match="already confirmed"):
+        result_lifecycle.result_move(result=confirmed, to="confirmed")
 
 
 def test_the_lifecycle_refuses_steps_that_are_not_in_its_table(tournament):

@@ -747,6 +747,7 @@ def page_client(world: World, actor: str) -> Client:
 
 
 def attempt(send) -> tuple[int, bool, object]:
+    from tests.commit import events_send
     from tournaments.signals import changed as domain_event
 
     sent = []
@@ -760,6 +761,7 @@ def attempt(send) -> tuple[int, bool, object]:
             before = fingerprint()
             response = send()
             changed = fingerprint() != before
+            events_send(transaction.get_connection())  # what the commit would send
             transaction.set_rollback(True)
     finally:
         domain_event.disconnect(dispatch_uid="write-matrix")

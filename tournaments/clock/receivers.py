@@ -56,5 +56,6 @@ def clocks_follow_status(sender, *, change: Change, **kwargs) -> None:
     ).exists()
     if not tournament_finished:
         sessions = sessions.filter(pk__in=change.sessions)
-    for session in sessions.order_by("number"):
-        clock_follow_session(session=session)
+    with transaction.atomic():  # the clocks are locked while they follow
+        for session in sessions.order_by("number"):
+            clock_follow_session(session=session)
