@@ -2,11 +2,36 @@
 front of the live server that can cut or stall the network (the entry pages' browser tests), and the
 people's phones of the journeys through the pages (tests/browser/phone.py)."""
 
+import threading
+
 import pytest
 
 from tests.browser.chromium import start
 from tests.browser.netproxy import Proxy
 from tests.browser.phone import Journey, Phone
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _one_request_at_a_time_on_sqlite():
+    """The live server answers each request in a thread; on SQLite every thread shares the test's one
+    in-memory connection, which two requests at once (four table phones, a referee, a director) can break.
+    There, the server handles one request at a time, as SQLite would anyway; PostgreSQL (CI) is left alone."""
+    from django.core.handlers.wsgi import WSGIHandler
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        yield
+        return
+    lock = threading.Lock()
+    original = WSGIHandler.__call__
+
+    def one_at_a_time(self, environ, start_response):
+        with lock:
+            return original(self, environ, start_response)
+
+    WSGIHandler.__call__ = one_at_a_time
+    yield
+    WSGIHandler.__call__ = original
 
 
 @pytest.fixture
