@@ -32,6 +32,11 @@
   }
   function swap(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
+    // the page changed shape (the hidden standings revealed at the prize-giving): load it whole
+    var regions = document.querySelectorAll("[data-live-region]");
+    for (var i = 0; i < regions.length; i++) {
+      if (regions[i].id && !doc.getElementById(regions[i].id)) { window.location.reload(); return; }
+    }
     var next = doc.getElementById("live-notice");
     if (next) stamp = next.getAttribute("data-live-stamp") || stamp;
     document.querySelectorAll("[data-live-region]").forEach(function (old) {

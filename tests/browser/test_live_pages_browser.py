@@ -85,3 +85,28 @@ def test_find_my_seat_answers_again_when_the_seating_is_published(browser, proxy
     assert browser.execute_script("return window.notReloaded === true;")
     assert "Seating of session 1" in shown(browser, "#live-next")
     browser.save_screenshot(str(ARTIFACTS / "live-find-my-seat-390.png"))
+
+
+@override_settings(STANDINGS_POLL_SECONDS=1)
+def test_the_hidden_standings_turn_into_the_standings_at_the_reveal(
+    browser, make_tournament, director, live_server
+):
+    from tournaments.console import services as console
+
+    cache.clear()
+    pagecache.local.clear()
+    tournament = make_tournament(
+        slug="reveal-open", director=director, players=4, sessions=2, settings={"hide_last_sessions": 1}
+    )
+    (t1,) = seat(tournament, 1, [["p1", "p2", "p3", "p4"]])
+    confirm(t1, [10, 5, -5, -10], director)
+    (t2,) = seat(tournament, 2, [["p1", "p2", "p3", "p4"]])
+    confirm(t2, [-40, -30, 40, 30], director)
+    browser.get(f"{live_server.url}/t/{tournament.slug}/standings/")
+    wait_for(lambda: "After session 1." in shown(browser, "#hidden-note"), "the hidden standings", 20)
+    console.standings_reveal(tournament=tournament)  # the prize-giving
+    wait_for(lambda: shown(browser, "#standings-rows"), "the whole standings, without a reload by hand", 20)
+    assert not shown(browser, "#hidden-note")
+    first = browser.find_element("css selector", "#standings-rows tr").get_attribute("data-player")
+    assert first == "p3"  # 40 - 5 = 35 after both sessions: first at the reveal
+    browser.save_screenshot(str(ARTIFACTS / "live-standings-revealed-390.png"))

@@ -4,6 +4,7 @@ the life of sessions and of the tournament, table confirmation checks and hidden
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from django.core.management import call_command
@@ -575,6 +576,9 @@ def test_hidden_standings_and_the_reveal_rank_the_teams_from_the_one_standings_v
 
     public = client.get(reverse("standings", args=[tournament.slug])).content.decode()
     assert "After session 1." in public and teams_in(public) == ["Dragons", "Tigers"]
+    # the hidden page keeps itself current like the others (static/js/live-page.js)
+    assert 'id="live-notice"' in public and 'id="hidden-standings" data-live-region' in public
+    stamp = re.search(r'data-live-stamp="([^"]*)"', public).group(1)
     login(client, director)
     reveal = client.get(reverse("console-reveal", args=[tournament.slug])).content.decode()
     assert teams_in(reveal) == ["Tigers", "Dragons"]
@@ -582,6 +586,10 @@ def test_hidden_standings_and_the_reveal_rank_the_teams_from_the_one_standings_v
     client.logout()
     public = client.get(reverse("standings", args=[tournament.slug])).content.decode()
     assert "After session 1." not in public and teams_in(public) == ["Tigers", "Dragons"]
+    # at the reveal a phone left on the hidden page sees a new stamp, and a page of another shape, which it
+    # loads whole
+    assert re.search(r'data-live-stamp="([^"]*)"', public).group(1) != stamp
+    assert 'id="hidden-standings"' not in public
 
 
 # -- the API ---------------------------------------------------------------------------------------------
