@@ -44,10 +44,19 @@ def signed(value: Any) -> str:
 
 
 def short_name(player: Player) -> str:
-    """``Ana G.``: short enough for four columns on a phone."""
-    if player.last_name:
-        return f"{player.first_name} {player.last_name[0]}."
-    return player.first_name
+    """``Ana G.``: short enough for four columns on a phone. Particles written in small letters keep their
+    initials before the surname's (``Zoë v.d.B.`` for van den Berg, ``Daan d.V.`` for de Vries); a particle
+    written with a capital is the surname's first word (``Bram V.`` for Van Dijk)."""
+    words = player.last_name.split()
+    if not words:
+        return player.first_name
+    particles = []
+    for word in words[:-1]:
+        if not word[0].islower():
+            break
+        particles.append(word)
+    main = words[len(particles)]
+    return f"{player.first_name} {''.join(f'{w[0]}.' for w in particles)}{main[0]}."
 
 
 # -- finding tables ----------------------------------------------------------------------------------

@@ -191,3 +191,21 @@ def test_the_statistics_list_players_by_name(director, european):
         scoring.hand_add(table=table, hand={"result": "draw"}, actor=actor, expected_version=None)
     names = [p.name for p in tournament_statistics(tournament=european, everything=True).players]
     assert names == [f"{first} {last}" for first, last in NAMES]
+
+
+@pytest.mark.parametrize(
+    ("first", "last", "short"),
+    [
+        ("Ana", "García", "Ana G."),
+        ("Zoë", "van den Berg", "Zoë v.d.B."),
+        ("Daan", "de Vries", "Daan d.V."),
+        ("Bram", "Van Dijk", "Bram V."),
+        ("Siobhán", "Ó Súilleabháin", "Siobhán Ó."),
+        ("Madonna", "", "Madonna"),
+    ],
+)
+def test_the_short_name_at_a_table_names_the_surname_not_its_particle(first, last, short):
+    from tournaments.models import Player
+    from tournaments.presenters import short_name
+
+    assert short_name(Player(first_name=first, last_name=last)) == short
