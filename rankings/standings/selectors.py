@@ -188,12 +188,10 @@ def replacement_rows(
     """Riichi with ``replacement_points`` set: a player replaced by a substitute carries that fixed result
     (plus ``replacement_uma``) for the session they missed, once their table is confirmed (the substitute,
     who is never ranked, keeps the seat's real result). One query, only when there are replacements."""
-    config = getattr(tournament.get_rules(), "config", None)
-    points = getattr(config, "replacement_points", None)
+    fixed = tournament.get_rules().replacement_result()
     replaced = [p for p in penalties if p.kind == Kind.REPLACED and p.session_id]
-    if points is None or not replaced:
+    if fixed is None or not replaced:
         return []
-    uma = config.replacement_uma or 0
     wanted = {(p.registration_id, p.session_id) for p in replaced}
     seats = Seat.objects.filter(
         session__tournament=tournament, registration_id__in={r for r, _ in wanted}
@@ -212,22 +210,17 @@ def replacement_rows(
         if (registration_id, number) in in_rows:
             continue
         out.append(
-            SessionRow(
-                player=key_of[registration_id],
-                session=number,
-                table=table_number,
-                seat_wind=WIND_LETTERS[position],
-                opponents=(),
-                game_score=config.target_points + points,
-                table_points=None,
-                uma=uma,
-                transfers=0,
-                chombo=0,
-                penalties=0,
-                final=points + uma,
-            )
+            _replacement_row(fixed, key_of[registration_id], number, table_number, WIND_LETTERS[position])
         )
     return out
+
+
+def _replacement_row(fixed, player: str, session: int, table, wind: str) -> SessionRow:
+    """The row of a session a substitute played in ``player``'s place: the ruleset's fixed result."""
+    return SessionRow(
+        player=player, session=session, table=table, seat_wind=wind, opponents=(), game_score=fixed.game_score,
+        table_points=None, uma=fixed.uma, transfers=0, chombo=0, penalties=0, final=fixed.final,
+    )  # fmt: skip
 
 
 def absent_rows(
@@ -237,11 +230,9 @@ def absent_rows(
     played it, EMA riichi rules §7.3) carries that fixed result (plus ``replacement_uma``) for it, once every
     table of the session is confirmed, like a player replaced at his table. Elsewhere (MCR: MERS-R §4.3, 0
     table points) the session missed has no row. One query, only when the rules set such a result."""
-    config = getattr(tournament.get_rules(), "config", None)
-    points = getattr(config, "replacement_points", None)
-    if points is None:
+    fixed = tournament.get_rules().replacement_result()
+    if fixed is None:
         return []
-    uma = config.replacement_uma or 0
     by_key = {r.key: r for r in registrations}
     sessions = (
         Session.objects.filter(tournament=tournament)
@@ -259,22 +250,7 @@ def absent_rows(
             registration = by_key.get(key)
             if registration is None or (registration.pk, session.number) in in_rows:
                 continue
-            out.append(
-                SessionRow(
-                    player=key,
-                    session=session.number,
-                    table="",  # no table: he did not play
-                    seat_wind="",
-                    opponents=(),
-                    game_score=config.target_points + points,
-                    table_points=None,
-                    uma=uma,
-                    transfers=0,
-                    chombo=0,
-                    penalties=0,
-                    final=points + uma,
-                )
-            )
+            out.append(_replacement_row(fixed, key, session.number, "", ""))  # no table: he did not play
     return out
 
 

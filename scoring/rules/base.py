@@ -110,6 +110,15 @@ class LateArrival:
     disqualified: bool  # past the limit: out of the session, a substitute takes the seat
 
 
+@dataclass(frozen=True)
+class ReplacementResult:
+    """The fixed result a player carries for a session a substitute played in his place."""
+
+    game_score: int  # the raw score written for the session
+    uma: Number
+    final: Number  # what the session adds to the player's total
+
+
 END_OF_TIME_RULES = ("last_hand", "one_more_hand", "at_once")
 
 
@@ -436,4 +445,9 @@ class Ruleset:
 
     def referee_minimum(self) -> int | None:
         """The smallest deduction of a referee decision that is not 0 (None: any amount)."""
+        return None
+
+    def replacement_result(self) -> ReplacementResult | None:
+        """The result a player replaced by a substitute (at his table, or absent at check-in) carries for
+        that session; None: the session missed adds nothing (MERS-R §4.3)."""
         return None

@@ -27,6 +27,7 @@ from .base import (
     HandStep,
     LateArrival,
     Number,
+    ReplacementResult,
     RuleError,
     Ruleset,
     SeatResult,
@@ -1055,6 +1056,15 @@ class RiichiRuleset(Ruleset):
 
     def referee_minimum(self) -> int | None:
         return self.config.referee_minimum
+
+    def replacement_result(self) -> ReplacementResult | None:
+        """``replacement_points`` (plus ``replacement_uma``) when the tournament sets them (EMA riichi
+        rules §7.3 leave the amount to the tournament); no preset does."""
+        points = self.config.replacement_points
+        if points is None:
+            return None
+        uma = self.config.replacement_uma or 0
+        return ReplacementResult(game_score=self.config.target_points + points, uma=uma, final=points + uma)
 
     def late_arrival(self, minutes_late: int) -> LateArrival:
         """The tournament's late-arrival scale (``late_arrival_minutes``, ``late_arrival_points``,
