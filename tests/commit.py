@@ -10,10 +10,10 @@ def test_depth(connection) -> int:
 
 
 def events_send(connection) -> None:
-    """Send the domain events waiting for a commit, as the commit would (merged, once)."""
-    while True:
-        found = [e for e in connection.run_on_commit if getattr(e[1], "event_delivery", False)]
-        if not found:
-            return
-        connection.run_on_commit.remove(found[0])  # the others stay, for it to see them as waiting
-        found[0][1]()
+    """Send the domain events waiting for a commit, as the commit would: Django takes every callback off
+    the connection's list first, then runs them in order (the first sends them all, merged, once)."""
+    found = [e for e in connection.run_on_commit if getattr(e[1], "event_delivery", False)]
+    connection.run_on_commit = [e for e in connection.run_on_commit if e not in found]
+    while found:
+        _, callback, _ = found.pop(0)
+        callback()

@@ -24,6 +24,7 @@ event is sent at once. The listeners are connected in one place, ``config.receiv
 from __future__ import annotations
 
 import contextvars
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
@@ -110,35 +111,48 @@ def _after_commit(change: Change) -> None:
     """Send ``change`` once the current transaction commits (at once outside a transaction).
 
     Each change registers a commit callback of its own, so that a savepoint that rolls back drops its
-    changes with its callbacks; the first callback that runs at the commit sends, merged, the changes whose
-    callbacks survived, and the others find nothing left to send."""
+    changes with its callbacks. The changes waiting keep only a weak reference to their callback: Django
+    holds the callbacks of the transaction until each has run and lets go of those of a savepoint rolled
+    back, so the first callback that runs at the commit finds alive exactly the callbacks of the changes
+    that survived (Django empties its own list before running any), sends those changes merged, and the
+    others find nothing left to send."""
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
         _send(change)
         return
-
-    def deliver() -> None:
-        _deliver(connection, deliver)
-
-    deliver.event_delivery = True  # how the tests, which run inside one transaction, recognise it
-    waiting = {id(func) for _, func, _ in connection.run_on_commit}
-    pending = [(c, f) for c, f in getattr(connection, "changes_pending", ()) if id(f) in waiting]
-    connection.changes_pending = [*pending, (change, deliver)]
-    transaction.on_commit(deliver)
+    delivery = _Delivery(connection)
+    pending = [(c, ref) for c, ref in getattr(connection, "changes_pending", ()) if ref() is not None]
+    connection.changes_pending = [*pending, (change, weakref.ref(delivery))]
+    # robust: the write is stored whatever a listener does; a listener's failure is logged, not the write's
+    transaction.on_commit(delivery, robust=True)
 
 
-def _deliver(connection, current) -> None:
-    pending = getattr(connection, "changes_pending", None)
-    if not pending:
-        return
-    waiting = {id(func) for _, func, _ in connection.run_on_commit}
-    merged: dict = {}
-    for change, func in pending:
-        if func is current or id(func) in waiting:
-            _hold(merged, change)
-    connection.changes_pending = []
-    for change in merged.values():
-        _send(change)
+class _Delivery:
+    """The commit callback of one change (a class, not a closure: nothing but Django's list of callbacks
+    may keep it alive, see ``_after_commit``)."""
+
+    event_delivery = True  # how the tests, which run inside one transaction, recognise it
+
+    def __init__(self, connection) -> None:
+        self.connection = connection
+
+    def __call__(self) -> None:
+        pending = getattr(self.connection, "changes_pending", None)
+        if not pending:
+            return
+        self.connection.changes_pending = []
+        merged: dict = {}
+        for change, ref in pending:
+            if ref() is not None:  # its callback is still registered: not rolled back with a savepoint
+                _hold(merged, change)
+        failure = None
+        for change in merged.values():  # one listener's failure does not keep the others' changes back
+            try:
+                _send(change)
+            except Exception as exc:
+                failure = failure or exc
+        if failure is not None:
+            raise failure
 
 
 def _send(change: Change) -> None:

@@ -277,6 +277,18 @@ class Phone:
             f"hand {number} saved",
         )
 
+    def open_penalty_kind(self, kind: str) -> None:
+        """On a table page: open "Record a penalty" and follow the link of the penalty ``kind``."""
+        details = self.find("#penalties details")
+        if not details.get_attribute("open"):
+            self.tap(details.find_element("css selector", "summary"))
+        link = next(
+            a
+            for a in self.finds("#penalties .kind-links a")
+            if a.get_attribute("href").rstrip("/").endswith("/" + kind)
+        )
+        self.tap_and_load(link)
+
     def messages(self) -> str:
         return " ".join(m.text for m in self.finds("article.message"))
 

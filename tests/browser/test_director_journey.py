@@ -284,15 +284,7 @@ def record_penalties(referee: Phone, ruleset: str) -> None:
     assert len(kinds) >= 5 and "referee" in kinds
     players = None
     for kind in kinds:
-        details = referee.find("#penalties details")
-        if not details.get_attribute("open"):
-            referee.tap(details.find_element("css selector", "summary"))
-        link = next(
-            a
-            for a in referee.finds("#penalties .kind-links a")
-            if a.get_attribute("href").rstrip("/").endswith("/" + kind)
-        )
-        referee.tap_and_load(link)
+        referee.open_penalty_kind(kind)
         if players is None:
             players = [
                 o.get_attribute("value")

@@ -344,15 +344,7 @@ def referee_table(referee: Phone, slug: str, session: int, table: int) -> None:
 
 def record_penalty(referee: Phone, kind: str, player: str, values: dict) -> None:
     """On a table page: "Record a penalty", its kind, the player by name, the kind's fields."""
-    details = referee.find("#penalties details")
-    if not details.get_attribute("open"):
-        referee.tap(details.find_element("css selector", "summary"))
-    link = next(
-        a
-        for a in referee.finds("#penalties .kind-links a")
-        if a.get_attribute("href").rstrip("/").endswith("/" + kind)
-    )
-    referee.tap_and_load(link)
+    referee.open_penalty_kind(kind)
     options = {
         o.text.strip(): o.get_attribute("value")
         for o in referee.finds("#record select[name=player] option")

@@ -444,3 +444,30 @@ def test_the_event_is_sent_after_the_commit_once_for_all_the_changes_of_a_transa
             raise RuleError("the recount was cancelled", "reason")
     (change,) = sent  # the savepoint that rolled back took its change with it
     assert change.what == {ENTRY} and change.tables == (second.pk,)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_commit_sends_every_change_of_its_transaction_merged_per_tournament(make_tournament, director):
+    """As the server commits (Django empties its list of commit callbacks before running any): no change
+    of a transaction is lost, one event per tournament, and a savepoint rolled back takes its change."""
+    from tournaments.signals import changed_send
+
+    one, two, three = (make_tournament(slug=f"cup-{n}", director=director) for n in (1, 2, 3))
+    with events() as sent, transaction.atomic():
+        changed_send(tournament_id=one.pk, what={SETTINGS})
+        changed_send(tournament_id=two.pk, what={SETTINGS}, sessions=[5])
+        with transaction.atomic():
+            changed_send(tournament_id=one.pk, what={CLOCK}, sessions=[3])
+        try:
+            with transaction.atomic():
+                changed_send(tournament_id=three.pk, what={SETTINGS})
+                raise RuleError("cancelled", "reason")
+        except RuleError:
+            pass
+        changed_send(tournament_id=two.pk, what={CLOCK}, tables=[7])
+        assert sent == []
+    by_tournament = {change.tournament_id: change for change in sent}
+    assert len(sent) == 2 and set(by_tournament) == {one.pk, two.pk}
+    assert by_tournament[one.pk].what == {SETTINGS, CLOCK} and by_tournament[one.pk].sessions == (3,)
+    assert by_tournament[two.pk].what == {SETTINGS, CLOCK} and by_tournament[two.pk].sessions == (5,)
+    assert by_tournament[two.pk].tables == (7,)
