@@ -158,8 +158,10 @@ def counted_substitutes(
 ) -> set[str]:
     """The keys of the substitutes whose results count (ERGMT §3.9): each answered yes (at check-in
     before the first session, or on the EMA submission page: one record, ``EmaSubmission.
-    substitute_answers``) and played from the start, the tournament's first session. Any other
-    substitute is an 'in tournament' substitute, never ranked (MERS-R §4). Two queries at most."""
+    substitute_answers``) and replaces a player from the beginning of the tournament: seated in its first
+    session and in every session seated since. A substitute for a player absent from the first session
+    only, who comes back, is an 'in tournament' substitute from then on, never ranked (MERS-R §4), like
+    every other. Three queries at most."""
     from rankings.submission.models import EmaSubmission
 
     answers = (
@@ -172,14 +174,27 @@ def counted_substitutes(
         yes &= {r.key for r in registrations if r.is_substitute}
     if not yes:
         return set()
-    first = Session.objects.filter(tournament=tournament).order_by("number").values_list("pk", flat=True)[:1]
-    return set(
+    sessions = list(
+        Session.objects.filter(tournament=tournament).order_by("number").values_list("pk", "status")
+    )
+    if not sessions:
+        return set()
+    first = sessions[0][0]
+    seated = {pk for pk, status in sessions if status != Session.Status.PLANNED} | {first}
+    played: dict[str, set[int]] = {}
+    for key, session_id in (
         Seat.objects.filter(
-            session_id__in=list(first), registration__key__in=yes, registration__is_substitute=True
+            session_id__in=seated, registration__key__in=yes, registration__is_substitute=True
         )
         .filter(registration__tournament=tournament)
-        .values_list("registration__key", flat=True)
-    )
+        .values_list("registration__key", "session_id")
+    ):
+        played.setdefault(key, set()).add(session_id)
+    return {
+        key
+        for key, sessions_played in played.items()
+        if first in sessions_played and sessions_played >= seated
+    }
 
 
 def replacement_rows(

@@ -244,6 +244,25 @@ def test_a_substitute_who_answered_yes_but_first_played_later_is_not_ranked(make
     assert any("did not play from the first session" in str(m) for m in substitutes.messages)
 
 
+def test_a_substitute_for_a_player_absent_from_the_first_session_only_is_not_ranked(
+    make_tournament, director
+):
+    """ERGMT §3.9 asks a substitute who replaces a player from the beginning of the tournament; one who
+    stood in for session 1 only, the player coming back, is an 'in tournament' substitute (MERS-R §4)."""
+    tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
+    services.checkin_apply(
+        session=session(tournament, 1), present=everyone_but("p3"), absent={"p3": "substitute"},
+        substitutes_present=["s1"], substitute_answers={"s1": True},
+    )  # fmt: skip
+    play(tournament, 1, director)
+    assert "s1" in {r.player for r in standings_view(tournament=tournament).listed}  # so far from the start
+    services.checkin_apply(session=session(tournament, 2), present=everyone_but(), absent={})
+    play(tournament, 2, director)
+    standings = standings_view(tournament=tournament)
+    assert "s1" not in {r.player for r in standings.listed}
+    assert standings.row("p3").sessions == 1
+
+
 # -- the page --------------------------------------------------------------------------------------------
 
 
