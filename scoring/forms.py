@@ -295,8 +295,7 @@ def han_choices(rules: Any) -> list[tuple[str, Any]]:
     """The han a winner may be given. 13 records a yakuman under every preset; where 13 han or more of
     yaku and dora are not a yakuman (no counted yakuman: EMA 2016, 2025, WRC) such a hand is 12, a
     sanbaiman, and the choices say so."""
-    config = getattr(rules, "config", None)
-    if getattr(config, "counted_yakuman", True):
+    if rules.counted_yakuman():
         return HAN_CHOICES
     return [*HAN_CHOICES[:-2], ("12", _("12 or more · sanbaiman")), ("13", _("yakuman"))]
 

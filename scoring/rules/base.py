@@ -447,6 +447,11 @@ class Ruleset:
         """The smallest deduction of a referee decision that is not 0 (None: any amount)."""
         return None
 
+    def counted_yakuman(self) -> bool:
+        """Whether 13 han or more of yaku and dora make a yakuman (riichi; False where the rules have no
+        such limit)."""
+        return False
+
     def replacement_result(self) -> ReplacementResult | None:
         """The result a player replaced by a substitute (at his table, or absent at check-in) carries for
         that session; None: the session missed adds nothing (MERS-R §4.3)."""

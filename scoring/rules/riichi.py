@@ -1057,6 +1057,9 @@ class RiichiRuleset(Ruleset):
     def referee_minimum(self) -> int | None:
         return self.config.referee_minimum
 
+    def counted_yakuman(self) -> bool:
+        return self.config.counted_yakuman
+
     def replacement_result(self) -> ReplacementResult | None:
         """``replacement_points`` (plus ``replacement_uma``) when the tournament sets them (EMA riichi
         rules §7.3 leave the amount to the tournament); no preset does."""

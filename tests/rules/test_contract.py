@@ -94,6 +94,16 @@ def test_the_penalties_the_rules_carry(rules: Ruleset):
     assert charges is None or len(charges) == 1
 
 
+@pytest.mark.parametrize("rules", RULESETS)
+def test_limits_and_the_result_of_a_replaced_player(rules: Ruleset):
+    assert isinstance(rules.counted_yakuman(), bool)
+    assert rules.replacement_result() is None  # no preset sets one: the tournament does
+    if "replacement_points" in rules.config.as_dict():  # the rules let a tournament set one
+        fixed = rules.with_overrides({"replacement_points": -10000, "replacement_uma": -5000})
+        result = fixed.replacement_result()
+        assert (result.final, result.uma) == (-15000, -5000)
+
+
 # -- nobody outside scoring.rules asks for the family by name ----------------------------------------------
 
 FAMILIES = "mcr|riichi|salamanca|classical"
@@ -102,6 +112,7 @@ TELLS = [
     re.compile(rf"""["']({FAMILIES})["']\s*(==|!=)"""),  # "mcr" == x
     re.compile(r"""\.family\s*(==|!=|\bin\b|\bnot in\b)"""),  # rules.family == ...
     re.compile(r"""hasattr\(\s*rules\b"""),  # duck typing instead of the contract
+    re.compile(r"""getattr\(\s*[\w.()]*rules\w*(\(\))?\s*,\s*["']config["']"""),  # reading a ruleset's config
 ]
 # The EMA keeps two rankings, MCR and riichi, each with its own requirements (the submission checks):
 # there the names are the rankings' own, not a ruleset's branch.
@@ -138,4 +149,6 @@ def test_the_family_check_finds_what_it_looks_for():
     assert any(tell.search('if rules.family == "mcr":') for tell in TELLS)
     assert any(tell.search('{% if form.family == "riichi" %}') for tell in TELLS)
     assert any(tell.search('if hasattr(rules, "foul_charges"):') for tell in TELLS)
+    assert any(tell.search('config = getattr(rules, "config", None)') for tell in TELLS)
+    assert any(tell.search('getattr(tournament.get_rules(), "config", None)') for tell in TELLS)
     assert not any(tell.search("if rules.shows_dealer:") for tell in TELLS)
