@@ -196,13 +196,20 @@ def test_a_rule_error_stops_the_queue_on_its_hand(browser, proxy, tournament):
 
 
 def cached_pages(driver) -> list[str]:
-    """The paths the service worker keeps, static files left out."""
-    return driver.execute_async_script(
-        "const done = arguments[arguments.length - 1];"
-        "caches.keys().then(names => Promise.all(names.map(n => caches.open(n).then(c => c.keys()))))"
-        ".then(lists => done(lists.flat().map(r => new URL(r.url).pathname)"
-        ".filter(p => !p.startsWith('/static/')))).catch(e => done(['error ' + e]));"
-    )
+    """The paths the service worker keeps, static files left out; ``["unknown"]`` while the page is being
+    replaced (a navigation can leave the script without an answer), for the caller to ask again."""
+    from selenium.common.exceptions import WebDriverException
+
+    driver.set_script_timeout(5)
+    try:
+        return driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "caches.keys().then(names => Promise.all(names.map(n => caches.open(n).then(c => c.keys()))))"
+            ".then(lists => done(lists.flat().map(r => new URL(r.url).pathname)"
+            ".filter(p => !p.startsWith('/static/')))).catch(e => done(['error ' + e]));"
+        )
+    except WebDriverException:
+        return ["unknown"]
 
 
 def test_after_the_referee_signs_out_the_phone_shows_nothing_of_the_private_tournament_offline(
