@@ -117,3 +117,16 @@ def job_claim(queryset, job_id: int, *, lease: str, what: str):
         job.progress = 0
         job.save(update_fields=["status", "started_at", "progress"])
     return job
+
+
+def job_enqueue(task, job_id: int, *, what: str, fail) -> None:
+    """Queue a job's task (with no broker, run it at once); a broker that is down fails the job through
+    ``fail(message)`` instead of leaving it queued for ever. ``what`` names the job in the message."""
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        task.apply(args=[job_id])
+        return
+    try:
+        task.apply_async(args=[job_id])
+    except Exception as exc:
+        log.warning("%s job %s not queued: %s", what, job_id, exc)
+        fail(f"The {what} could not be started: the background worker is not reachable. Try again later.")

@@ -23,7 +23,7 @@ from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone, translation
 
-from rankings.leases import Lease, job_claim
+from rankings.leases import Lease, job_claim, job_enqueue
 from rankings.models import PlayerImportJob
 from tournaments.models import Tournament
 from tournaments.player_import import (
@@ -75,20 +75,10 @@ def player_import_enqueue(*, job_id: int) -> None:
     """Queue (or, with no broker, run) the job; a broker that is down fails the job with a message."""
     from rankings import tasks
 
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        tasks.player_import_job_run.apply(args=[job_id])
-        return
-    try:
-        tasks.player_import_job_run.apply_async(args=[job_id])
-    except Exception as exc:
-        log.warning("player import job %s not queued: %s", job_id, exc)
-        _finish(
-            job_id,
-            PlayerImportJob.Status.FAILED,
-            faults=[
-                "The import could not be started: the background worker is not reachable. Try again later."
-            ],
-        )
+    job_enqueue(
+        tasks.player_import_job_run, job_id, what="import",
+        fail=lambda message: _finish(job_id, PlayerImportJob.Status.FAILED, faults=[message]),
+    )  # fmt: skip
 
 
 def job_progress(job: PlayerImportJob) -> int:

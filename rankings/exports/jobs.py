@@ -25,7 +25,7 @@ from django.utils import timezone, translation
 
 from rankings.exports.base import RANKING, TOURNAMENT
 from rankings.exports.registry import exporter_get
-from rankings.leases import Lease, job_claim
+from rankings.leases import Lease, job_claim, job_enqueue
 from rankings.models import ExportJob
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
@@ -76,18 +76,10 @@ def export_job_enqueue(*, job_id: int) -> None:
     """Queue (or, with no broker, run) the job; a broker that is down fails the job with a message."""
     from rankings.exports import tasks
 
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        tasks.export_job_run.apply(args=[job_id])
-        return
-    try:
-        tasks.export_job_run.apply_async(args=[job_id])
-    except Exception as exc:
-        log.warning("export job %s not queued: %s", job_id, exc)
-        _finish(
-            job_id,
-            ExportJob.Status.FAILED,
-            error="The export could not be started: the background worker is not reachable. Try again later.",
-        )
+    job_enqueue(
+        tasks.export_job_run, job_id, what="export",
+        fail=lambda message: _finish(job_id, ExportJob.Status.FAILED, error=message),
+    )  # fmt: skip
 
 
 def lease_name(job_id: int) -> str:
