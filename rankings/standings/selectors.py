@@ -190,11 +190,7 @@ def counted_substitutes(
         .values_list("registration__key", "session_id")
     ):
         played.setdefault(key, set()).add(session_id)
-    return {
-        key
-        for key, sessions_played in played.items()
-        if first in sessions_played and sessions_played >= seated
-    }
+    return {key for key, sessions_played in played.items() if sessions_played >= seated}  # the first included
 
 
 def replacement_rows(
