@@ -1,5 +1,5 @@
 """MCR fan from tiles through the PyMahjongGB adapter, against values counted by hand from the Chinese
-Official rules (fan names as the calculator prints them). Seat and prevalent wind East unless said."""
+Official rules as the Green Book writes them (fan names as the calculator prints them). Seat and prevalent wind East unless said."""
 
 import pytest
 

@@ -1520,3 +1520,25 @@ def test_a_claimed_set_is_never_fully_concealed():
         for i in mcr_tiles.value(parse_tiles(kongs), WinContext(self_drawn=True), min_fan=0).items
     }
     assert items["Self-Drawn"] == 1 and "Fully Concealed Hand" not in items, items
+
+
+def test_the_sentences_only_the_spanish_text_has():
+    """The Spanish Green Book states three exclusions the English leaves out: Last Tile Draw "no se puede
+    combinar con Cerrar del Muro" (ES 1921), Robbing the Kong "no se puede combinar con Mano Completamente
+    Oculta" (ES 1933: a robbed tile is not drawn) and Last Tile "no se puede combinar con Robo de Kong"
+    (ES 2061-2062)."""
+    hand = {"hand": "234m567m99p", "melds": ["pung 7z", "chow 345s"], "winning_tile": "4m"}
+
+    def items(tiles, self_drawn=False):
+        valuation = mcr_tiles.value(parse_tiles(tiles), WinContext(self_drawn=self_drawn), min_fan=0)
+        return {i.name: i.value for i in valuation.items}
+
+    assert items({**hand, "last_tile": True}, self_drawn=True) == {
+        "Last Tile Draw": 8,
+        "Dragon Pung": 2,
+        "Short Straight": 1,
+    }
+    robbed = {**hand, "robbing_kong": True, "fourth_tile": True}
+    assert items(robbed) == {"Robbing The Kong": 8, "Dragon Pung": 2, "Short Straight": 1}
+    concealed = {"hand": "234m567m99p345s777z", "winning_tile": "4m", "robbing_kong": True}
+    assert "Fully Concealed Hand" not in items(concealed)
