@@ -1542,3 +1542,11 @@ def test_the_sentences_only_the_spanish_text_has():
     assert items(robbed) == {"Robbing The Kong": 8, "Dragon Pung": 2, "Short Straight": 1}
     concealed = {"hand": "234m567m99p345s777z", "winning_tile": "4m", "robbing_kong": True}
     assert "Fully Concealed Hand" not in items(concealed)
+
+
+def test_all_terminals_in_seven_pairs_has_no_double_pung():
+    """Lines 771-772, All Terminals "can combine with Double Pung": pungs, not four of a tile held as two
+    pairs of a Seven Pairs (line 841), which make Tile Hog (ES 1587)."""
+    pairs = {"hand": "1111m1111p99s99m99p", "winning_tile": "9p"}
+    items = {i.name: i.value for i in mcr_tiles.value(parse_tiles(pairs), WinContext(self_drawn=False)).items}
+    assert items == {"All Terminals": 64, "Seven Pairs": 24, "Tile Hog": 4}

@@ -229,7 +229,7 @@ def as_written(items: list[Item], hand: Tiles, context: WinContext) -> tuple[Ite
         items.append(Item(name="Fully Concealed Hand", value=4, unit="fan"))
     if "All Green" in names and "Half Flush" not in names and any(t >= 27 for t in hand.all_tiles):
         items.append(Item(name="Half Flush", value=6, unit="fan"))
-    if "All Terminals" in names and "Double Pung" not in names:
+    if "All Terminals" in names and not names & {"Double Pung", "Seven Pairs"}:
         doubles = _double_pungs(hand)
         if doubles:
             items.append(Item(name="Double Pung", value=2 * doubles, unit="fan", count=doubles))
