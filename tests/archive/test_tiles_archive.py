@@ -135,3 +135,19 @@ def test_renhou_in_the_archive(ruleset, han):
     with pytest.raises(RuleError) as refused:
         archive_import(document=document, replace=True)
     assert refused.value.path == "sessions[0].tables[0].hands[0].tiles.first_turn_discard"
+
+
+def test_a_self_drawn_seven_pairs_is_imported_fully_concealed():
+    """Green Book, Appendix 1, line 842: Seven Pairs "may combine with Fully Concealed if Self-Drawn". The
+    fixture's second MCR hand (p2 self-drawn) with the tiles of a Seven Pairs and no value: the import
+    fills 28 fan (24 + 4, not 25), and a claim of 25 needs a referee's ruling."""
+    document = load("mcr")
+    hand = document["sessions"][0]["tables"][0]["hands"][1]
+    assert hand["discarder"] is None
+    del hand["fan"]
+    hand["tiles"] = {"hand": "1133m5577p2299s11z", "winning_tile": "1z"}
+    exported = archive_export(tournament=archive_import(document=copy.deepcopy(document)))
+    assert exported["sessions"][0]["tables"][0]["hands"][1]["fan"] == 28
+    hand["fan"] = 25
+    with pytest.raises(RuleError, match="claim of 25 fan differs from the tiles \\(28 fan"):
+        archive_import(document=document, replace=True)

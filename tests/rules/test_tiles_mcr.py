@@ -1,5 +1,5 @@
 """MCR fan from tiles through the PyMahjongGB adapter, against values counted by hand from the Chinese
-Official rules (fan names as the calculator prints them). Seat and prevalent wind East unless said."""
+Official rules as the Green Book writes them (fan names as the calculator prints them). Seat and prevalent wind East unless said."""
 
 import pytest
 
@@ -34,27 +34,29 @@ HANDS = [
         127,
         {"Big Four Winds": 88, "All Terminals and Honors": 32, "Half Flush": 6, "Single Wait": 1},
     ),
-    # All Green 88 + Fully Concealed 4 + Dragon Pung (green) 2 + Two Concealed Pungs 2 + Pure Double Chow 1;
+    # All Green 88 + Half Flush 6 (Green Book line 733-734: All Green "combines with Full Flush and Half
+    # Flush") + Fully Concealed 4 + Dragon Pung (green) 2 + Two Concealed Pungs 2 + Pure Double Chow 1;
     # 8s or 7s would have won: no Single Wait
     (
         {"hand": "22334466688s666z", "winning_tile": "8s"},
         True,
-        97,
+        103,
         {
             "All Green": 88,
+            "Half Flush": 6,
             "Fully Concealed Hand": 4,
             "Dragon Pung": 2,
             "Two Concealed Pungs": 2,
             "Pure Double Chow": 1,
         },
     ),
-    # Nine Gates 88 (implies Full Flush, Concealed Hand, one Pung of Terminals) + Two Concealed Pungs 2
-    # + the other Pung of Terminals 1
+    # Nine Gates 88 (Green Book line 743: does not combine with Full Flush, Concealed Hand, Pung of
+    # Terminals or Honors: neither the 1s nor the 9s score it) + Two Concealed Pungs 2
     (
         {"hand": "11123455678999p", "winning_tile": "5p"},
         False,
-        91,
-        {"Nine Gates": 88, "Two Concealed Pungs": 2, "Pung of Terminals or Honors": 1},
+        90,
+        {"Nine Gates": 88, "Two Concealed Pungs": 2},
     ),
     # Big Three Dragons 88 + Three Concealed Pungs 16 + Concealed Hand 2 + One Voided Suit 1 + Single Wait 1
     (

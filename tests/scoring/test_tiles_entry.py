@@ -397,3 +397,40 @@ def test_the_resolve_page_of_a_riichi_claim(client, api_as, make_tournament, mak
     client.force_login(referee)
     page = resolve_page(client, table)
     assert "<strong>2 han 30 fu</strong>" in page and "yakuman" not in page
+
+
+# Green Book, Appendix 1, line 842: Seven Pairs "may combine with Fully Concealed if Self-Drawn"
+SEVEN_PAIRS = {"hand": "1133m5577p2299s11z", "winning_tile": "1z"}
+
+
+def test_a_self_drawn_seven_pairs_is_fully_concealed_on_the_api_and_the_table_page(
+    api_as, client, scorer, tournament, table
+):
+    """Seven Pairs 24 + Fully Concealed 4 = 28 fan, not 25 (Self-Drawn 1): the API fills it, the table
+    page's value preview shows it, and each other player pays 8 + 28."""
+    api = api_as(scorer)
+    response = add(api, table, 1, result="win", winner="p2", discarder=None, tiles=SEVEN_PAIRS)
+    assert response.status_code == 201, response.content
+    hand = response.json()["hands"][0]
+    assert hand["hand"]["fan"] == 28
+    items = {i["name"]: i["value"] for i in hand["valuation"]["wins"][0]["computed"]["items"]}
+    assert items == {"Seven Pairs": 24, "Fully Concealed Hand": 4}
+    assert hand["after"]["scores"] == [-36, 108, -36, -36]
+    # a claim of 25, the Chinese rules' value, differs from the tiles: held for a referee
+    held = add(api, table, 2, result="win", winner="p2", discarder=None, fan=25, tiles=SEVEN_PAIRS)
+    assert held.json()["hands"][1]["valuation"]["status"] == "held"
+    # the tile picker of the table page values it alike
+    client.force_login(scorer)
+    preview = client.post(
+        f"/t/{tournament.slug}/s/1/table/{table.number}/tiles/value/",
+        {
+            "result": "win",
+            "winner": "1",
+            "discarder": "self",
+            "tiles_hand": "1133m5577p2299s11z",
+            "tiles_winning": "1z",
+            "version": "1",
+        },
+    )
+    text = preview.content.decode()
+    assert preview.status_code == 200 and "28 fan" in text and "Fully Concealed" in text, text

@@ -7,12 +7,28 @@ concealed kong. It raises TypeError with an ERROR_… code; those become RuleErr
 
 Configuration: every argument of the calculator is given (nothing is left to the library's defaults):
 the winds from the hand or the game state, the flags from the tiles, and the minimum from the preset
-(``MCRConfig.min_fan``). The library follows the Chinese rules of 2006, whose points differ from the EMA's
-Green Book (the MCR text of the product's MCR preset) in two places, corrected here (``GREEN_BOOK``):
-Two Concealed Kongs is 8 points (Green Book fan 48; the library gives 6), and a melded kong with a
-concealed kong is Two Melded Kongs 4 + Concealed Kong 2 = 6 points (fan 57: "One Melded Kong and one
-Concealed Kong are 6 points"; the library gives one fan "Concealed Kong and Melded Kong" of 5). Every other
-fan of Appendix 1 scores as the Green Book says (tests/rules/test_tiles_mcr_green_book.py).
+(``MCRConfig.min_fan``).
+
+The library follows the Chinese rules of 2006; the product's MCR text is the EMA's Green Book
+(*Mahjong Competition Rules*, Appendix 1, the fan list). Where the two differ the adapter gives the Green
+Book's fan (``as_written``), each with the line of the English text (mcr-competition-rules-en.txt):
+
+- Two Concealed Kongs is 8 points (line 1030; the library 6), and a melded kong with a concealed kong is
+  Two Melded Kongs 4 + Concealed Kong 2 = 6 (line 1081; the library one fan of 5) (``GREEN_BOOK``).
+- "Combines with Fully Concealed if Self-Drawn": Nine Gates (line 744), Seven Shifted Pairs (759-760),
+  Thirteen Orphans (765-766), Four Concealed Pungs (800), Seven Pairs (842, and All Green's example 1,
+  line 736), Greater Honors and Knitted Tiles (852-853), Lesser Honors and Knitted Tiles (949-950): such a
+  hand won from the wall with no claimed set scores Fully Concealed (4), which includes Self-Drawn; the
+  library gives Self-Drawn (1) or nothing.
+- All Green "combines with Full Flush and Half Flush" (lines 733-734): with the green dragon it scores
+  Half Flush, which the library drops.
+- All Terminals "can combine with Double Pung or Triple Pung" (lines 771-774, "Double Pung (times two)"):
+  the library drops Double Pung.
+- Nine Gates "does not combine with ... Pung of Terminals or Honors" (line 743): neither the pung of 1 nor
+  the pung of 9 scores it; the library counts one of them when both are pungs (a win on the 2, 5 or 8).
+
+Every sentence and example of Appendix 1 is a test (tests/rules/test_tiles_mcr_appendix_1.py); what the
+product still reads otherwise than the text is listed in docs/rules-notes-mcr-salamanca-classical.md.
 """
 
 from __future__ import annotations
@@ -121,6 +137,18 @@ FAN_NAMES: tuple[str, ...] = tuple(
         gettext_noop("Flower Tiles"),
     )
 )
+# Green Book, Appendix 1: the special hands that "combine with Fully Concealed if Self-Drawn"
+FULLY_CONCEALED_IF_SELF_DRAWN = frozenset(
+    {
+        "Nine Gates",  # line 744
+        "Seven Shifted Pairs",  # lines 759-760
+        "Thirteen Orphans",  # lines 765-766
+        "Four Concealed Pungs",  # line 800
+        "Seven Pairs",  # line 842 (and line 736)
+        "Greater Honors and Knitted Tiles",  # lines 852-853
+        "Lesser Honors and Knitted Tiles",  # lines 949-950
+    }
+)
 _ERRORS = {
     "ERROR_NOT_WIN": "the tiles do not make a winning hand",
     "ERROR_WRONG_TILES_COUNT": "the number of tiles does not make a winning hand",
@@ -167,10 +195,14 @@ def value(hand: Tiles, context: WinContext, *, min_fan: int = 8) -> Valuation:
         raise RuleError(
             gettext_noop("%(_message)s: %(_value)s", _message=message, _value=hand_text(hand)), "hand"
         ) from None
-    items = tuple(
-        Item(name=name, value=value * int(cnt), unit="fan", count=int(cnt))
-        for points, cnt, _zh, en in fans
-        for name, value in GREEN_BOOK.get(str(en), ((str(en), int(points)),))
+    items = as_written(
+        [
+            Item(name=name, value=value * int(cnt), unit="fan", count=int(cnt))
+            for points, cnt, _zh, en in fans
+            for name, value in GREEN_BOOK.get(str(en), ((str(en), int(points)),))
+        ],
+        hand,
+        context,
     )
     total = sum(i.value for i in items)
     flowers = sum(i.value for i in items if i.name == "Flower Tiles")
@@ -185,6 +217,36 @@ def value(hand: Tiles, context: WinContext, *, min_fan: int = 8) -> Valuation:
             "hand",
         )
     return Valuation("mcr", {"fan": total}, items, f"{total} fan")
+
+
+def as_written(items: list[Item], hand: Tiles, context: WinContext) -> tuple[Item, ...]:
+    """The library's fan with the Green Book's combination sentences applied (see the module's text), in
+    the order of Appendix 1."""
+    names = {i.name for i in items}
+    special = names & FULLY_CONCEALED_IF_SELF_DRAWN
+    if context.self_drawn and hand.is_concealed and special and "Fully Concealed Hand" not in names:
+        items = [i for i in items if i.name != "Self-Drawn"]
+        items.append(Item(name="Fully Concealed Hand", value=4, unit="fan"))
+    if "All Green" in names and "Half Flush" not in names and any(t >= 27 for t in hand.all_tiles):
+        items.append(Item(name="Half Flush", value=6, unit="fan"))
+    if "All Terminals" in names and not names & {"Double Pung", "Seven Pairs"}:
+        doubles = _double_pungs(hand)
+        if doubles:
+            items.append(Item(name="Double Pung", value=2 * doubles, unit="fan", count=doubles))
+    if "Nine Gates" in names:
+        items = [i for i in items if i.name != "Pung of Terminals or Honors"]
+    order = {name: index for index, name in enumerate(FAN_NAMES)}
+    return tuple(sorted(items, key=lambda i: order.get(i.name, len(order))))
+
+
+def _double_pungs(hand: Tiles) -> int:
+    """How many Double Pungs the pungs and kongs of a hand make: two of one number in two suits (three
+    are a Triple Pung, which the library scores)."""
+    pungs = [m.first for m in hand.melds if m.kind != "chow"]
+    concealed = list(hand.concealed)
+    pungs += [t for t in set(concealed) if concealed.count(t) >= 3]
+    numbered = [(number_of(t), suit_of(t)) for t in pungs if t < 27]
+    return sum(1 for n in {n for n, _ in numbered} if len({s for m, s in numbered if m == n}) == 2)
 
 
 def hand_text(hand: Tiles) -> str:
