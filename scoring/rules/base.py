@@ -365,6 +365,7 @@ class Ruleset:
         deductions: Sequence[Number] = (0, 0, 0, 0),
         chombos: Sequence[int] = (0, 0, 0, 0),
         excluded: frozenset[int] = frozenset(),
+        substitutes: frozenset[int] = frozenset(),
     ) -> TableResult:
         """Session result of each seat.
 
@@ -372,7 +373,9 @@ class Ruleset:
         deductions: offender-only penalty points per seat (0 or negative).
         chombos: chombos recorded as penalties (totals mode), added to ``game.chombos``.
         excluded: seats whose occupant gets no table points (MERS 4.1.2 during the session, 4.2);
-            the other three share 4, 2, 1 by rank.
+            the other three share 4, 2, 1 by rank (riichi 2025 §7.3: outside the others' uma).
+        substitutes: seats a substitute plays, whenever he took them (riichi 2025 §7.3: a substitute's
+            uma is fixed); the other rulesets ignore it.
         """
         raise EngineError(f"{type(self).__name__} has no table result")
 
@@ -390,8 +393,19 @@ class Ruleset:
         return None
 
     def substitution_exclusions(self, seat: int, reason: str, *, during: bool = False) -> frozenset[int]:
-        """Seats whose occupant gets no table points after a substitution (MERS §4); none elsewhere."""
+        """Seats left out of the places after a substitution: no table points (MERS §4), or outside the
+        others' uma (riichi 2025 §7.3, a substitute after the game began); none elsewhere."""
         return frozenset()
+
+    def substitute_outside_uma(self) -> bool:
+        """Whether a substitute who takes a seat after the game began is left out of the others' uma
+        (riichi 2025 §7.3)."""
+        return False
+
+    def late_minutes_rounded_up(self) -> bool:
+        """Whether a started minute of lateness counts as a whole one (riichi 2025 §7.2 "rounded up");
+        False: whole minutes only (MERS: "under 10 minutes" is 9 minutes 59 seconds too)."""
+        return False
 
     def foul_charges(self, fouls: Sequence[Any]) -> tuple[Any, ...] | None:
         """What each foul of a player in a session costs when the rules charge fouls as a ladder with

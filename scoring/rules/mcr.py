@@ -287,6 +287,7 @@ class MCRRuleset(Ruleset):
         deductions: Sequence[Number] = (0, 0, 0, 0),
         chombos: Sequence[int] = (0, 0, 0, 0),
         excluded: frozenset[int] = frozenset(),
+        substitutes: frozenset[int] = frozenset(),
     ) -> TableResult:
         inputs = common.table_inputs(game, transfers, deductions, chombos, excluded, RULES_NAME)
         totals = [Fraction(game.scores[s]) + Fraction(inputs.transfers[s]) for s in range(SEATS)]

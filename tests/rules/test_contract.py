@@ -97,7 +97,12 @@ def test_the_penalties_the_rules_carry(rules: Ruleset):
 @pytest.mark.parametrize("rules", RULESETS)
 def test_limits_and_the_result_of_a_replaced_player(rules: Ruleset):
     assert isinstance(rules.counted_yakuman(), bool)
-    assert rules.replacement_result() is None  # no preset sets one: the tournament does
+    # only the riichi 2025 text sets one (§7.3, lines 1330-1331): -15,000 points and -15,000 uma
+    expected = (-30000, -15000) if rules.key == "ema-riichi-2025" else None
+    fixed_now = rules.replacement_result()
+    assert (fixed_now and (fixed_now.final, fixed_now.uma)) == expected
+    assert isinstance(rules.substitute_outside_uma(), bool)
+    assert isinstance(rules.late_minutes_rounded_up(), bool)
     if "replacement_points" in rules.config.as_dict():  # the rules let a tournament set one
         fixed = rules.with_overrides({"replacement_points": -10000, "replacement_uma": -5000})
         result = fixed.replacement_result()
