@@ -119,7 +119,7 @@ class ReplacementResult:
     final: Number  # what the session adds to the player's total
 
 
-END_OF_TIME_RULES = ("last_hand", "one_more_hand", "at_once")
+END_OF_TIME_RULES = ("last_hand", "one_more_hand", "at_once", "after_signal")
 
 
 @dataclass(frozen=True)
@@ -134,8 +134,10 @@ class Config:
 
     session_minutes: int = 120
     # "last_hand": the hand in play is finished; "one_more_hand": it and one more; "at_once": play stops and
-    # the hand in play scores nothing (the Green Book's rule for MCR, §3.5.6)
-    end_of_time: Literal["last_hand", "one_more_hand", "at_once"] = "last_hand"
+    # the hand in play scores nothing (the Green Book's rule for MCR, §3.5.6); "after_signal": from the
+    # signal the hand in play and one more are played, whatever the time, and no sound marks the end
+    # (riichi 2025 §7.4)
+    end_of_time: Literal["last_hand", "one_more_hand", "at_once", "after_signal"] = "last_hand"
     signal_minutes: int = 15
     red_zone_minutes: int = 5
 

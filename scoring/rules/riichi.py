@@ -245,6 +245,7 @@ PRESET_CONFIGS: dict[str, RiichiConfig] = {
         replacement_points=-15000,
         replacement_uma=-15000,
         substitute_outside_uma=True,
+        end_of_time="after_signal",
     ),
     # WRC: head bump (RULES.md); the WRC 2015 rule book lists an abortive draw (its §5.7.3)
     "wrc-riichi": replace(EMA_2016, multiple_ron=False, abortive_draws=True),

@@ -189,6 +189,7 @@ CHOICE_LABELS = {
     "last_hand": _("finish the hand in play"),
     "one_more_hand": _("the hand in play and one more"),
     "at_once": _("stop at once: the hand in play scores nothing"),
+    "after_signal": _("from the signal: the hand in play and one more, no sound at the end"),
 }
 MAX_ABS = 10_000_000
 COLOUR_CHOICES = (("r", _("red")), ("g", _("green")), ("k", _("black or blue")))
