@@ -111,6 +111,17 @@ class LateArrival:
 
 
 @dataclass(frozen=True)
+class SessionEnd:
+    """How a session ends on the clock: its length, the signal before the end, and what is played once
+    time is up (``END_OF_TIME_RULES``)."""
+
+    minutes: int
+    signal_minutes: int
+    red_zone_minutes: int
+    end_of_time: str
+
+
+@dataclass(frozen=True)
 class ReplacementResult:
     """The fixed result a player carries for a session a substitute played in his place."""
 
@@ -393,6 +404,11 @@ class Ruleset:
         """The hands of a full session, when the rules set a count (a table confirmed with fewer says
         why); None: the rules set none."""
         return None
+
+    def session_end(self) -> SessionEnd:
+        """The session's length and end of time (the clock's settings of the preset and the tournament)."""
+        c = self.config
+        return SessionEnd(c.session_minutes, c.signal_minutes, c.red_zone_minutes, c.end_of_time)
 
     def substitution_exclusions(self, seat: int, reason: str, *, during: bool = False) -> frozenset[int]:
         """Seats left out of the places after a substitution: no table points (MERS §4), or outside the

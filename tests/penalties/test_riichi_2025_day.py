@@ -143,3 +143,30 @@ def test_the_archive_replays_the_day(day):
     ]
     again = archive_import(document=document, replace=True)
     assert {row.player: row.score for row in standings_view(tournament=again).rows} == before
+
+
+def test_the_referee_forms_say_the_2025_rules(client, make_tournament, director):
+    """The table's penalty forms under the 2025 preset, with no setting made: the minutes late with §7.2's
+    rounding and scale; 12 minutes late goes straight to the substitution (§7.3, line 1331), whose box is
+    "after the game at the table began" (lines 1333-1337)."""
+    from tests.scoring.test_pages_support import seat_session
+
+    tournament = make_tournament(
+        slug="riichi-2025-forms", ruleset="ema-riichi-2025", director=director, substitutes=1
+    )
+    table = seat_session(tournament)[0]
+    client.force_login(director)
+    url = reverse("table-penalty", args=[tournament.slug, 1, table.number, "late_arrival"])
+    page = text(client.get(url))
+    assert "a started minute counted whole (9 min 30 s late: 10)" in page
+    assert "from 6 minutes: \u22126000 points off the final score" in page
+    assert "later than 10 minutes: out of the session, a substitute takes the seat" in page
+    response = client.post(url, {"kind": "late_arrival", "player": "p3", "minutes_late": 12})
+    assert response.status_code == 302 and "/penalty/replaced/" in response["Location"]
+    form = text(client.get(response["Location"]))
+    assert (
+        "After the game at the table began (the substitute's score does not count for the others' uma)"
+        in form
+    )
+    spanish = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="es")
+    assert "Después de empezada la partida en la mesa" in spanish.content.decode()
