@@ -257,7 +257,7 @@ def test_a_first_turn_win_on_a_discard_is_renhou(preset, han, ron):
     assert (v.claim["han"], v.payment["ron"]) == (han, ron)
     assert any(i.name.startswith("Renhou") for i in v.items)
     # without renhō in the rules, or by the dealer, a first-turn win is a self-draw (tenhō, chiihō)
-    for preset_rules, context in ((dict(renhou="none"), RON), ({}, {"self_drawn": False, "seat_wind": 0})):
+    for preset_rules, context in (({"renhou": "none"}, RON), ({}, {"self_drawn": False, "seat_wind": 0})):
         with pytest.raises(RuleError, match="a win on the first draw is self-drawn"):
             paid(preset, {**NO_YAKU, "first_turn": True}, context, **preset_rules)
 
