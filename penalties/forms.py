@@ -68,7 +68,15 @@ def late_arrival_help(rules: Ruleset) -> str:
         explain = LATE_ARRIVAL_HELP[rules.late_arrival_scale]
     except KeyError:
         raise LookupError(f"no help for the {rules.key} rules' late arrival scale") from None
-    return explain(rules.config)
+    text = explain(rules.config)
+    whole = str(_("Whole minutes on the referee's clock."))
+    if rules.late_minutes_rounded_up() and text.startswith(whole):
+        text = str(STARTED_MINUTES) + text[len(whole) :]
+    return text
+
+
+# riichi 2025 §7.2: "rounded up", "9 minutes and 30 seconds late has a 10,000-point penalty"
+STARTED_MINUTES = _("Minutes on the referee's clock, a started minute counted whole (9 min 30 s late: 10).")
 
 
 def _minutes_help(config: Any) -> str:
@@ -262,7 +270,13 @@ class PenaltyForm(forms.Form):
                 label=_("Why"), choices=SUBSTITUTION_REASON_CHOICES, widget=forms.RadioSelect
             )
             f["during"] = forms.BooleanField(
-                label=_("During the session (illness: the substitute gets no table points)"), required=False
+                label=_(
+                    "After the game at the table began (the substitute's score does not count for the "
+                    "others' uma)"
+                )
+                if rules.substitute_outside_uma()
+                else _("During the session (illness: the substitute gets no table points)"),
+                required=False,
             )
         else:
             needs_reason = kind in (Kind.REFEREE, Kind.DISQUALIFIED, Kind.TABLE_POINTS)

@@ -40,6 +40,7 @@ class TableEffects:
     chombos: tuple[int, ...]
     excluded: frozenset[int]
     credited: list[Registration]  # who is credited with each seat (a substitute after a replacement)
+    substitutes: frozenset[int] = frozenset()  # the seats a substitute plays
 
 
 def _seat_of(registration: Registration, session: Session) -> Seat | None:
@@ -441,12 +442,14 @@ def table_penalty_effects(
     if penalties is None:
         penalties = active_penalties(session=table.session)
     replaced: dict[int, int] = {}  # replaced registration -> the seat it left
+    substituted: set[int] = set()
     for p in penalties:  # substitutions first: later penalties may concern the substitute
         if p.kind == Kind.REPLACED and p.registration_id in seat_of:
             position = seat_of.pop(p.registration_id)  # the replaced player's own penalties stay off the seat
             replaced[p.registration_id] = position
             credited[position] = p.substitute
             seat_of[p.substitute_id] = position
+            substituted.add(position)
             excluded |= rules.substitution_exclusions(position, p.reason, during=p.during)
     for p in penalties:
         position = seat_of.get(p.registration_id)
@@ -471,6 +474,7 @@ def table_penalty_effects(
         chombos=tuple(chombos),
         excluded=frozenset(excluded),
         credited=credited,
+        substitutes=frozenset(substituted),
     )
 
 

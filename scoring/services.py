@@ -523,6 +523,7 @@ def table_outcome(
         deductions=effects.deductions,
         chombos=effects.chombos,
         excluded=effects.excluded,
+        substitutes=effects.substitutes,
     )
     return game, outcome, effects.credited, effects.excluded
 

@@ -184,7 +184,113 @@ def late_arrival_text(rules: Any) -> str:
     if not parts:
         return ""
     text = "; ".join(parts)
-    return gettext("Late arrival: %(scale)s.") % {"scale": text}
+    stated = gettext("Late arrival: %(scale)s.") % {"scale": text}
+    if rules.late_minutes_rounded_up():
+        stated += " " + gettext("A started minute counts as a whole minute (9 minutes 30 seconds: 10).")
+    return stated
+
+
+def _sample_game(rules: Any) -> GameResult | None:
+    """A table whose East finishes first, South second, West third, North fourth, in the rules' own
+    scores (points held from the start, or gains and losses)."""
+    deltas = (15000, 2000, -5000, -12000) if rules.raw_scores else (30, 10, -10, -30)
+    try:
+        return rules.game_from_totals(
+            [start + d for start, d in zip(rules.start_scores(), deltas, strict=True)]
+        )
+    except RuleError:
+        return None
+
+
+def _place_value(rules: Any, seat: Any) -> Any:
+    return seat.table_points if rules.ranks_by == "table_points" else seat.uma
+
+
+def substitutes_text(rules: Any) -> list[str]:
+    """What a substitution does, as the engine computes it: the replaced player's result for the session
+    (``Ruleset.replacement_result``) and, on a sample table where the substitute finishes first, the
+    substitute's and the others' uma or table points when the substitution came before or after the game
+    at the table began (``substitution_exclusions``)."""
+    texts = []
+    fixed = rules.replacement_result()
+    if fixed is not None:
+        texts.append(
+            gettext(
+                "A player replaced by a substitute scores %(points)s points and %(uma)s uma for that session "
+                "(%(final)s in all), and may play the later sessions."
+            )
+            % {"points": num(fixed.final - fixed.uma), "uma": num(fixed.uma), "final": num(fixed.final)}
+        )
+    else:
+        texts.append(
+            gettext(
+                "A player replaced by a substitute scores nothing for the session missed, and may play the "
+                "later sessions."
+            )
+        )
+    game = _sample_game(rules)
+    if game is None:
+        return texts
+    plain = rules.table_result(game).seats
+    outcomes = []
+    for during in (False, True):
+        excluded = rules.substitution_exclusions(0, "illness", during=during)
+        seats = rules.table_result(game, excluded=excluded, substitutes=frozenset({0})).seats
+        outcomes.append([_place_value(rules, seat) for seat in seats])
+    usual = [_place_value(rules, seat) for seat in plain]
+    if all(values == usual for values in outcomes) or all(v is None for v in usual):
+        texts.append(
+            gettext(
+                "A substitute plays the seat as any player: the others' results are those of the game as played."
+            )
+        )
+        return texts
+    what = gettext("table points") if rules.ranks_by == "table_points" else gettext("uma")
+    for values, template in zip(
+        outcomes,
+        (
+            gettext(
+                "A substitute who takes the seat before the game at the table begins and finishes first: "
+                "%(substitute)s %(what)s for the substitute, %(others)s for the others by their places."
+            ),
+            gettext(
+                "A substitute who takes the seat after the game at the table began and finishes first: "
+                "%(substitute)s %(what)s for the substitute, %(others)s for the others by their places."
+            ),
+        ),
+        strict=True,
+    ):
+        texts.append(
+            template
+            % {"substitute": num(values[0]), "what": what, "others": ", ".join(num(v) for v in values[1:])}
+        )
+    return texts
+
+
+def session_end_text(rules: Any) -> str:
+    """The session's length, its signal and what is played once time is up (``Ruleset.session_end``)."""
+    end = rules.session_end()
+    if end.end_of_time == "after_signal":
+        text = gettext(
+            "A session lasts %(minutes)s minutes; a signal sounds when %(signal)s minutes are left. After it the "
+            "hand in play is finished and one more is played (unless the game is complete), however long they "
+            "take: nothing sounds at the end."
+        ) % {"minutes": end.minutes, "signal": end.signal_minutes}
+        if rules.has_chombo:
+            text += " " + gettext("A chombo after the signal counts as one of those hands.")
+        return text
+    head = gettext(
+        "A session lasts %(minutes)s minutes, with a signal %(signal)s minutes before the end."
+    ) % {
+        "minutes": end.minutes,
+        "signal": end.signal_minutes,
+    }
+    tail = {
+        "last_hand": gettext("When time is up the hand in play is finished, and it is the last."),
+        "one_more_hand": gettext("When time is up the hand in play is finished and one more is played."),
+        "at_once": gettext("When time is up play stops at once: the hand in play scores nothing."),
+    }[end.end_of_time]
+    return f"{head} {tail}"
 
 
 def short_table_text(rules: Any) -> str:
@@ -239,9 +345,10 @@ TABLE_ORDER_NOTE = gettext_lazy(
 
 
 def rule_texts(rules: Any) -> list[str]:
-    """The sentences a page shows for the rules the engine applies (late arrival, a short table, table
-    points), in that order; those the rules do not have are left out."""
-    return [t for t in (late_arrival_text(rules), short_table_text(rules), table_points_text(rules)) if t]
+    """The sentences a page shows for the rules the engine applies (late arrival, substitutes, the end of a
+    session, a short table, table points), in that order; those the rules do not have are left out."""
+    texts = [late_arrival_text(rules), *substitutes_text(rules), session_end_text(rules)]
+    return [t for t in (*texts, short_table_text(rules), table_points_text(rules)) if t]
 
 
 # -- what the engines and the services keep in English, in the reader's language -------------------------

@@ -653,6 +653,7 @@ def player_sessions(*, registration: Registration) -> list[PlayerSession]:
     for s in SeatSummary.objects.filter(table_id__in=tables).select_related("registration__player"):
         summaries_at[s.table_id].append(s)
     penalties = player_penalty_lines(registration=registration)
+    fixed = registration.tournament.get_rules().replacement_result()
 
     by_session: dict[int, PlayerSession] = {}
     for table_id, (table, session) in tables.items():
@@ -675,6 +676,15 @@ def player_sessions(*, registration: Registration) -> list[PlayerSession]:
             mine = next((s for s in summaries_at[table_id] if s.registration_id == registration.pk), None)
             if mine is None:  # replaced: the seat is credited to the substitute
                 entry.replaced_by = lines[my_position].name
+                if fixed is not None:  # the result the rules give the replaced player (riichi 2025 §7.3)
+                    entry.mine = SeatLine(
+                        position=my_position,
+                        key=registration.key,
+                        name=registration.player.full_name,
+                        game_score=fixed.game_score,
+                        uma=fixed.uma,
+                        final=fixed.final,
+                    )
             else:
                 entry.mine = lines[my_position]
                 entry.substitute_for = entry.mine.substitute_for
@@ -685,7 +695,7 @@ def player_sessions(*, registration: Registration) -> list[PlayerSession]:
                 for pos, reg in sorted(seats_at[table_id].items())
                 if pos != my_position
             ]
-        if session.number in by_session and entry.mine is None:
+        if session.number in by_session and (entry.mine is None or entry.replaced_by):
             continue  # a substitute's seat counts over the seat this player was replaced in
         by_session[session.number] = entry
     for penalty in penalties:

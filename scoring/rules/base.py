@@ -111,6 +111,17 @@ class LateArrival:
 
 
 @dataclass(frozen=True)
+class SessionEnd:
+    """How a session ends on the clock: its length, the signal before the end, and what is played once
+    time is up (``END_OF_TIME_RULES``)."""
+
+    minutes: int
+    signal_minutes: int
+    red_zone_minutes: int
+    end_of_time: str
+
+
+@dataclass(frozen=True)
 class ReplacementResult:
     """The fixed result a player carries for a session a substitute played in his place."""
 
@@ -119,7 +130,7 @@ class ReplacementResult:
     final: Number  # what the session adds to the player's total
 
 
-END_OF_TIME_RULES = ("last_hand", "one_more_hand", "at_once")
+END_OF_TIME_RULES = ("last_hand", "one_more_hand", "at_once", "after_signal")
 
 
 @dataclass(frozen=True)
@@ -134,8 +145,10 @@ class Config:
 
     session_minutes: int = 120
     # "last_hand": the hand in play is finished; "one_more_hand": it and one more; "at_once": play stops and
-    # the hand in play scores nothing (the Green Book's rule for MCR, §3.5.6)
-    end_of_time: Literal["last_hand", "one_more_hand", "at_once"] = "last_hand"
+    # the hand in play scores nothing (the Green Book's rule for MCR, §3.5.6); "after_signal": from the
+    # signal the hand in play and one more are played, whatever the time, and no sound marks the end
+    # (riichi 2025 §7.4)
+    end_of_time: Literal["last_hand", "one_more_hand", "at_once", "after_signal"] = "last_hand"
     signal_minutes: int = 15
     red_zone_minutes: int = 5
 
@@ -365,6 +378,7 @@ class Ruleset:
         deductions: Sequence[Number] = (0, 0, 0, 0),
         chombos: Sequence[int] = (0, 0, 0, 0),
         excluded: frozenset[int] = frozenset(),
+        substitutes: frozenset[int] = frozenset(),
     ) -> TableResult:
         """Session result of each seat.
 
@@ -372,7 +386,9 @@ class Ruleset:
         deductions: offender-only penalty points per seat (0 or negative).
         chombos: chombos recorded as penalties (totals mode), added to ``game.chombos``.
         excluded: seats whose occupant gets no table points (MERS 4.1.2 during the session, 4.2);
-            the other three share 4, 2, 1 by rank.
+            the other three share 4, 2, 1 by rank (riichi 2025 §7.3: outside the others' uma).
+        substitutes: seats a substitute plays, whenever he took them (riichi 2025 §7.3: a substitute's
+            uma is fixed); the other rulesets ignore it.
         """
         raise EngineError(f"{type(self).__name__} has no table result")
 
@@ -389,9 +405,25 @@ class Ruleset:
         why); None: the rules set none."""
         return None
 
+    def session_end(self) -> SessionEnd:
+        """The session's length and end of time (the clock's settings of the preset and the tournament)."""
+        c = self.config
+        return SessionEnd(c.session_minutes, c.signal_minutes, c.red_zone_minutes, c.end_of_time)
+
     def substitution_exclusions(self, seat: int, reason: str, *, during: bool = False) -> frozenset[int]:
-        """Seats whose occupant gets no table points after a substitution (MERS §4); none elsewhere."""
+        """Seats left out of the places after a substitution: no table points (MERS §4), or outside the
+        others' uma (riichi 2025 §7.3, a substitute after the game began); none elsewhere."""
         return frozenset()
+
+    def substitute_outside_uma(self) -> bool:
+        """Whether a substitute who takes a seat after the game began is left out of the others' uma
+        (riichi 2025 §7.3)."""
+        return False
+
+    def late_minutes_rounded_up(self) -> bool:
+        """Whether a started minute of lateness counts as a whole one (riichi 2025 §7.2 "rounded up");
+        False: whole minutes only (MERS: "under 10 minutes" is 9 minutes 59 seconds too)."""
+        return False
 
     def foul_charges(self, fouls: Sequence[Any]) -> tuple[Any, ...] | None:
         """What each foul of a player in a session costs when the rules charge fouls as a ladder with

@@ -413,6 +413,7 @@ class GamePointsRuleset(Ruleset):
         deductions: Sequence[Number] = (0, 0, 0, 0),
         chombos: Sequence[int] = (0, 0, 0, 0),
         excluded: frozenset[int] = frozenset(),
+        substitutes: frozenset[int] = frozenset(),
     ) -> TableResult:
         """Game points + transfers + penalties; there are no table points, so ``excluded`` changes nothing."""
         inputs = table_inputs(game, transfers, deductions, chombos, excluded, self.rules_name)

@@ -47,7 +47,7 @@ SUBSTITUTION_REASONS = ("late_arrival", "illness", "disqualified")
 class MCRConfig(Config):
     # Green Book §3.5.6: "When the time has run out, all players cease playing immediately. Any hand in play
     # at that moment ends immediately, with no players earning points for that hand."
-    end_of_time: Literal["last_hand", "one_more_hand", "at_once"] = "at_once"
+    end_of_time: Literal["last_hand", "one_more_hand", "at_once", "after_signal"] = "at_once"
     min_fan: int = 8  # fan needed to win, flowers excluded
     base_points: int = 8  # what every loser pays on top of the fan owed by the discarder/self-draw payers
     max_hands: int | None = 16  # hands in a full session (fewer when time runs out)
@@ -287,6 +287,7 @@ class MCRRuleset(Ruleset):
         deductions: Sequence[Number] = (0, 0, 0, 0),
         chombos: Sequence[int] = (0, 0, 0, 0),
         excluded: frozenset[int] = frozenset(),
+        substitutes: frozenset[int] = frozenset(),
     ) -> TableResult:
         inputs = common.table_inputs(game, transfers, deductions, chombos, excluded, RULES_NAME)
         totals = [Fraction(game.scores[s]) + Fraction(inputs.transfers[s]) for s in range(SEATS)]

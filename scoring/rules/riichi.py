@@ -116,18 +116,24 @@ class RiichiConfig(Config):
     # (Pantheon's presets take 100 to 20000 in steps of 100; docs/rules-notes-riichi.md).
     referee_minimum: int | None = None
     # A player replaced by a substitute carries this fixed session result (points against the target,
-    # plus ``replacement_uma``) for the session missed. No preset default: the EMA and WRC rules texts
-    # found give none; Pantheon's EMA and WRC presets use -15000 and -15000 (docs/rules-notes-riichi.md).
+    # plus ``replacement_uma``) for the session missed: -15000 and -15000 under 2025 §7.3 ("will score
+    # -15,000 points and -15,000 uma at each session"); the other presets' texts give none.
     replacement_points: int | None = None
     replacement_uma: int | None = None
+    # A substitute who took the seat after the game at the table began does not count for the others'
+    # uma: the substitute gets the last place's uma, the other three the first three places' by their
+    # own order (2025 §7.3); off, the substitute is a full player at the table.
+    substitute_outside_uma: bool = False
     # Late arrival: late by ``late_arrival_minutes[i]`` minutes or more (and less than the next step),
     # ``late_arrival_points[i]`` points are deducted from the final score, like a chombo under the "final"
     # policy; later than ``late_arrival_limit`` minutes the player is out of the session and a substitute
-    # takes the seat. No preset default: none of the EMA or WRC texts found gives figures
-    # (docs/rules-notes-riichi.md); until a tournament sets them a riichi late arrival is refused.
+    # takes the seat. 2025 §7.2 sets 1000 points a minute up to 10 minutes and §7.3 the substitute past
+    # them; the other presets' texts give no figures: until a tournament sets them a late arrival is refused.
     late_arrival_minutes: tuple[int, ...] = ()
     late_arrival_points: tuple[int, ...] = ()
     late_arrival_limit: int | None = None
+    # A started minute counts as a whole one (2025 §7.2 "rounded up": 9 minutes 30 seconds is 10)
+    late_minutes_rounded_up: bool = False
     session_minutes: int = 90  # WRC 2015 §8.2: the recommended time limit of a hanchan
 
     def __post_init__(self) -> None:
@@ -226,8 +232,20 @@ EMA_2016 = RiichiConfig()
 PRESET_CONFIGS: dict[str, RiichiConfig] = {
     "ema-riichi-2016": EMA_2016,
     # 2025 revision notes: kiriage mangan; a double wind pair is 2 minipoints instead of 4
+    # and the tournament rules of §7: lateness (§7.2), substitutes (§7.3), the session's end (§7.4)
     "ema-riichi-2025": replace(
-        EMA_2016, kiriage_mangan=True, double_wind_pair_fu=2, sticks_split="round_down"
+        EMA_2016,
+        kiriage_mangan=True,
+        double_wind_pair_fu=2,
+        sticks_split="round_down",
+        late_arrival_minutes=tuple(range(1, 11)),
+        late_arrival_points=tuple(1000 * m for m in range(1, 11)),
+        late_arrival_limit=10,
+        late_minutes_rounded_up=True,
+        replacement_points=-15000,
+        replacement_uma=-15000,
+        substitute_outside_uma=True,
+        end_of_time="after_signal",
     ),
     # WRC: head bump (RULES.md); the WRC 2015 rule book lists an abortive draw (its §5.7.3)
     "wrc-riichi": replace(EMA_2016, multiple_ron=False, abortive_draws=True),
@@ -903,6 +921,27 @@ def uma_shares(scores: Sequence[Number], config: RiichiConfig = EMA_2016) -> Fou
     return tuple(result)  # type: ignore[return-value]
 
 
+def uma_without(scores: Sequence[Number], outside: frozenset[int], config: RiichiConfig = EMA_2016) -> Four:
+    """Uma when the seats ``outside`` do not count for the others' (2025 §7.3, a substitute who took the
+    seat after the game began): "they will always receive -15,000 points uma, and the other players will
+    receive 15,000, 5,000 and -5,000 points". Each seat outside gets the last place's uma; the others share
+    the first places' uma (and the oka) by their own order, ties as everywhere."""
+    result: list[Number] = [0] * SEATS
+    inside = [s for s in range(SEATS) if s not in outside]
+    place = 0
+    for group in places(scores, config.ties):
+        group = [s for s in group if s in inside]
+        if not group:
+            continue
+        pool = sum(config.uma[place : place + len(group)]) + (config.oka if place == 0 else 0)
+        for seat in group:
+            result[seat] = share(pool, len(group))
+        place += len(group)
+    for seat in outside:
+        result[seat] = config.uma[-1]
+    return tuple(result)  # type: ignore[return-value]
+
+
 def session_result(
     game: GameResult,
     config: RiichiConfig = EMA_2016,
@@ -911,6 +950,7 @@ def session_result(
     deductions: Sequence[Number] = (0, 0, 0, 0),
     chombos: Sequence[int] = (0, 0, 0, 0),
     excluded: frozenset[int] = frozenset(),
+    substitutes: frozenset[int] = frozenset(),
 ) -> TableResult:
     """See :meth:`RiichiRuleset.table_result`."""
     for name, values in (("transfers", transfers), ("deductions", deductions), ("chombos", chombos)):
@@ -921,7 +961,13 @@ def session_result(
     if any(seat not in range(SEATS) for seat in excluded):
         raise EngineError(f"excluded seats must be 0..3, not {sorted(excluded)}")
     ranked = [exact(game.scores[s] + transfers[s]) for s in range(SEATS)]
-    uma = uma_shares(ranked, config)
+    if any(seat not in range(SEATS) for seat in substitutes):
+        raise EngineError(f"substitutes' seats must be 0..3, not {sorted(substitutes)}")
+    fixed = (excluded | substitutes) if config.substitute_outside_uma else frozenset()
+    outside = excluded if config.substitute_outside_uma else frozenset()
+    uma = list(uma_shares(ranked, config) if not outside else uma_without(ranked, outside, config))
+    for seat in fixed:  # 2025 §7.3: a substitute "will receive -15,000 points uma", before or after
+        uma[seat] = config.uma[-1]
     per_chombo = -config.chombo_points if config.chombo_policy == "final" else 0
     seats = []
     for s in range(SEATS):
@@ -1030,15 +1076,25 @@ class RiichiRuleset(Ruleset):
         deductions: Sequence[Number] = (0, 0, 0, 0),
         chombos: Sequence[int] = (0, 0, 0, 0),
         excluded: frozenset[int] = frozenset(),
+        substitutes: frozenset[int] = frozenset(),
     ) -> TableResult:
         """final = raw + transfers − target + uma (with the oka share) − chombos + deductions.
 
         Chombos (``game.chombos`` plus ``chombos``) cost ``chombo_points`` each under the "final"
         policy; under the "table" policy the mangan was paid at the table and is in the scores, so they
-        deduct nothing. Riichi has no table points, so ``excluded`` changes nothing.
+        deduct nothing. Where the preset has ``substitute_outside_uma`` (2025 §7.3) a seat a substitute
+        plays (``substitutes``) gets the last place's uma, whatever its place; the seats ``excluded`` (a
+        substitute after the game began, a seat put out of the session) get it too and do not count for
+        the others, who take the first places' uma by their own order. Elsewhere both change nothing.
         """
         return session_result(
-            game, self.config, transfers=transfers, deductions=deductions, chombos=chombos, excluded=excluded
+            game,
+            self.config,
+            transfers=transfers,
+            deductions=deductions,
+            chombos=chombos,
+            excluded=excluded,
+            substitutes=substitutes,
         )
 
     def score_bound(self) -> int:
@@ -1061,13 +1117,32 @@ class RiichiRuleset(Ruleset):
         return self.config.counted_yakuman
 
     def replacement_result(self) -> ReplacementResult | None:
-        """``replacement_points`` (plus ``replacement_uma``) when the tournament sets them (EMA riichi
-        rules §7.3 leave the amount to the tournament); no preset does."""
+        """``replacement_points`` (plus ``replacement_uma``) when the preset or the tournament sets them:
+        2025 §7.3 "will score -15,000 points and -15,000 uma at each session, i.e. a total of -30,000
+        points"; the other presets' texts set none."""
         points = self.config.replacement_points
         if points is None:
             return None
         uma = self.config.replacement_uma or 0
         return ReplacementResult(game_score=self.config.target_points + points, uma=uma, final=points + uma)
+
+    def substitution_exclusions(self, seat: Any, reason: Any, *, during: Any = False) -> frozenset[int]:
+        """The seat of a substitute who took it after the game at the table began, where the preset puts
+        such a substitute outside the uma (2025 §7.3: "the score of the substitute player is not
+        relevant"); before the game began the substitute counts like any player. None elsewhere."""
+        s = common.seat(seat, "the replaced player's seat", "player")
+        if not isinstance(during, bool):
+            raise RuleError(
+                gettext_noop("'during' must be true or false, not %(during)s", during=during), "during"
+            )
+        return frozenset({s}) if during and self.config.substitute_outside_uma else frozenset()
+
+    def substitute_outside_uma(self) -> bool:
+        """Whether a substitute who took the seat after the game began is left out of the uma (2025 §7.3)."""
+        return self.config.substitute_outside_uma
+
+    def late_minutes_rounded_up(self) -> bool:
+        return self.config.late_minutes_rounded_up
 
     def late_arrival(self, minutes_late: int) -> LateArrival:
         """The tournament's late-arrival scale (``late_arrival_minutes``, ``late_arrival_points``,

@@ -183,7 +183,8 @@
     }, this);
     if (this.lastPhase && this.lastPhase !== v.phase) {
       if (v.phase === "signal") this.beeper.beep(2, 880);
-      if (v.phase === "over") this.beeper.beep(3, 440);
+      // no sound at the end where the last hands count from the signal (riichi 2025 §7.4)
+      if (v.phase === "over" && d.end_of_time !== "after_signal") this.beeper.beep(3, 440);
     }
     this.lastPhase = v.phase;
   };

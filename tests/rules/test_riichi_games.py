@@ -431,9 +431,12 @@ def test_totals_must_be_hundreds():
 
 def test_penalty_amounts():
     assert EMA.referee_bounds() == (-100000, 0)
-    for ruleset in PRESETS.values():
-        with pytest.raises(RuleError):
-            ruleset.late_arrival(5)  # the riichi rulebooks set no amount
+    for key, ruleset in PRESETS.items():
+        if key == "ema-riichi-2025":  # §7.2 (line 1323): 1,000 points a minute
+            assert ruleset.late_arrival(5).points == -5000
+        else:
+            with pytest.raises(RuleError):
+                ruleset.late_arrival(5)  # the other riichi texts set no amount
         with pytest.raises(RuleError):
             ruleset.foul(1)
         with pytest.raises(RuleError) as exc:

@@ -162,3 +162,93 @@ def test_a_riichi_scale_set_by_the_tournament_is_stated_as_the_engine_applies_it
     for minute in range(91):
         applied = rules.late_arrival(minute)
         assert stated[minute] == (applied.points, applied.disqualified), minute
+
+
+# -- lateness, substitutes and the end of a session (EMA riichi rules 2025 §7.2-§7.4 and the others) -----
+
+
+def _in_spanish(client, tournament) -> str:
+    client.cookies["django_language"] = "es"
+    page = client.get(reverse("console-rules", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es")
+    client.cookies.pop("django_language")
+    found = re.search(r'<article id="rule-summary">(.*?)</article>', page.content.decode(), re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", found.group(1)))
+
+
+def test_the_riichi_2025_page_states_7_2_7_3_and_7_4_in_english_and_spanish(
+    client, make_tournament, director
+):
+    """ema-riichi-rules-2025.txt: §7.2 (lines 1322-1325) 1,000 points a minute late, rounded up, up to 10
+    minutes; §7.3 (lines 1326-1337) −15,000 points and −15,000 uma for the substituted player, the
+    substitute's uma before and after the game began; §7.4 (lines 1338-1345) the signal at 15 minutes, the
+    hand in play and one more, no sound at the end, a chombo one of those hands."""
+    tournament = make_tournament(ruleset="ema-riichi-2025", director=director, players=0)
+    client.force_login(director)
+    text = summary(client, tournament)
+    scale = late_scale(text)
+    assert [scale[m] for m in (0, 1, 6, 10, 11, 12)] == [
+        (0, False), (-1000, False), (-6000, False), (-10000, False), (0, True), (0, True)
+    ]  # fmt: skip
+    assert "A started minute counts as a whole minute (9 minutes 30 seconds: 10)." in text
+    assert (
+        f"A player replaced by a substitute scores {MINUS}15000 points and {MINUS}15000 uma for that session "
+        f"({MINUS}30000 in all), and may play the later sessions."
+    ) in text
+    assert (
+        "before the game at the table begins and finishes first: "
+        f"{MINUS}15000 uma for the substitute, 5000, {MINUS}5000, {MINUS}15000 for the others"
+    ) in text
+    assert (
+        "after the game at the table began and finishes first: "
+        f"{MINUS}15000 uma for the substitute, 15000, 5000, {MINUS}5000 for the others"
+    ) in text
+    assert (
+        "A session lasts 90 minutes; a signal sounds when 15 minutes are left. After it the hand in play is "
+        "finished and one more is played (unless the game is complete), however long they take: nothing "
+        "sounds at the end. A chombo after the signal counts as one of those hands."
+    ) in text
+    spanish = _in_spanish(client, tournament)
+    assert "Un minuto empezado cuenta como un minuto entero" in spanish
+    assert (
+        f"obtiene {MINUS}15000 puntos y {MINUS}15000 de uma en esa sesión ({MINUS}30000 en total)" in spanish
+    )
+    assert f"{MINUS}15000 de uma para el suplente, 15000, 5000, {MINUS}5000 para los demás" in spanish
+    assert "suena un aviso cuando quedan 15 minutos" in spanish and "Un chombo después del aviso" in spanish
+    # the settings behind them, by name in the rules form
+    client.cookies["django_language"] = "es"
+    form = client.get(reverse("console-rules", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es")
+    page = form.content.decode()
+    assert "Suplente fuera del uma" in page and "Retraso: un minuto empezado cuenta" in page
+    assert "desde el aviso: la mano en juego y una más, sin sonido al final" in page
+
+
+@pytest.mark.parametrize("key", RULESET_KEYS)
+def test_every_preset_states_what_a_substitution_and_the_end_of_a_session_do(
+    client, make_tournament, director, key
+):
+    """The sentences come from the engine: the replaced player's fixed result, the uma or table points at a
+    table where the substitute finishes first, the clock's end of time."""
+    tournament = make_tournament(slug=f"t-{key}", ruleset=key, director=director, players=0)
+    client.force_login(director)
+    text = summary(client, tournament)
+    rules = get_ruleset(key)
+    fixed = rules.replacement_result()
+    assert ("scores nothing for the session missed" in text) is (fixed is None)
+    end = rules.session_end()
+    assert f"A session lasts {end.minutes} minutes" in text
+    said = {
+        "last_hand": "the hand in play is finished, and it is the last",
+        "one_more_hand": "the hand in play is finished and one more is played.",
+        "at_once": "play stops at once",
+        "after_signal": "nothing sounds at the end",
+    }
+    assert said[end.end_of_time] in text
+    if rules.ranks_by == "table_points":  # MERS §4.1.2: after the start the substitute gets no table points
+        assert (
+            "after the game at the table began and finishes first: 0 table points for the substitute, 4, 2, 1"
+            in text
+        )
+    elif not rules.substitute_outside_uma():
+        assert "A substitute plays the seat as any player" in text
+    spanish = _in_spanish(client, tournament)
+    assert f"Una sesión dura {end.minutes} minutos" in spanish and "Un jugador sustituido" in spanish

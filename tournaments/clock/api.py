@@ -58,7 +58,8 @@ class ClockSerializer(serializers.Serializer):
     end_of_time = serializers.ChoiceField(
         choices=list(engine.END_RULES),
         help_text="When time is up: finish the hand in play, it and one more, or stop at once (the hand in "
-        "play scores nothing).",
+        "play scores nothing); after_signal: from the signal, the hand in play and one more, with no sound "
+        "at the end.",
     )
     signal_seconds = serializers.IntegerField()
     red_zone_seconds = serializers.IntegerField()

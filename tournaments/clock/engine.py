@@ -21,8 +21,11 @@ STATES = (STOPPED, RUNNING, PAUSED, ENDED)
 ACTIONS = ("start", "pause", "resume", "extend", "end")
 
 LAST_HAND, ONE_MORE_HAND, AT_ONCE = "last_hand", "one_more_hand", "at_once"
-END_RULES = (LAST_HAND, ONE_MORE_HAND, AT_ONCE)
-_HANDS_AFTER_END = {AT_ONCE: 0, LAST_HAND: 1, ONE_MORE_HAND: 2}
+# from the signal: the hand in play and one more, however long they take; no sound at the end (riichi
+# 2025 §7.4)
+AFTER_SIGNAL = "after_signal"
+END_RULES = (LAST_HAND, ONE_MORE_HAND, AT_ONCE, AFTER_SIGNAL)
+_HANDS_AFTER_END = {AT_ONCE: 0, LAST_HAND: 1, ONE_MORE_HAND: 2, AFTER_SIGNAL: 2}
 
 # Phases of a table's (or the session's) time, for colours and messages.
 WAITING, NORMAL, SIGNAL, RED, OVER = "waiting", "normal", "signal", "red", "over"
@@ -68,9 +71,15 @@ class EndRule:
 
     @property
     def hands_after_end(self) -> int:
-        """How many hands may still be entered once time is up: none (play stops at once), the hand in
-        play, or it and one more."""
+        """How many hands may still be entered once time is up (from the signal under ``after_signal``):
+        none (play stops at once), the hand in play, or it and one more."""
         return _HANDS_AFTER_END[self.end_of_time]
+
+    @property
+    def from_signal(self) -> bool:
+        """The last hands count from the signal, not from the end, and no sound marks the end (riichi 2025
+        §7.4: "After the sound, the current hand is finished and one more hand is played")."""
+        return self.end_of_time == AFTER_SIGNAL
 
 
 @dataclass(frozen=True)
@@ -134,6 +143,17 @@ class Clock:
     def table_over(self, table: int, now: dt.datetime) -> bool:
         end = self.table_ends_at(table)
         return end is not None and now >= end
+
+    def table_last_hands_from(self, table: int, rule: EndRule) -> dt.datetime | None:
+        """From when the table's last hands count: its end, or its signal under ``after_signal`` (2025
+        §7.4; a clock ended by hand ends them at once); None while stopped or paused."""
+        end = self.table_ends_at(table)
+        if end is None or not rule.from_signal:
+            return end
+        if self.ended_at is not None and end >= self.ended_at:
+            return end  # ended by hand before time was up: that instant
+        signal = self.ends_at + dt.timedelta(seconds=self.extra_of(table) - rule.signal_seconds)
+        return min(signal, end)
 
     # -- actions -----------------------------------------------------------------------------------
     def apply(

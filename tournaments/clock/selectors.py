@@ -274,6 +274,9 @@ def table_clock(
     end = clock.table_ends_at(table.number)
     late = frozenset(n for n, at in (hand_times or []) if end is not None and at > end)
     over = clock.table_over(table.number, now)
+    last_from = clock.table_last_hands_from(table.number, rule)
+    last_started = last_from is not None and now >= last_from
+    last = [n for n, at in (hand_times or []) if last_from is not None and at > last_from]
     state = engine.ENDED if over else clock.state
     return TableClock(
         session=session.number,
@@ -285,7 +288,7 @@ def table_clock(
         phase=engine.phase(left, rule, started=clock.state != engine.STOPPED),
         end_of_time=rule.end_of_time,
         hands_after_end=len(late),
-        hands_left=engine.hands_left_after_end(rule, len(late)) if over else None,
+        hands_left=engine.hands_left_after_end(rule, len(last)) if last_started else None,
         late_hands=late,
         api_url=reverse("clock-api", args=[tournament.slug]),
         rule=rule,

@@ -145,6 +145,17 @@ LABELS: dict[str, tuple[Any, Any]] = {
         _("Late-arrival limit (minutes)"),
         _("Later than this: out of the session, a substitute plays (empty: no limit)."),
     ),
+    "late_minutes_rounded_up": (
+        _("Late arrival: a started minute counts"),
+        _("A started minute of lateness counts as a whole one (9 min 30 s late: 10)."),
+    ),
+    "substitute_outside_uma": (
+        _("Substitute outside the uma"),
+        _(
+            "A substitute receives the last place's uma; one who came after the game at the table began "
+            "does not count for the others' uma."
+        ),
+    ),
     # the session clock (every ruleset)
     "session_minutes": (_("Session minutes"), _("Playing time of a session on the clock.")),
     "end_of_time": (_("End of time"), _("What happens when the clock reaches zero.")),
@@ -189,6 +200,7 @@ CHOICE_LABELS = {
     "last_hand": _("finish the hand in play"),
     "one_more_hand": _("the hand in play and one more"),
     "at_once": _("stop at once: the hand in play scores nothing"),
+    "after_signal": _("from the signal: the hand in play and one more, no sound at the end"),
 }
 MAX_ABS = 10_000_000
 COLOUR_CHOICES = (("r", _("red")), ("g", _("green")), ("k", _("black or blue")))
