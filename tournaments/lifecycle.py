@@ -265,10 +265,20 @@ def statuses_load(*, tournament: Tournament, sessions: Mapping[int, str], also: 
     """The statuses of an imported or restored tournament, as its document records them: each session's
     (by id) and the tournament's, worked out from them (all finished: finished; any started: running;
     else draft). The one path that sets statuses without stepping: the document was checked as a whole.
-    The event names ``STATUS`` and ``also`` (what else the caller wrote: an import writes everything)."""
-    for session_id, status in sessions.items():
+    The event names ``STATUS`` and ``also`` (what else the caller wrote: an import writes everything).
+
+    A session's status goes with its seating: "planned" with a published seating is "seated" (its seating
+    was shown: the next step is to play it), as publishing it live would have made it."""
+    for status in sessions.values():
         if status not in SESSION_STEPS:
             raise RuleError(f"unknown session status {status!r}", "status")
+    published = set(
+        Session.objects.filter(pk__in=list(sessions), seating_published=True).values_list("pk", flat=True)
+    )
+    sessions = {
+        pk: SEATED if status == PLANNED and pk in published else status for pk, status in sessions.items()
+    }
+    for session_id, status in sessions.items():
         Session.objects.filter(pk=session_id).update(status=status)
     values = list(sessions.values())
     if values and all(s == FINISHED for s in values):
