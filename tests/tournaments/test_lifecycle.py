@@ -161,7 +161,7 @@ def test_reopening_marks_the_exports_made_before_it_out_of_date_until_made_again
     page = client.get(f"/t/{finished.slug}/exports/").content.decode()
     old = page.split(f'id="export-job-{before.pk}"')[1].split("</article>")[0]
     new = page.split(f'id="export-job-{after.pk}"')[1].split("</article>")[0]
-    assert "Out of date" in old and "Make the file again." in old
+    assert "Out of date" in old and "make the file again." in old
     assert "Out of date" not in new
     listed = {
         j["id"]: j["out_of_date"]
