@@ -724,6 +724,7 @@ def session_page(request, slug: str, number: int):
         absent_names=[r.player.full_name for r in registrations if r.key in set(session.absent or ())],
         withdrawn_here=[r.player.full_name for r in registrations if r.withdrawn_from == session.number],
         answer_lines=_answer_lines(tournament, registrations),
+        reopened_after_finish=lifecycle.reopened_after_finish(tournament),
     )
 
 
