@@ -119,6 +119,11 @@ def api_gate(request: HttpRequest, view_func, view_args, view_kwargs):
         view.action_map = actions
     view.args, view.kwargs, view.format_kwarg = view_args, view_kwargs, None
     view.headers = {}
+    # DRF writes the user it finds onto the request it wraps (a token's user, or nobody after a refusal).
+    # The view authenticates again on the same request: left there, a token's user would look like a
+    # session cookie's (and be asked for a CSRF token), a refused cookie like nobody. Put back as it was.
+    had_user = "user" in request.__dict__
+    django_user = request.__dict__.get("user")
     try:
         drf_request = view.initialize_request(request, *view_args, **view_kwargs)
         view.request = drf_request
@@ -126,6 +131,11 @@ def api_gate(request: HttpRequest, view_func, view_args, view_kwargs):
         view.check_permissions(drf_request)
     except APIException:
         return True, None
+    finally:
+        if had_user:
+            request.user = django_user
+        else:
+            request.__dict__.pop("user", None)
     return False, user
 
 

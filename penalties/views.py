@@ -24,8 +24,9 @@ from penalties.models import Kind, Penalty, Scope
 from penalties.presenters import penalty_lines
 from scoring import selectors
 from scoring.rules.base import RuleError
+from tournaments.lifecycle import results_closed
 from tournaments.models import WIND_LETTERS, Role, Seat, Session, Table, Tournament
-from tournaments.permissions import Actor, user_roles
+from tournaments.permissions import Actor, can_manage, user_roles
 
 
 def _referee_actor(request: HttpRequest, tournament: Tournament) -> Actor:
@@ -40,6 +41,15 @@ def _login_needed(request: HttpRequest) -> HttpResponse | None:
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     return None
+
+
+def _reopen_url(request: HttpRequest, tournament: Tournament, session) -> str:
+    """Where a director reopens what keeps the results closed ("" for a referee: the director does)."""
+    from scoring.views import closed_reopen_url
+
+    if not can_manage(request.user, tournament):
+        return ""
+    return closed_reopen_url(tournament, session)
 
 
 def _tournament(slug: str) -> Tournament:
@@ -117,7 +127,11 @@ def table_penalty(request: HttpRequest, slug: str, session: int, number: int, ki
     }
     table_url = reverse("table-page", args=[slug, session, number])
     status = 200
-    if request.method == "POST":
+    closed = results_closed(session=table.session, tournament=tournament)
+    if closed:  # no form the service would refuse: why, and where the director reopens it
+        form = None
+        status = 400 if request.method == "POST" else 200
+    elif request.method == "POST":
         form = PenaltyForm(request.POST, kind=kind, rules=rules, players=players, substitutes=substitutes)
         penalty = _record(
             request, tournament=tournament, actor=actor, form=form, session=table.session, table=table
@@ -150,6 +164,8 @@ def table_penalty(request: HttpRequest, slug: str, session: int, number: int, ki
         "form": form,
         "back_url": table_url,
         "kind_url": reverse("table-penalty", args=[slug, session, number, "KIND"]),
+        "closed": closed,
+        "closed_reopen_url": _reopen_url(request, tournament, table.session) if closed else "",
     }
     return render(request, "penalties/record.html", context, status=status)
 
@@ -170,6 +186,10 @@ def player_penalties(request: HttpRequest, slug: str, key: str) -> HttpResponse:
     sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
     form = None
     status = 200
+    closed = results_closed(session=None, tournament=tournament)
+    if closed:
+        kind = ""  # no form the service would refuse
+        status = 400 if request.method == "POST" else 200
     if kind:
         kind = _kind_or_404(kind, kinds)
         session_number = request.POST.get("session") or request.GET.get("session") or ""
@@ -227,6 +247,8 @@ def player_penalties(request: HttpRequest, slug: str, key: str) -> HttpResponse:
         "kind_label": dict(kinds).get(kind, ""),
         "form": form,
         "here": request.path,
+        "closed": closed,
+        "closed_reopen_url": _reopen_url(request, tournament, None) if closed else "",
         "seats": Seat.objects.filter(registration=registration)
         .select_related("session", "table")
         .order_by("session__number"),

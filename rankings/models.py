@@ -87,6 +87,9 @@ class ExportJob(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # the tournament's stamp (rankings.submission.selectors.stamp) when the file was made: the file is out
+    # of date once the tournament's stamp is another
+    stamp = models.CharField(max_length=32, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -111,14 +114,36 @@ class ExportJob(models.Model):
 
     @property
     def out_of_date(self) -> bool:
-        """Made before the tournament (or one of its finished sessions) was last reopened: its results may
-        have changed since. A file made again after the reopening is not."""
-        from tournaments.lifecycle import last_reopened_at
-
+        """Made from the tournament as it no longer is: its stamp (results, penalties, roster, sessions,
+        statuses, the submission's facts) has changed since, for every export alike (the EMA pack too).
+        A file made again is current. A file made before files kept their stamp: out of date once the
+        tournament (or one of its finished sessions) was reopened after it."""
         if self.tournament_id is None or self.status != self.Status.DONE:
             return False
+        if self.stamp:
+            now = self.__dict__.get("_stamp_now")
+            if now is None:
+                from rankings.submission.selectors import stamp
+
+                now = stamp(tournament=self.tournament)
+            return now != self.stamp
+        from tournaments.lifecycle import last_reopened_at
+
         reopened = last_reopened_at(self.tournament)
         return reopened is not None and self.created_at < reopened
+
+    @staticmethod
+    def stamps_read(jobs, tournament) -> list:
+        """``jobs`` of ``tournament`` with the tournament's stamp read once for all of them (a list of
+        jobs asks ``out_of_date`` of each)."""
+        from rankings.submission.selectors import stamp
+
+        jobs = list(jobs)
+        if jobs:
+            now = stamp(tournament=tournament)
+            for job in jobs:
+                job.__dict__["_stamp_now"] = now
+        return jobs
 
     @property
     def exporter_name(self) -> str:

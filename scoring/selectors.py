@@ -26,6 +26,7 @@ from scoring.models import Hand, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
 from tournaments.fields import plain_number
+from tournaments.lifecycle import results_closed
 from tournaments.models import WIND_LETTERS, Player, Registration, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor
 from tournaments.presenters import MINUS, WIND_NAMES, SeatLine, TableView, num, short_name, signed
@@ -154,6 +155,7 @@ class TableState:
     has_entries: bool = False
     player_confirmations: list[str] = field(default_factory=list)
     actions: frozenset[str] = frozenset()  # what the visitor may do now (scoring.policy)
+    closed: str = ""  # why nothing may change now (a finished session or tournament), "" when open
     penalties: list[Penalty] = field(default_factory=list)  # of the table's players in its session
     hand_times: list[tuple[int, Any]] = field(default_factory=list)  # (number, entered at)
     game: Any = None  # the engine's game, replayed once (None when it could not be)
@@ -389,6 +391,9 @@ def table_state(*, table: Table, actor: Actor | None = None, result: TableResult
         dataclasses.replace(facts, game_over=state.game_over, replay_error=bool(state.replay_error)),
         referee=referee,
     )
+    state.closed = results_closed(session=table.session, tournament=tournament)
+    if state.closed:  # no form is offered that the service would refuse
+        state.actions = frozenset()
     if result is not None and state.has_entries and not state.replay_error:
         outcome = functools.partial(
             table_outcome,

@@ -37,7 +37,7 @@ from scoring.tiles import forms as tile_forms
 from scoring.tiles import services as tiles_services
 from scoring.tiles.views import tiles_value_url
 from tournaments.clock import selectors as clock_selectors
-from tournaments.models import Role, Table
+from tournaments.models import Role, Table, Tournament
 from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
 
 # -- who is at the page ----------------------------------------------------------------------------------
@@ -63,6 +63,14 @@ def _table_urls(table: Table, link_key: str | None) -> dict[str, str]:
 
 
 # -- the table page ------------------------------------------------------------------------------------
+
+
+def closed_reopen_url(tournament, session) -> str:
+    """Where the director reopens what keeps results from changing: the tournament once finished, else the
+    finished session."""
+    if tournament.status == Tournament.Status.FINISHED:
+        return reverse("console-home", args=[tournament.slug]) + "#reopen-reason"
+    return reverse("console-session", args=[tournament.slug, session.number]) + "#reopen-reason"
 
 
 @dataclass
@@ -220,7 +228,10 @@ class TablePage:
             )
             if show_penalties
             else [],
-            "penalty_kinds": penalty_kinds(s.rules) if self.is_referee else [],
+            "penalty_kinds": penalty_kinds(s.rules) if self.is_referee and not s.closed else [],
+            "closed_reopen_url": closed_reopen_url(tournament, s.session)
+            if s.closed and self.actor.role == Role.DIRECTOR
+            else "",
             "history": selectors.table_history(table=self.table, state=s) if self.is_referee else None,
             "session_url": reverse("session-tables", args=[tournament.slug, s.session.number])
             if self.actor.role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER)

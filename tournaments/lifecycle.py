@@ -15,7 +15,8 @@ Rules kept here:
 - a finished session, and every session of a finished tournament, is read-only
   (:func:`results_open_check`, called by every service that changes hands, totals, confirmations or
   penalties); reopening one needs a reason, is recorded in ``Tournament.settings["reopened"]`` and makes the
-  exports made before it out of date (:func:`last_reopened_at`);
+  exports made before it out of date (:func:`last_reopened_at`); reopening the finished tournament opens
+  the results of every session to corrections until it is finished again (one reopening, one reason);
 - every step sends the domain event (``STATUS``, naming the session): the clock starts with the session
   (unless the tournament's setting ``clock_with_session`` is off) and ends with it.
 """
@@ -77,26 +78,44 @@ def clock_follows_session(tournament: Tournament) -> bool:
 # -- read-only once finished ------------------------------------------------------------------------------
 
 
+def reopened_after_finish(tournament: Tournament) -> bool:
+    """The tournament was finished and the director reopened it (it is running again): every session's
+    results may be corrected, the finished ones too, until it is finished again. One reopening, with one
+    reason, is enough for any correction."""
+    if tournament.status != RUNNING:
+        return False
+    for entry in (tournament.settings or {}).get(REOPENED_SETTING) or []:
+        scope = entry.get("scope")
+        if scope is None:  # recorded before the scope was: a session's names its number
+            scope = "session" if any(c.isdigit() for c in str(entry.get("what", ""))) else "tournament"
+        if scope == "tournament":
+            return True
+    return False
+
+
+def results_closed(*, session: Session | None, tournament: Tournament | None = None) -> str:
+    """Why the results of ``session`` (or of the whole tournament) cannot change now ("" when they can):
+    the tournament is finished, or the session is (and the tournament was not reopened after its finish)."""
+    tournament = tournament or session.tournament
+    if tournament.status == DONE:
+        return _(
+            "The tournament is finished: its results can only change after the director reopens it, with a reason."
+        )
+    if session is not None and session.status == FINISHED and not reopened_after_finish(tournament):
+        return _(
+            "Session %(n)s is finished: its results can only change after the director reopens it, with a reason."
+        ) % {"n": session.number}
+    return ""
+
+
 def results_open_check(*, session: Session | None, tournament: Tournament | None = None) -> None:
     """Refuse a change of a finished session's (or finished tournament's) results: hands, totals,
     confirmations, penalties. A ``RuleError`` on ``status`` that says how to reopen it. ``session`` None:
-    a change of the whole tournament (a penalty for the tournament)."""
-    tournament = tournament or session.tournament
-    if tournament.status == DONE:
-        raise RuleError(
-            _(
-                "The tournament is finished: its results can only change after the director reopens it, with a reason."
-            ),
-            "status",
-        )
-    if session is not None and session.status == FINISHED:
-        raise RuleError(
-            _(
-                "Session %(n)s is finished: its results can only change after the director reopens it, with a reason."
-            )
-            % {"n": session.number},
-            "status",
-        )
+    a change of the whole tournament (a penalty for the tournament). A tournament reopened after its finish
+    takes corrections in every session (:func:`reopened_after_finish`)."""
+    reason = results_closed(session=session, tournament=tournament)
+    if reason:
+        raise RuleError(reason, "status")
 
 
 def last_reopened_at(tournament: Tournament) -> dt.datetime | None:
@@ -125,13 +144,14 @@ def _reason(reason: str) -> str:
     return text
 
 
-def _record_reopening(tournament: Tournament, what: str, reason: str, user) -> None:
+def _record_reopening(tournament: Tournament, what: str, reason: str, user, scope: str) -> None:
     settings = dict(tournament.settings or {})
     entries = list(settings.get(REOPENED_SETTING) or [])
     entries.append(
         {
             "at": timezone.now().isoformat(),
             "what": what,
+            "scope": scope,  # "tournament" or "session": what was reopened, whatever the language of ``what``
             "reason": reason,
             "by": getattr(user, "username", "") or "",
         }
@@ -186,7 +206,9 @@ def session_move(
         if reasons:
             raise Blocked(reasons)
         if current == FINISHED:
-            _record_reopening(tournament, _("session %(n)s") % {"n": locked.number}, _reason(reason), user)
+            _record_reopening(
+                tournament, _("session %(n)s") % {"n": locked.number}, _reason(reason), user, "session"
+            )
         locked.status = to
         if to == PLANNED:
             locked.seating_published = False
@@ -250,7 +272,7 @@ def tournament_move(*, tournament: Tournament, to: str, reason: str = "", user=N
                 [_("The tournament cannot go from %(from)s to %(to)s.") % {"from": current, "to": to}]
             )
         if current == DONE:
-            _record_reopening(locked, _("tournament"), _reason(reason), user)
+            _record_reopening(locked, _("tournament"), _reason(reason), user, "tournament")
         _tournament_write(locked, to)
         changed_send(tournament_id=locked.pk, what={STATUS}, slug=locked.slug)
     tournament.status = locked.status
@@ -265,10 +287,20 @@ def statuses_load(*, tournament: Tournament, sessions: Mapping[int, str], also: 
     """The statuses of an imported or restored tournament, as its document records them: each session's
     (by id) and the tournament's, worked out from them (all finished: finished; any started: running;
     else draft). The one path that sets statuses without stepping: the document was checked as a whole.
-    The event names ``STATUS`` and ``also`` (what else the caller wrote: an import writes everything)."""
-    for session_id, status in sessions.items():
+    The event names ``STATUS`` and ``also`` (what else the caller wrote: an import writes everything).
+
+    A session's status goes with its seating: "planned" with a published seating is "seated" (its seating
+    was shown: the next step is to play it), as publishing it live would have made it."""
+    for status in sessions.values():
         if status not in SESSION_STEPS:
             raise RuleError(f"unknown session status {status!r}", "status")
+    published = set(
+        Session.objects.filter(pk__in=list(sessions), seating_published=True).values_list("pk", flat=True)
+    )
+    sessions = {
+        pk: SEATED if status == PLANNED and pk in published else status for pk, status in sessions.items()
+    }
+    for session_id, status in sessions.items():
         Session.objects.filter(pk=session_id).update(status=status)
     values = list(sessions.values())
     if values and all(s == FINISHED for s in values):

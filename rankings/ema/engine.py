@@ -310,7 +310,7 @@ class EmaPlayer:
     first_name: str
     last_name: str = ""
     ema_id: str = ""  # 8 digits, leading zeros kept; empty without an EMA number
-    ema_member: bool = False
+    ema_member: bool | None = None  # None: not known (no EMA player list to tell), an empty cell
     country: str = ""  # 3-letter code
 
 
@@ -365,7 +365,7 @@ def ema_results_rows(
                 ema_id,
                 "" if row.table_points is None else printable(row.table_points),
                 printable(row.score),
-                "Yes" if person.ema_member else "No",
+                "" if person.ema_member is None else "Yes" if person.ema_member else "No",
                 person.country.strip().upper(),
             ]
         )

@@ -33,7 +33,8 @@ class ExportJobSerializer(serializers.ModelSerializer):
     filename = serializers.CharField(read_only=True)
     out_of_date = serializers.BooleanField(
         read_only=True,
-        help_text="Made before the tournament or one of its finished sessions was reopened: make it again.",
+        help_text="The tournament changed since the file was made (results, penalties, players, sessions, "
+        "statuses, the EMA submission's facts): make it again.",
     )
     download = serializers.SerializerMethodField()
 
@@ -115,6 +116,10 @@ class ExportJobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
         return ExportJob.objects.filter(tournament=self.get_tournament()).select_related(
             "tournament", "requested_by"
         )
+
+    def list(self, request, *args, **kwargs):
+        jobs = ExportJob.stamps_read(self.get_queryset(), self.get_tournament())
+        return Response(self.get_serializer(jobs, many=True).data)
 
     @extend_schema(request=ExportRequestSerializer, responses={201: ExportJobSerializer})
     def create(self, request, *args, **kwargs):

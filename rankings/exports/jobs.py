@@ -120,6 +120,11 @@ def _run(job: ExportJob) -> ExportJob | None:
 
     params = job.params or {}
     try:
+        made_from = ""
+        if job.tournament is not None:
+            from rankings.submission.selectors import stamp
+
+            made_from = stamp(tournament=job.tournament)  # before reading: a change meanwhile dates the file
         cls = exporter_get(job.exporter)
         on = params.get("on")
         exporter = cls(
@@ -151,6 +156,7 @@ def _run(job: ExportJob) -> ExportJob | None:
         status=ExportJob.Status.DONE,
         progress=100,
         error="",
+        stamp=made_from,
         finished_at=timezone.now(),
     )
     return ExportJob.objects.get(pk=job_id)

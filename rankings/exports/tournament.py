@@ -20,7 +20,7 @@ from rankings.exports.registry import register
 from rankings.standings.engine import Standings
 from scoring.models import Hand
 from scoring.rules.base import RuleError
-from tournaments.models import Registration, Seat
+from tournaments.models import EMAPlayer, Registration, Seat
 from tournaments.presenters import wind_letter
 
 
@@ -37,16 +37,22 @@ def _registrations(tournament) -> dict[str, Registration]:
 def ema_players(registrations: dict[str, Registration]) -> dict[str, EmaPlayer]:
     """What the EMA results file says about each player.
 
-    "EMA member" is "Yes" for a player with an EMA number: the number is given by a member
-    association of the EMA, and the product keeps no other membership record.
+    "EMA member" is said only when it is known: with the EMA player list loaded (the console's "EMA player
+    list"), "Yes" for a player whose EMA number is on it, "No" otherwise; with no list, the cell is empty
+    (the product keeps no other membership record, and an EMA number alone does not say the player's
+    membership is current).
     """
+    listed: set[str] | None = None
+    if EMAPlayer.objects.exists():
+        numbers = {r.player.ema_id for r in registrations.values() if r.player.ema_id}
+        listed = set(EMAPlayer.objects.filter(ema_id__in=numbers).values_list("ema_id", flat=True))
     return {
         key: EmaPlayer(
             player=key,
             first_name=r.player.first_name,
             last_name=r.player.last_name,
             ema_id=r.player.ema_id or "",
-            ema_member=bool(r.player.ema_id),
+            ema_member=None if listed is None else (r.player.ema_id or "") in listed,
             country=r.player.country,
         )
         for key, r in registrations.items()

@@ -74,7 +74,7 @@ def exports_page(request, slug: str):
                 return redirect(f"{url}#export-job-{job.pk}")
     else:
         form = ExportForm(tournament=tournament)
-    jobs = list(tournament.export_jobs.select_related("requested_by")[:50])
+    jobs = ExportJob.stamps_read(tournament.export_jobs.select_related("requested_by")[:50], tournament)
     return render(
         request,
         "rankings/exports/exports.html",

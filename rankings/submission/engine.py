@@ -199,6 +199,24 @@ def _num(value: Fraction) -> str:
 # -- the checks -------------------------------------------------------------------------------------
 
 
+def format_shortfall(family: str, days: int, sessions: int) -> Text | None:
+    """ERGMT §3.6's minimum number of sessions for ``days`` days, said when ``sessions`` fall short (None:
+    enough, or a ruleset the EMA does not rank). A warning for the director, never a refusal: a tournament
+    may be held outside the EMA ranking."""
+    if family not in MINIMUM_FORMAT:
+        return None
+    least, _length = MINIMUM_FORMAT[family][min(max(days, 1), 3)]
+    if sessions >= least:
+        return None
+    return gettext_noop(
+        "For the EMA ranking, ERGMT §3.6 asks at least %(_least)s sessions for %(_days)s day(s); this "
+        "tournament has %(_planned)s. It is created as it is: add sessions if it is to count.",
+        _least=str(least),
+        _days=str(days),
+        _planned=str(sessions),
+    )
+
+
 def check_schedule(facts: Facts) -> Check:
     messages: list[Text] = []
     family, days = facts.family, facts.days
@@ -400,13 +418,29 @@ def check_ema_numbers(facts: Facts) -> Check:
 
 
 def check_substitutes(facts: Facts) -> Check:
+    """Each substitute who played was asked whether the results count (ERGMT §3.9); one who never played
+    needs no answer (nothing of theirs counts): pending while the tournament runs, met once it is over."""
     messages: list[Text] = []
     notes: list[Text] = []
+    pending = False
     for p in facts.players:
         if not p.is_substitute:
             continue
         answer = facts.substitute_answers.get(p.key)
-        if answer is None:
+        if answer is None and p.key not in facts.substitutes_played and facts.finished:
+            notes.append(
+                gettext_noop(
+                    "%(_name)s never played: no answer is needed, no results to count.", _name=p.name
+                )
+            )
+        elif answer is None and p.key not in facts.substitutes_played:
+            pending = True
+            notes.append(
+                gettext_noop(
+                    "%(_name)s has not played: ask whether the results count before they play.", _name=p.name
+                )
+            )
+        elif answer is None:
             messages.append(
                 gettext_noop(
                     "%(_name)s was not asked (or the answer was not recorded) whether the results count.",
@@ -436,7 +470,7 @@ def check_substitutes(facts: Facts) -> Check:
             )
         else:
             notes.append(gettext_noop("%(_name)s: results count.", _name=p.name))
-    return Check("substitutes", _status(messages), tuple(messages + notes))
+    return Check("substitutes", _status(messages, pending=pending), tuple(messages + notes))
 
 
 def check_results(facts: Facts) -> Check:

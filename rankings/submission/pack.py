@@ -11,8 +11,9 @@ The ``ema-pack`` exporter (format ``zip``) writes:
 - ``manifest.json``: the tournament, when the pack was made, the stamp of what it was made from
   (:func:`rankings.submission.selectors.stamp`), the checks' outcome and each file's size and SHA-256.
 
-A pack is out of date when the tournament's stamp is no longer the one in its manifest
-(:func:`pack_state`).
+A pack is out of date, as every export is, when the tournament's stamp is no longer the one its job
+recorded when it was made (``ExportJob.out_of_date``; the manifest's for a pack made before jobs kept it;
+:func:`pack_state`).
 """
 
 from __future__ import annotations
@@ -136,6 +137,8 @@ def pack_state(*, tournament: Tournament) -> PackState:
     job = latest_pack(tournament=tournament)
     if job is None or not job.ready:
         return PackState(job=job, current=False)
+    if job.stamp:  # one "out of date" for every export: the job's stamp
+        return PackState(job=job, current=not job.out_of_date)
     manifest = read_manifest(job)
     current = manifest is not None and manifest.get("stamp") == selectors.stamp(tournament=tournament)
     return PackState(job=job, current=current)

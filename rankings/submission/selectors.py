@@ -187,6 +187,10 @@ def facts(*, tournament: Tournament) -> engine.Facts:
         Seat.objects.filter(session__tournament=tournament, registration__is_substitute=True).values_list(
             "registration__key", flat=True
         )
+    ) | set(  # a substitute who took a player's place during a session (a replacement) played too
+        Penalty.objects.filter(
+            tournament=tournament, substitute__isnull=False, cancelled_at__isnull=True
+        ).values_list("substitute__key", flat=True)
     )
     return engine.Facts(
         family=tournament.family,

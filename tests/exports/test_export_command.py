@@ -45,7 +45,7 @@ def test_csv_goes_to_standard_output_with_its_bom(played):
     # a 10 fan self-drawn win: +54 and 4 table points; three players on +8 share 7/3 each
     assert rows[1][:2] == ["1", "Player5"]
     assert [r[0] for r in rows[2:5]] == ["2", "2", "2"]
-    assert ["2", "Player3", "open-2026", "01234567", "2.33", "8", "Yes", "DEU"] in rows
+    assert ["2", "Player3", "open-2026", "01234567", "2.33", "8", "", "DEU"] in rows  # no EMA list loaded
 
 
 def test_xlsx_needs_an_output_file_and_writes_it(played, tmp_path):

@@ -111,13 +111,27 @@ def test_ema_results_file_csv(mcr):
     assert by_name["Ána"][:4] == ["1", "Ána", "mcr-open", "04010001"]
     assert by_name["Player2"][0] == "1"
     assert [by_name[f"Player{i}"][0] for i in (6, 7)] == ["3", "3"]
-    assert by_name["Player5"][3:] == ["10990043", "2.33", "40", "Yes", "FRA"]
+    assert by_name["Player5"][3:] == ["10990043", "2.33", "40", "", "FRA"]  # no EMA list: not known
     assert by_name["Player3"][0] == "6"
     assert by_name["Player4"][:1] + by_name["Player4"][4:6] == ["7", "0", "-100"]
     assert by_name["Player8"][0] == "8"
-    assert (
-        by_name["Player2"][3] == "" and by_name["Player2"][6] == "No"
-    )  # no EMA number: listed, not a member
+    assert by_name["Player2"][3] == "" and by_name["Player2"][6] == ""  # no EMA number: listed
+
+
+def test_ema_results_file_says_ema_member_only_from_the_ema_player_list(mcr):
+    """No list loaded: the "EMA member" cell is empty for everyone (an EMA number alone does not say it).
+    With the list: Yes for a number on it, No for a number not on it and for no number."""
+    from tournaments.console.services import ema_list_import
+
+    def members() -> dict[str, str]:
+        rows = read_csv(exporter_get("ema-results")(tournament=mcr).render("csv").data)
+        return {r[1]: r[6] for r in rows[1:]}
+
+    assert set(members().values()) == {""}
+    ema_list_import(data=b"ema_id,first_name,last_name,country\n10990043,Player5,mcr-open,FRA\n")
+    found = members()
+    assert (found["Player5"], found["Player2"]) == ("Yes", "No")
+    assert found["\u00c1na"] == "No"  # an EMA number the list does not have
 
 
 def test_ema_results_file_xlsx_keeps_ema_numbers_as_text_and_numbers_as_numbers(mcr):

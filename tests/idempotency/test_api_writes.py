@@ -226,3 +226,62 @@ def test_the_schema_documents_the_header_on_every_write(api):
     for op in writes:
         assert any(p["name"] == "Idempotency-Key" and p["in"] == "header" for p in op["parameters"])
         assert "422" in op["responses"]
+
+
+@pytest.fixture
+def token_client(make_user, tournament):
+    """A program with an API token, as a club's scoring app: no cookie, and Django's CSRF check enforced as
+    on the server."""
+    from rest_framework.authtoken.models import Token
+
+    from tournaments import services as tournament_services
+
+    def client_for(name: str, role: str) -> APIClient:
+        user = make_user(name)
+        tournament_services.role_grant(tournament=tournament, user=user, role=role)
+        client = APIClient(enforce_csrf_checks=True)
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        return client
+
+    return client_for
+
+
+def test_a_token_with_a_key_is_not_asked_for_a_csrf_cookie(token_client, table):
+    from tournaments.models import Role
+
+    client = token_client("club-app", Role.SCORER)
+    first = twice(client, "post", url(table, "hands/"), win("p1", "p3", 8, 1), table, expect=201)
+    assert "CSRF" not in first.content.decode()
+    assert Hand.objects.filter(result__table=table).count() == 1
+
+
+def test_a_token_records_a_penalty_with_a_key(token_client, table):
+    from tournaments.models import Role
+
+    client = token_client("federation-app", Role.REFEREE)
+    body = {
+        "tournament": "open-2026",
+        "session": 1,
+        "player": "p3",
+        "kind": "late_arrival",
+        "minutes_late": 7,
+    }
+    first = twice(client, "post", "/api/penalties/", body, table, expect=201)
+    assert Penalty.objects.count() == 1
+    pk = first.json()["id"]
+    twice(
+        client, "post", f"/api/penalties/{pk}/cancel/", {"reason": "the clock was wrong"}, table, expect=200
+    )
+
+
+def test_a_session_cookie_with_a_key_still_needs_its_csrf_token(scorer, table):
+    """The cookie is what a forged page would ride on: with a key too, no CSRF token, no write."""
+    client = APIClient(enforce_csrf_checks=True)
+    client.force_login(scorer)
+    refused = client.post(
+        url(table, "hands/"), win("p1", "p3", 8, 1), format="json", HTTP_IDEMPOTENCY_KEY=new_key()
+    )
+    assert refused.status_code == 403
+    assert "CSRF" in refused.json()["detail"]
+    assert not Hand.objects.exists()
+    assert not IdempotencyRecord.objects.exists()

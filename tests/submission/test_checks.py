@@ -43,9 +43,9 @@ def test_a_tournament_that_fails_every_check_says_why_each_time(director):
                 "Di Other has no EMA number: a guest, counted in N and never ranked.",
             ],
         ),
-        "substitutes": (
-            "fail",
-            ["Never Asked was not asked (or the answer was not recorded) whether the results count."],
+        "substitutes": (  # never seated, the tournament not over: still to ask
+            "pending",
+            ["Never Asked has not played: ask whether the results count before they play."],
         ),
         "results": ("fail", ["Session 1, table 2 is not confirmed."]),
         "balance": (

@@ -132,3 +132,19 @@ def test_a_substitute_who_refused_but_has_a_place_is_named():
 def test_only_the_rulesets_the_ema_ranks_are_checked():
     assert engine.run_checks(facts("salamanca")) == []
     assert [c.key for c in engine.run_checks(facts("riichi"))] == list(engine.ORDER)
+
+
+def test_a_substitute_who_never_played_needs_no_answer():
+    """Added at a later session's check-in and never seated: nothing of theirs counts, nothing to ask."""
+    idle = PlayerFact(key="s2", name="Marek Nowak", ema_id="", country="POL", is_substitute=True)
+    seated = PlayerFact(key="s1", name="Sub", ema_id="", country="ESP", is_substitute=True)
+    check = engine.check_substitutes(facts(players=(idle,), finished=True))
+    assert check.status == engine.OK
+    assert said(check) == ["Marek Nowak never played: no answer is needed, no results to count."]
+    # while the tournament runs the substitute may still play: to ask, not a fault
+    check = engine.check_substitutes(facts(players=(idle,)))
+    assert check.status == engine.PENDING
+    assert said(check) == ["Marek Nowak has not played: ask whether the results count before they play."]
+    check = engine.check_substitutes(facts(players=(idle, seated), substitutes_played=frozenset({"s1"})))
+    assert check.status == engine.FAIL
+    assert said(check)[0] == "Sub was not asked (or the answer was not recorded) whether the results count."

@@ -231,3 +231,62 @@ def test_the_command_writes_the_pack_to_a_file(director, make_tournament, tmp_pa
     assert manifest["checks"]["participants"] == "fail" and manifest["checks"]["schedule"] == "ok"
     with pytest.raises(CommandError, match="a ZIP file needs --output FILE"):
         call_command("export", tournament.slug, "ema-pack")
+
+
+def test_every_export_and_the_pack_say_out_of_date_alike_once_a_penalty_changes_the_results(
+    director, make_user, media, make_pack, api_as, client, django_capture_on_commit_callbacks
+):
+    """One "out of date", from the stamp: the submission page's pack, the export job in the API (one job and
+    the list) and the exports page, for the pack and a plain results file alike."""
+    from tournaments import lifecycle
+    from tournaments.console.services import tournament_reopen
+    from tournaments.models import Session
+
+    tournament = passing_tournament(director, make_user("rita"))
+    # reopened for a late penalty; the files are made again while it is open, then the penalty is given
+    tournament_reopen(tournament=tournament, reason="a late penalty", user=director)
+    lifecycle.session_move(
+        session=tournament.sessions.get(number=4), to=Session.Status.PLAYING, reason="a late penalty"
+    )
+    pack_job, _ = make_pack(tournament, director)
+    with django_capture_on_commit_callbacks(execute=True):
+        csv_job = export_job_create(tournament=tournament, exporter="ema-results", fmt="csv", user=director)
+    api = api_as(director)
+    client.force_login(director)
+    base = f"/api/tournaments/{tournament.slug}"
+
+    def verdicts() -> dict[str, object]:
+        listed = {j["id"]: j["out_of_date"] for j in api.get(f"{base}/exports/").json()}
+        page = client.get(f"/t/{tournament.slug}/exports/").content.decode()
+        on_page = {
+            job.pk: "Out of date" in page.split(f'id="export-job-{job.pk}"')[1].split("</article>")[0]
+            for job in (pack_job, csv_job)
+        }
+        return {
+            "pack": pack.pack_state(tournament=tournament).stale,
+            "submission": api.get(f"{base}/ema-submission/").json()["pack"]["out_of_date"],
+            "job": [api.get(f"{base}/exports/{j.pk}/").json()["out_of_date"] for j in (pack_job, csv_job)],
+            "list": [listed[pack_job.pk], listed[csv_job.pk]],
+            "page": [on_page[pack_job.pk], on_page[csv_job.pk]],
+        }
+
+    current = {"pack": False, "submission": False, "job": [False, False], "list": [False, False]}
+    assert verdicts() == {**current, "page": [False, False]}
+    penalty_record(
+        tournament=tournament,
+        registration=tournament.registrations.get(key="p3"),
+        kind=Kind.REFEREE,
+        actor=Actor(user=director, role="director"),
+        session=tournament.sessions.get(number=4),
+        reason="Late return from the break",
+        points=-10,
+    )
+    stale = {"pack": True, "submission": True, "job": [True, True], "list": [True, True]}
+    assert verdicts() == {**stale, "page": [True, True]}
+    page = client.get(f"/t/{tournament.slug}/exports/").content.decode()
+    assert "The tournament has changed since this file was made" in page
+    # made again: the new files are current, the old ones still out of date
+    pack_job, _ = make_pack(tournament, director)
+    with django_capture_on_commit_callbacks(execute=True):
+        csv_job = export_job_create(tournament=tournament, exporter="ema-results", fmt="csv", user=director)
+    assert verdicts() == {**current, "page": [False, False]}

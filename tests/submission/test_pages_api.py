@@ -170,7 +170,7 @@ def test_the_api_gives_the_checks_weight_and_preview(api_as, director):
         "status": "fail",
         "messages": ["No countdown clock ran in session 1."],
     }
-    assert body["summary"] == {"ok": 0, "fail": 12, "pending": 0, "info": 0}
+    assert body["summary"] == {"ok": 0, "fail": 11, "pending": 1, "info": 0}  # the substitute: to ask
     assert body["weight"] == {
         "value": "1.5",
         "days": "1",

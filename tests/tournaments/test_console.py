@@ -94,6 +94,43 @@ def test_organiser_creates_a_tournament_from_the_page(client, organiser):
     assert starts == ["06 10:00", "06 16:00", "07 10:00", "07 16:00"]
 
 
+def _new(client, **changes):
+    form = {
+        "name": "Two Days",
+        "ruleset": "mcr",
+        "starts_on": "2026-06-06",
+        "days": "2",
+        "country": "ESP",
+        "hide_last_sessions": "0",
+        "sessions": "4",
+        "times": "10:00, 16:00",
+        **changes,
+    }
+    return client.post(reverse("tournament-new"), form, follow=True)
+
+
+def test_a_two_day_mcr_tournament_of_four_sessions_is_created_with_a_warning_citing_the_article(
+    client, organiser
+):
+    login(client, organiser)
+    page = client.get(reverse("tournament-new")).content.decode()
+    assert "ERGMT §3.6" in page  # the minimums are said beside the field
+    response = _new(client)
+    text = response.content.decode()
+    assert Tournament.objects.get(name="Two Days").sessions.count() == 4  # created: a warning, not a refusal
+    assert "ERGMT §3.6 asks at least 6 sessions for 2 day(s); this tournament has 4." in text
+    enough = _new(client, name="Six Sessions", sessions="6", times="9:00, 12:00, 16:00").content.decode()
+    assert "ERGMT §3.6 asks" not in enough
+    riichi = _new(client, name="Riichi Two Days", ruleset="ema-riichi-2025", sessions="6").content.decode()
+    assert "asks at least 7 sessions for 2 day(s); this tournament has 6" in riichi
+    outside = _new(client, name="Salamanca", ruleset="salamanca", sessions="2").content.decode()
+    assert Tournament.objects.filter(name="Salamanca").exists()
+    assert "ERGMT §3.6 asks" not in outside  # a ruleset the EMA does not rank: nothing to say
+    client.cookies.load({"django_language": "es"})
+    spanish = _new(client, name="Dos Días").content.decode()
+    assert "el ERGMT §3.6 pide al menos 6 sesiones para 2 día(s)" in spanish
+
+
 def test_bad_tournament_form_names_the_field(client, organiser):
     login(client, organiser)
     response = client.post(

@@ -90,20 +90,81 @@ def test_a_finished_tournament_refuses_a_correction_until_the_director_reopens_i
         f"/api/tournaments/{finished.slug}/console/reopen/", {"reason": "table 1 sheet"}, format="json"
     )
     assert reopened.status_code == 200 and reopened.json()["status"] == "running"
-    # the session itself is still finished: it needs its own reopening, also with a reason
-    still = client.put(url, totals(table), format="json")
-    assert still.status_code == 400 and "Session 1 is finished" in str(still.json())
-    session_url = f"/api/tournaments/{finished.slug}/console/sessions/1/reopen/"
-    assert client.post(session_url, {}, format="json").status_code == 400  # a reason is needed
-    assert client.post(session_url, {"reason": "table 1 sheet"}, format="json").status_code == 200
+    # one reopening is enough: the finished sessions take the correction as they are
     corrected = client.put(url, totals(table), format="json")
     assert corrected.status_code == 200, corrected.json()
     assert TableResult.objects.get(table=table).scores == [10, 10, -10, -10]
+    assert Session.objects.get(pk=table.session_id).status == Session.Status.FINISHED
     reopenings = lifecycle.reopenings(Tournament.objects.get(pk=finished.pk))
     assert [(r["what"], r["reason"], r["by"]) for r in reopenings] == [
-        ("tournament", "table 1 sheet", "director"),
-        ("session 1", "table 1 sheet", "director"),
+        ("tournament", "table 1 sheet", "director")
     ]
+    # finished again at once (every session still finished): read-only again
+    assert (
+        client.post(f"/api/tournaments/{finished.slug}/console/finish/", {}, format="json").status_code == 200
+    )
+    again = client.put(url, totals(table), format="json")
+    assert again.status_code == 400 and "The tournament is finished" in str(again.json())
+
+
+def test_after_one_reopening_a_referee_corrects_a_confirmed_table_and_records_a_penalty(finished, director):
+    from penalties.services import penalty_record
+    from scoring.services import result_reopen
+
+    console.tournament_reopen(tournament=finished, reason="a late appeal", user=director)
+    table = first_table(finished, 2)
+    result_reopen(table=table, actor=boss(director), reason="a late appeal")
+    version = TableResult.objects.get(table=table).version
+    totals_set(
+        table=table,
+        scores=[10, 10, -10, -10],
+        actor=boss(director),
+        expected_version=version,
+        reason="appeal",
+    )
+    result_confirm(table=table, actor=boss(director), expected_version=None)
+    penalty = penalty_record(
+        tournament=finished,
+        registration=table.seats.get(position=0).registration,
+        kind="table_points",
+        points=-10,
+        reason="late sheet",
+        session=table.session,
+        actor=boss(director),
+    )
+    assert penalty.pk and TableResult.objects.get(table=table).scores == [10, 10, -10, -10]
+    assert TableResult.objects.get(table=table).status == TableResult.Status.CONFIRMED
+
+
+def test_a_finished_tournament_draws_no_form_it_would_refuse_and_links_to_its_reopening(
+    client, finished, director, make_user
+):
+    from tournaments import services
+
+    table = first_table(finished)
+    client.force_login(director)
+    slug = finished.slug
+    session_page = client.get(f"/t/{slug}/console/s/1/").content.decode()
+    assert 'id="reopen"' not in session_page and "Reopen the session" not in session_page
+    assert f'href="/t/{slug}/console/#reopen-reason"' in session_page
+    table_page = client.get(f"/t/{slug}/s/1/table/{table.number}/").content.decode()
+    assert 'id="results-closed"' in table_page and "The tournament is finished" in table_page
+    assert f'href="/t/{slug}/console/#reopen-reason"' in table_page
+    assert 'name="action" value="reopen"' not in table_page and 'id="totals"' not in table_page
+    penalty_page = client.get(f"/t/{slug}/s/1/table/{table.number}/penalty/late_arrival/")
+    text = penalty_page.content.decode()
+    assert penalty_page.status_code == 200 and 'id="results-closed"' in text and 'name="reason"' not in text
+    referee = make_user("ref")
+    services.role_grant(tournament=finished, user=referee, role=Role.REFEREE)
+    client.force_login(referee)
+    table_page = client.get(f"/t/{slug}/s/1/table/{table.number}/").content.decode()
+    assert "Ask the director to reopen it." in table_page and "#reopen-reason" not in table_page
+    # reopened: the forms are back, and the session page says that no second reopening is needed
+    console.tournament_reopen(tournament=finished, reason="a late appeal", user=director)
+    table_page = client.get(f"/t/{slug}/s/1/table/{table.number}/").content.decode()
+    assert 'id="results-closed"' not in table_page and 'value="reopen"' in table_page
+    client.force_login(director)
+    assert 'id="corrections-open"' in client.get(f"/t/{slug}/console/s/1/").content.decode()
 
 
 def test_a_finished_session_refuses_hands_penalties_and_confirmation_changes(tournament, director):
@@ -161,7 +222,7 @@ def test_reopening_marks_the_exports_made_before_it_out_of_date_until_made_again
     page = client.get(f"/t/{finished.slug}/exports/").content.decode()
     old = page.split(f'id="export-job-{before.pk}"')[1].split("</article>")[0]
     new = page.split(f'id="export-job-{after.pk}"')[1].split("</article>")[0]
-    assert "Out of date" in old and "Make the file again." in old
+    assert "Out of date" in old and "make the file again." in old
     assert "Out of date" not in new
     listed = {
         j["id"]: j["out_of_date"]

@@ -57,7 +57,16 @@ class TournamentForm(forms.Form):
 
 
 class NewTournamentForm(TournamentForm):
-    sessions = forms.IntegerField(label=_("Sessions"), min_value=1, max_value=MAX_SESSIONS, initial=4)
+    sessions = forms.IntegerField(
+        label=_("Sessions"),
+        min_value=1,
+        max_value=MAX_SESSIONS,
+        initial=4,
+        help_text=_(
+            "For the EMA ranking (ERGMT §3.6): at least 4 sessions for one day; for two days 6 (MCR) or 7 "
+            "(riichi); for three days 9 (MCR) or 11 (riichi)."
+        ),
+    )
     times = forms.CharField(
         label=_("Start times of a day"),
         max_length=100,

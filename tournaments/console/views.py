@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from rankings.standings import selectors as rk
+from rankings.submission.engine import format_shortfall
 from scoring.rules.base import RuleError
 from tournaments import lifecycle, presenters
 from tournaments import selectors as tsel
@@ -131,6 +132,9 @@ def tournament_new(request):
                 request,
                 _("%(name)s is created. Check its rules, then add the players.") % {"name": tournament.name},
             )
+            shortfall = format_shortfall(tournament.family, data["days"], data["sessions"])
+            if shortfall is not None:
+                messages.warning(request, str(shortfall))
             return redirect("console-rules", slug=tournament.slug)
     return _page(request, "tournament_new.html", None, form=form, status=400 if form.errors else 200)
 
@@ -724,6 +728,7 @@ def session_page(request, slug: str, number: int):
         absent_names=[r.player.full_name for r in registrations if r.key in set(session.absent or ())],
         withdrawn_here=[r.player.full_name for r in registrations if r.withdrawn_from == session.number],
         answer_lines=_answer_lines(tournament, registrations),
+        reopened_after_finish=lifecycle.reopened_after_finish(tournament),
     )
 
 

@@ -545,7 +545,7 @@ def seating_publish(*, session: Session) -> Session:
     withdrawn player or leaves out a player due to play."""
     with transaction.atomic():
         (locked,) = _lock_sessions(session.tournament, [session])
-        if locked.seating_published:
+        if locked.seating_published and locked.status != Session.Status.PLANNED:
             return locked
         facts = session_facts([locked.pk])[locked.pk]
         if not facts.tables:
