@@ -26,6 +26,7 @@ from scoring import selectors
 from scoring.rules.base import RuleError
 from tournaments.models import WIND_LETTERS, Role, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor, user_roles
+from tournaments.presenters import wind_letter
 
 
 def _referee_actor(request: HttpRequest, tournament: Tournament) -> Actor:
@@ -108,7 +109,7 @@ def table_penalty(request: HttpRequest, slug: str, session: int, number: int, ki
     kinds = penalty_kinds(rules)
     kind = _kind_or_404(kind, kinds)
     seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("position"))
-    players = [(s.registration, WIND_LETTERS[s.position]) for s in seats]
+    players = [(s.registration, wind_letter(WIND_LETTERS[s.position])) for s in seats]
     substitutes = penalty_selectors.substitutes_free(tournament=tournament, session=table.session)
     initial = {
         "player": request.GET.get("player", ""),
