@@ -12,6 +12,7 @@ import hashlib
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render, resolve_url
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from rest_framework.exceptions import APIException
 from rest_framework.views import APIView
@@ -99,10 +100,25 @@ def _wants_json(request: HttpRequest) -> bool:
     )
 
 
-def _refused(request: HttpRequest, status: int, message: str) -> HttpResponse:
+def _back_url(request: HttpRequest) -> str:
+    """Where a person goes back to: the page the form was on (its Referer, on this site), else the address
+    the form was sent to."""
+    referer = request.headers.get("Referer", "")
+    if referer and url_has_allowed_host_and_scheme(
+        referer, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return referer
+    return request.path
+
+
+def _refused(request: HttpRequest, status: int, message: str, reason: str) -> HttpResponse:
+    """The API's answer names the header and the request; a page says what happened and what to do, in
+    the reader's language, with a link back (``reason``: "used", "busy" or "key")."""
     if _wants_json(request):
         return JsonResponse({HEADER: [message], "detail": f"{HEADER}: {message}"}, status=status)
-    return render(request, "idempotency/refused.html", {"message": message}, status=status)
+    return render(
+        request, "idempotency/refused.html", {"reason": reason, "back": _back_url(request)}, status=status
+    )
 
 
 def api_gate(request: HttpRequest, view_func, view_args, view_kwargs):
@@ -165,7 +181,7 @@ class IdempotencyMiddleware:
             return None
         problem = fp.key_problem(key)
         if problem is not None:
-            return _refused(request, 400, _("the key %(problem)s.") % {"problem": problem})
+            return _refused(request, 400, _("the key %(problem)s.") % {"problem": problem}, "key")
         # The caller's right first: a request its view refuses reads no body and stores no key.
         refused, api_user = api_gate(request, view_func, view_args, view_kwargs)
         if refused:
@@ -188,12 +204,14 @@ class IdempotencyMiddleware:
                     "data); send a new key for a new request."
                 )
                 % {"method": outcome.record.method, "path": outcome.record.path},
+                "used",
             )
         if isinstance(outcome, InProgress):
             response = _refused(
                 request,
                 409,
                 _("a request with this key is still being processed; send it again in a moment."),
+                "busy",
             )
             response["Retry-After"] = "1"
             return response

@@ -27,6 +27,7 @@ from scoring.rules.base import RuleError
 from tournaments.lifecycle import results_closed
 from tournaments.models import WIND_LETTERS, Role, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor, can_manage, user_roles
+from tournaments.presenters import wind_letter
 
 
 def _referee_actor(request: HttpRequest, tournament: Tournament) -> Actor:
@@ -118,7 +119,7 @@ def table_penalty(request: HttpRequest, slug: str, session: int, number: int, ki
     kinds = penalty_kinds(rules)
     kind = _kind_or_404(kind, kinds)
     seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("position"))
-    players = [(s.registration, WIND_LETTERS[s.position]) for s in seats]
+    players = [(s.registration, wind_letter(WIND_LETTERS[s.position])) for s in seats]
     substitutes = penalty_selectors.substitutes_free(tournament=tournament, session=table.session)
     initial = {
         "player": request.GET.get("player", ""),

@@ -19,6 +19,8 @@ from scoring.rules.base import RuleError, Ruleset
 from scoring.rules.numbers import SCORE_LIMIT, read_number
 from scoring.rules.riichi import FU_VALUES, valid_fu
 from scoring.tiles import forms as tile_forms
+from tournaments.models import WIND_LETTERS
+from tournaments.presenters import wind_letter
 
 INDEX = re.compile(r"\[(\d+)\]")
 
@@ -56,8 +58,7 @@ class SeatChoiceMixin:
     """Player choices by seat: ``E · Ana G.``."""
 
     def seat_choices(self, seats: Sequence[str], blank: str | None = None) -> list[tuple[str, str]]:
-        letters = ("E", "S", "W", "N")
-        choices = [(str(i), f"{letters[i]} · {name}") for i, name in enumerate(seats)]
+        choices = [(str(i), f"{wind_letter(WIND_LETTERS[i])} · {name}") for i, name in enumerate(seats)]
         return ([("", blank)] if blank is not None else []) + choices
 
 
@@ -553,7 +554,8 @@ class ClassicalHandForm(HandForm):
         )
         for i, name in enumerate(seats):
             self.fields[f"value{i}"] = forms.IntegerField(
-                label=_("%(wind)s · %(name)s: hand value") % {"wind": "ESWN"[i], "name": name},
+                label=_("%(wind)s · %(name)s: hand value")
+                % {"wind": wind_letter(WIND_LETTERS[i]), "name": name},
                 min_value=0,
                 required=False,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric", "min": 0}),

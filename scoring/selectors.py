@@ -498,7 +498,7 @@ def summary_seat_line(s: SeatSummary, seated: Registration | None) -> SeatLine:
 
 def session_tables(*, session: Session) -> list[TableView]:
     """Every table of a session with its players, its progress and, once confirmed, its results: three
-    queries. The public session page and the referees' view both list these."""
+    queries, and one more for the numbers of the held hands when there are some. The public session page and the referees' view both list these."""
     tables = list(
         Table.objects.filter(session=session)
         .select_related("result")
@@ -515,6 +515,14 @@ def session_tables(*, session: Session) -> list[TableView]:
     summaries: dict[int, list[SeatSummary]] = defaultdict(list)
     for s in SeatSummary.objects.filter(session=session).select_related("registration__player"):
         summaries[s.table_id].append(s)
+    held: dict[int, list[int]] = defaultdict(list)
+    if any(table.held_count for table in tables):  # a fourth query only when a hand waits for a referee
+        for table_id, number in (
+            Hand.objects.filter(result__table__session=session, valuation__status="held")
+            .order_by("number")
+            .values_list("result__table_id", "number")
+        ):
+            held[table_id].append(number)
     views = []
     for table in tables:
         result = getattr(table, "result", None)
@@ -535,6 +543,7 @@ def session_tables(*, session: Session) -> list[TableView]:
             mode=result.mode if result else TableResult.Mode.HANDS,
             hands=table.hand_count,
             held=table.held_count,
+            held_numbers=held.get(table.pk, []),
             has_result=result is not None,
         )
         if view.status == "confirmed" and summaries[table.pk]:

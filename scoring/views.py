@@ -37,7 +37,7 @@ from scoring.tiles import forms as tile_forms
 from scoring.tiles import services as tiles_services
 from scoring.tiles.views import tiles_value_url
 from tournaments.clock import selectors as clock_selectors
-from tournaments.models import Role, Table, Tournament
+from tournaments.models import Role, Session, Table, Tournament
 from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
 
 # -- who is at the page ----------------------------------------------------------------------------------
@@ -178,6 +178,31 @@ class TablePage:
                 out[slot] = self.build(slot)
         return out
 
+    def closed_sentence(self) -> str:
+        """Why this page takes no more hands (empty while it does), for a phone whose hands were not sent:
+        what happened and what to do."""
+        if self.can("hand"):
+            return ""
+        s = self.state
+        if s.confirmed:
+            return _(
+                "A referee confirmed this table: hands can no longer be added here. Hands kept on this phone "
+                "were not saved: show them to a referee, who can reopen the table."
+            )
+        if s.session.status == Session.Status.FINISHED or s.tournament.status == Tournament.Status.FINISHED:
+            return _(
+                "Session %(n)s is finished: hands can no longer be added here. Hands kept on this phone were "
+                "not saved: show them to a referee."
+            ) % {"n": s.session.number}
+        if s.status == TableResult.Status.SUBMITTED:
+            return _(
+                "This table was submitted: only a referee changes it now. Hands kept on this phone were not "
+                "saved: show them to a referee."
+            )
+        return _(
+            "Hands can no longer be added here. Hands kept on this phone were not saved: show them to a referee."
+        )
+
     def _short_hands(self) -> bool:
         """The table has fewer hands than a full session: confirming it asks for the reason."""
         s = self.state
@@ -238,6 +263,7 @@ class TablePage:
             else "",
             "players_confirm": bool(tournament.settings.get("players_confirm")),
             "short_hands": self._short_hands(),
+            "closed": self.closed_sentence(),
             "table_clock": clock_selectors.table_clock(table=self.table, hand_times=s.hand_times),
         }
         status = refused.status if refused is not None else 200

@@ -121,6 +121,7 @@ class TableView:
     mode: str = "hands"
     hands: int = 0
     held: int = 0  # hands whose claimed value differs from their tiles, waiting for a referee
+    held_numbers: list[int] = field(default_factory=list)  # the numbers of those hands
     has_result: bool = False
     imbalance_reason: str = ""
     short_reason: str = ""  # why the table played fewer hands than a full session

@@ -18,6 +18,7 @@ from penalties.presenters import penalty_lines
 from penalties.selectors import recent_penalties
 from rankings.player_jobs import job_progress, player_import_start
 from rankings.standings import selectors as rk
+from scoring.presenters import needs_referee
 from scoring.selectors import session_tables
 from tournaments import pagecache, presenters, selectors
 from tournaments.clock import selectors as clock_selectors
@@ -335,6 +336,7 @@ def director_dashboard(request, slug: str):
             "session": session,
             "table_count": len(tables),
             "pending": pending,
+            "needs": needs_referee(tables),
             "penalties": [
                 (line.penalty, line)
                 for line in penalty_lines(

@@ -58,6 +58,10 @@ def offline_entry_strings() -> str:
         "discardMine": _("Discard my hands"),
         "discardMineConfirm": _("Discard the hands kept on this phone? They were never saved."),
         "noHands": _("No hands entered yet."),
+        "refusedUnknown": _(
+            "The server did not take this hand. Open the table page again to see what is saved."
+        ),
+        "closedTitle": _("This table takes no more hands: the hands kept on this phone were not saved."),
         "editing": _("Correcting hand %(n)s: save it to put it back in its place."),
     }
     return json_script(strings, "offline-strings")

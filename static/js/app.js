@@ -6,6 +6,9 @@
 // - button[data-print]: prints the page;
 // - [data-errors] (the summary of a refused form, an error message): the page scrolls to the first and focuses it;
 // - .table-wrap wider than the screen: reachable by the keyboard (tabindex 0), so that it scrolls without a finger.
+// - input[name=idempotency_key] (a form's key, one per rendering): the data sent with each key are remembered
+//   for the tab; a form sent again with the same data keeps its key (one write), with other data (Back, then
+//   a change) it takes a fresh key (a new write, not a refusal).
 (function () {
   "use strict";
   // The letters Unicode does not decompose; the same table as tournaments/names.py LETTERS.
@@ -32,6 +35,30 @@
   window.foldName = foldName;
   window.nameMatches = function (text, query) { return matches(text, foldName(query).split(" ").filter(Boolean)); };
 
+  function freshKey() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID().replace(/-/g, "");
+    var bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+  }
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var field = form instanceof HTMLFormElement && form.querySelector("input[name=idempotency_key]");
+    if (!field) return;
+    var data;
+    try {
+      data = new URLSearchParams(new FormData(form, event.submitter || undefined));
+    } catch (e) {
+      data = new URLSearchParams(new FormData(form));
+    }
+    data.delete("idempotency_key");
+    data.delete("csrfmiddlewaretoken");
+    var sent = data.toString();
+    try {
+      var before = sessionStorage.getItem("idempotency:" + field.value);
+      if (before !== null && before !== sent) field.value = freshKey();
+      sessionStorage.setItem("idempotency:" + field.value, sent);
+    } catch (e) { /* no storage (private mode): the server's refusal still says what to do */ }
+  }, true);
   document.addEventListener("change", function (event) {
     var select = event.target.closest("select[data-autosubmit]");
     if (select && select.form) select.form.submit();

@@ -5,7 +5,9 @@
 // when the network comes back, on every page load, and every few seconds while hands wait. The server does
 // all the work as for any form (same view, services and checks): a hand sent twice with its key is stored
 // once. A 409 (the table changed meanwhile) stops the queue and shows both versions; a rule error stops it
-// on the hand concerned. Nothing is dropped without the scorer's say.
+// on the hand concerned; a table that takes no more hands (confirmed, its session finished: the page's
+// data-closed says why) stops it for good and says so, the hands numbered as they were entered. Nothing is
+// dropped without the scorer's say.
 (function () {
   "use strict";
 
@@ -27,6 +29,7 @@
   const root = () => document.getElementById("offline-entry");
   const serverVersion = () => parseInt(root().dataset.version, 10);
   const nextHand = () => parseInt(root().dataset.next || "1", 10);
+  const closedText = () => (root() && root().dataset.closed) || "";
 
   // -- the queue ---------------------------------------------------------------------------------------
   function load() {
@@ -174,6 +177,7 @@
     }
     const item = { key: "", version: 0, fields: fields, label: describe(form), state: "waiting", error: "", tries: 0 };
     const editing = q.findIndex((i) => i.state === "editing");
+    item.number = nextHand() + (editing >= 0 ? editing : q.length); // the number it was entered as
     if (editing >= 0) {
       rekey(item, q[editing].version);
       q[editing] = item;
@@ -300,9 +304,16 @@
 
   function errorsOf(doc) {
     const nodes = doc.querySelectorAll(
-      "form.hand-form .field-error, form.hand-form .errorlist p, main article.message.error li, #idempotency-refused p"
+      "form.hand-form .field-error, form.hand-form .errorlist p, main .message.error li, #idempotency-refused strong"
     );
     return Array.from(nodes, (n) => n.textContent.trim()).filter(Boolean).join(" ");
+  }
+
+  function closeQueue() {
+    // The table takes no more hands: every hand kept here stays, marked, for a referee to see.
+    const q = load();
+    for (const item of q) if (item.state !== "closed") item.state = "closed";
+    save(q);
   }
 
   function renewCsrf() {
@@ -322,9 +333,18 @@
     }
     const html = await res.text();
     const doc = new DOMParser().parseFromString(html, "text/html");
+    const answered = doc.getElementById("offline-entry");
+    if (!res.ok && answered && answered.dataset.closed) {
+      // the table as it is now; the panel of the phone's hands says why it takes no more (not the answer's
+      // own message about the refused form)
+      doc.querySelectorAll("main [data-errors]").forEach((n) => n.remove());
+      swapPage(doc);
+      closeQueue();
+      return "stop";
+    }
     if (res.ok) {
       if (new URL(res.url).pathname !== PAGE) {
-        update(item.key, { state: "refused", error: doc.title });
+        update(item.key, { state: "refused", error: T.refusedUnknown });
         return "stop";
       }
       const q = load();
@@ -338,6 +358,7 @@
     if (res.status === 409) {
       update(item.key, { state: "conflict" });
       await refresh();
+      if (closedText()) closeQueue();
       return "stop";
     }
     if (res.status === 403 && /csrf/i.test(html) && !csrfRenewed) {
@@ -345,7 +366,7 @@
       renewCsrf();
       return "again";
     }
-    update(item.key, { state: "refused", error: errorsOf(doc) || res.status + " " + res.statusText });
+    update(item.key, { state: "refused", error: errorsOf(doc) || T.refusedUnknown });
     return "stop";
   }
 
@@ -359,7 +380,8 @@
       for (;;) {
         const item = load()[0];
         if (!item) break;
-        if (item.state !== "waiting") {
+        if (closedText()) closeQueue();
+        if (load()[0].state !== "waiting") {
           stopped = true;
           break;
         }
@@ -491,6 +513,21 @@
     return list;
   }
 
+  function closedPanel(q) {
+    // No "add my hands after these": the table takes none; the hands keep the numbers they were entered as.
+    const panel = el("article", { class: "message error", id: "offline-closed", role: "alert" });
+    panel.append(el("strong", {}, closedText() || T.closedTitle));
+    const list = el("ol", { class: "queue", id: "offline-hands" });
+    q.forEach((item, i) => {
+      const li = el("li", { class: "queued closed", "data-key": item.key });
+      li.append(el("strong", {}, fmt(T.hand, item.number || nextHand() + i)), " · ", item.label || "", " ");
+      li.append(el("span", { class: "badge bad" }, T.badgeRefused));
+      list.append(li);
+    });
+    panel.append(list, el("div", { class: "actions" }, button(T.discardMine, "secondary outline", discardMine)));
+    return panel;
+  }
+
   function conflictPanel(q) {
     const panel = el("article", { class: "message error", id: "offline-conflict", role: "alert" });
     panel.append(el("strong", {}, T.conflictTitle), el("p", {}, T.conflictText));
@@ -545,9 +582,14 @@
     box.replaceChildren();
     const note = document.getElementById("pending-scores");
     if (note) note.remove();
-    renumber(q.length);
+    const closed = q.length > 0 && (closedText() !== "" || q.some((i) => i.state === "closed"));
+    renumber(closed ? 0 : q.length);
     box.hidden = q.length === 0;
     if (!q.length) return;
+    if (closed) {
+      box.append(closedPanel(q));
+      return;
+    }
     // The first try of a hand on a working network is "sending"; the banner is for hands really waiting.
     const waiting = !navigator.onLine || stopped || problem || q.length > 1 || q.some((i) => (i.tries || 0) > 1);
     if (!waiting) {

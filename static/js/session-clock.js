@@ -56,6 +56,10 @@
     this.root = root;
     this.api = root.getAttribute("data-clock-api");
     this.table = root.hasAttribute("data-clock-table") ? parseInt(root.getAttribute("data-clock-table"), 10) : null;
+    // A table's clock belongs to its session: once the room's clock is about a later session, this one is
+    // over; while it is about an earlier one, this one has not started.
+    this.own = root.hasAttribute("data-clock-own") ? parseInt(root.getAttribute("data-clock-own"), 10) : null;
+    this.ownLeft = parseFloat(root.getAttribute("data-clock-left"));
     this.poll = (parseFloat(root.getAttribute("data-clock-poll")) || 15) * 1000;
     this.data = null;
     this.offset = 0; // server time minus this device's time, in ms
@@ -127,6 +131,11 @@
 
   Clock.prototype.view = function () {
     var d = this.data, now = Date.now() + this.offset;
+    if (this.own !== null && d.session !== null && d.session !== this.own) {
+      if (d.session > this.own) return {state: "closed", left: 0, extra: 0, phase: "closed"};
+      var left = isNaN(this.ownLeft) ? d.length_seconds : this.ownLeft;
+      return {state: "stopped", left: left, extra: 0, phase: phaseOf(left, d, false)};
+    }
     var source = d, extra = 0;
     if (this.table !== null) {
       source = null;

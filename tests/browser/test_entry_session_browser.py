@@ -372,3 +372,59 @@ def test_a_table_of_sixteen_hands_on_a_phone_whatever_the_network_does(
     assert browser.execute_script(shown) == before
     browser.execute_script("window.scrollTo(0, 0);")
     browser.save_screenshot(str(ARTIFACTS / "entry-sixteen-390.png"))
+
+
+def test_back_after_a_correction_and_saving_again_is_not_a_refusal(
+    browser, live_server, make_tournament, director
+):
+    """A scorer corrects hand 1, presses Back and saves the form again with other values: the phone sends
+    it as a new request (a fresh key), and the page says what happened in words, with a way back to the
+    table; never a header name, a path or a status line."""
+    _, table = table_for(make_tournament, director, "phone-back")
+    page = link_url(table)
+    browser.get(live_server.url + page)
+    win(browser, winner="2", discarder="0", fan="8")
+    save(browser)
+    wait_for(lambda: len(stored(table)) == 1 and queued(browser) == 0, "hand 1 stored")
+    browser.get(live_server.url + page + "hand/1/")
+    wait_for(
+        lambda: browser.find_elements("css selector", "form.hand-form [name=reason]"), "the correction form"
+    )
+
+    def correct(fan: str, reason: str) -> None:
+        form = browser.find_element("css selector", "form.hand-form")
+        browser.execute_script(
+            "const f = arguments[0]; f.fan.value = arguments[1]; f.reason.value = arguments[2];",
+            form,
+            fan,
+            reason,
+        )
+        button = form.find_element("css selector", "button[type=submit]")
+        browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+        button.click()
+
+    correct("9", "one fan forgotten")
+    wait_for(
+        lambda: "Hand 1 corrected." in browser.execute_script("return document.body.innerText;"),
+        "the correction saved",
+    )
+    assert stored(table)[0]["fan"] == 9
+    browser.back()
+    wait_for(
+        lambda: browser.find_elements("css selector", "form.hand-form [name=reason]"),
+        "the correction form again",
+    )
+    correct("10", "two fans forgotten")
+
+    def answer() -> str:
+        text = browser.execute_script("return document.body ? document.body.innerText : '';")
+        return (
+            text if any(w in text for w in ("Hand 1 corrected.", "Nothing was saved", "already sent")) else ""
+        )
+
+    body = wait_for(answer, "the answer to the second correction")
+    assert "Idempotency-Key" not in body and "/hand/1/" not in body and "422" not in body
+    assert "already sent" not in body
+    browser.save_screenshot(str(ARTIFACTS / "entry-back-after-correction-390.png"))
+    # the table is one tap away whatever the answer
+    assert browser.find_elements("css selector", f"a[href$='{page}'], a[href$='{page}#hands']")

@@ -262,3 +262,92 @@ def test_after_the_referee_signs_out_the_phone_shows_nothing_of_the_private_tour
     browser.save_screenshot(str(ARTIFACTS / "offline-after-sign-out-390.png"))
     assert private not in source and name not in source and "closed-cup" not in source.replace(page, "")
     assert cached_pages(browser) == []
+
+
+def closed_panel(driver) -> str:
+    return driver.execute_script(
+        "const p = document.getElementById('offline-closed'); return p ? p.innerText : '';"
+    )
+
+
+def confirm_as_referee(table, referee) -> None:
+    services.result_confirm(
+        table=table,
+        actor=Actor(user=referee, role=Role.REFEREE),
+        expected_version=TableResult.objects.get(table=table).version,
+        short_reason="time was up",
+    )
+
+
+def referee_of(tournament, make_user, name: str):
+    from tournaments import services as tservices
+
+    user = make_user(name)
+    tservices.role_grant(tournament=tournament, user=user, role=Role.REFEREE)
+    return user
+
+
+def test_a_phone_left_open_on_a_table_the_referee_confirms_says_so(
+    browser, proxy, make_tournament, director, make_user
+):
+    """The referee confirms the table while its phone is open on it: the hand entered next is not sent as
+    a conflict to be "added after" but kept, numbered as entered, beside what happened and what to do."""
+    tournament = make_tournament("phone-confirmed", players=4, sessions=2, director=director)
+    referee = referee_of(tournament, make_user, "referee-confirms")
+    (table,) = seat_session(tournament)
+    open_table(browser, proxy, table)
+    enter(browser, winner=0, discarder="2", fan=8)
+    wait_for(lambda: len(stored(table)) == 1 and queued(browser) == 0, "hand 1 stored")
+    confirm_as_referee(table, referee)
+
+    enter(browser, winner=1, discarder="3", fan=9)  # the phone does not know yet
+    text = wait_for(lambda: closed_panel(browser), "the phone to say the table is confirmed")
+    assert "A referee confirmed this table" in text and "show them to a referee" in text
+    assert "Hand 2" in text and "Hand 3" not in text
+    page = browser.execute_script("return document.body.innerText;")
+    assert "Add my hands after these" not in page and "Someone else changed" not in page
+    assert "400" not in page and "Bad Request" not in page
+    assert len(stored(table)) == 1 and queued(browser) == 1  # kept on the phone, for the referee to see
+    assert no_sideways_scroll(browser, body=False)
+    browser.execute_script("document.getElementById('offline-closed').scrollIntoView();")
+    browser.save_screenshot(str(ARTIFACTS / "offline-table-confirmed-390.png"))
+
+
+def test_a_phone_offline_while_its_session_finished_keeps_its_hand_number_and_its_clock_is_over(
+    browser, proxy, make_tournament, director, make_user
+):
+    from tournaments.console import services as console
+
+    tournament = make_tournament("phone-finished", players=4, sessions=2, director=director)
+    referee = referee_of(tournament, make_user, "referee-finishes")
+    (table,) = seat_session(tournament)
+    session = tournament.sessions.get(number=1)
+    console.session_advance(session=session)  # seated
+    console.session_advance(session=session)  # playing: the clock starts
+    open_table(browser, proxy, table)
+    enter(browser, winner=0, discarder="2", fan=8)
+    wait_for(lambda: len(stored(table)) == 1 and queued(browser) == 0, "hand 1 stored")
+    network(browser, proxy, online=False)
+    enter(browser, winner=1, discarder="3", fan=9)
+    wait_for(lambda: "1 hand waiting to send" in banner(browser), "hand 2 kept on the phone")
+
+    confirm_as_referee(table, referee)
+    console.session_advance(session=session)  # finished: its clock ends, the room's clock is session 2's
+
+    network(browser, proxy, online=True)
+    text = wait_for(lambda: closed_panel(browser), "the phone to say the table takes no more hands")
+    assert "Hand 2" in text and "Hand 3" not in text
+    page = browser.execute_script("return document.body.innerText;")
+    assert "Add my hands after these" not in page and "Bad Request" not in page
+    clock = wait_for(
+        lambda: (
+            (t := browser.execute_script("return document.getElementById('table-clock').innerText;"))
+            and "Session over" in t
+            and t
+        ),
+        "the table's clock to say its session is over",
+    )
+    assert "Session 1" in clock and "Not started yet" not in clock and "Session 2" not in clock
+    assert len(stored(table)) == 1 and queued(browser) == 1
+    browser.execute_script("window.scrollTo(0, 0);")
+    browser.save_screenshot(str(ARTIFACTS / "offline-session-finished-390.png"))

@@ -9,7 +9,8 @@ from django.test import override_settings
 
 from rankings.standings import services
 from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
-from tests.rankings.test_standings_pages import confirm, seat
+from tests.rankings.test_standings_pages import confirm, reg, seat
+from tournaments import services as tservices
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -84,3 +85,37 @@ def test_standings_and_player_page_on_a_phone(browser, live_server, make_tournam
     assert "Your seat in session 2" in browser.page_source
     assert no_sideways_scroll(browser)
     browser.save_screenshot(str(ARTIFACTS / "player-360.png"))
+
+
+@pytest.fixture
+def phone390(tmp_path):
+    driver = start(tmp_path / "profile390", 390, 844)
+    yield driver
+    driver.quit()
+
+
+def test_a_withdrawn_player_leaves_the_numbers_on_a_phone_screen(
+    phone390, live_server, make_tournament, director
+):
+    """The heading of the withdrawn players' rows is a sentence: it wraps, and the table keeps the width of
+    the screen, so the points stay in sight."""
+    tournament = make_tournament(slug="phone-withdrawn", director=director, players=8, sessions=2)
+    tables = seat(tournament, 1, [["p1", "p2", "p3", "p4"], ["p5", "p6", "p7", "p8"]])
+    confirm(tables[0], [10, 5, -5, -10], director)
+    confirm(tables[1], [12, 4, -6, -10], director)
+    tservices.registration_withdraw(registration=reg(tournament, "p8"), from_session=2)
+    services.standings_refresh(tournament_id=tournament.pk)
+
+    browser = phone390
+    browser.get(f"{live_server.url}/t/{tournament.slug}/standings/")
+    wait_for(lambda: browser.find_elements("id", "withdrawn-apart"), "the withdrawn players' heading")
+    assert "Withdrawn: not ranked" in browser.find_element("id", "withdrawn-apart").text
+    assert no_sideways_scroll(browser)
+    width = browser.execute_script(
+        "return [document.querySelector('table.standings').getBoundingClientRect().right,"
+        " document.documentElement.clientWidth];"
+    )
+    assert width[0] <= width[1]  # the whole table is on the screen, its last column too
+    assert cell(browser, "p5", 3) == "12"  # the points are read on the phone
+    assert cell(browser, "p8", 0) == "—"  # the withdrawn player is not ranked
+    browser.save_screenshot(str(ARTIFACTS / "standings-withdrawn-390.png"))

@@ -353,7 +353,9 @@ def record_penalty(referee: Phone, kind: str, player: str, values: dict) -> None
     key = next(v for label, v in options.items() if player in label)
     referee.fill("#record", {"player": key, **values})
     referee.submit("#record")
-    assert "registrad" in referee.messages(), f"{kind}: {referee.text()[:600]}"  # "… registrado para …"
+    assert "registrad" in referee.messages(), (
+        f"{kind}: {referee.text()[:600]}"
+    )  # "Penalización registrada para …"
 
 
 def confirm_table(referee: Phone, table: int, *, short: bool) -> None:

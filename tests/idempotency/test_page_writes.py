@@ -117,8 +117,22 @@ def test_other_data_with_a_used_key_is_refused(client, tournament, scorer):
     assert client.post(table_url(table), data).status_code == 302
     refused = client.post(table_url(table), {**data, "fan": 12})
     assert refused.status_code == 422
-    assert "Idempotency-Key" in text(refused) and "already sent with other data" in text(refused)
+    # the page says what happened and what to do, with a link back; no header, path or status line
+    page = text(refused)
+    assert "already sent, with other data: nothing was saved" in page and "Open the page again" in page
+    assert "Idempotency-Key" not in page and "POST" not in page and table_url(table) not in page
+    html = refused.content.decode()
+    assert f'href="{table_url(table)}" id="idempotency-back"' in html  # no Referer: back where it was sent
     assert Hand.objects.filter(result__table=table).count() == 1
+    spanish = client.post(
+        table_url(table),
+        {**data, "fan": 13},
+        headers={"Accept-Language": "es", "Referer": "http://testserver/x/"},
+    )
+    assert spanish.status_code == 422
+    page = text(spanish)
+    assert "Este formulario ya se envió con otros datos" in page and "Idempotency-Key" not in page
+    assert 'href="http://testserver/x/" id="idempotency-back"' in spanish.content.decode()  # the form's page
 
 
 def test_a_renewed_csrf_token_is_the_same_request(client, tournament, scorer):

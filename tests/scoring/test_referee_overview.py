@@ -143,3 +143,23 @@ def test_a_director_alone_keeps_run_it_first(client, tournament, director, make_
     client.force_login(scorer)
     html = client.get(reverse("my-tournaments")).content.decode()
     assert tables_link(html, tournament.slug) == reverse("session-tables", args=[tournament.slug, 1])
+
+
+@pytest.mark.parametrize("page", ["director-dashboard", "console-session"])
+def test_the_director_sees_a_held_hand_with_a_link_to_resolve_it(
+    client, director, session_with_work, tournament, page
+):
+    publish(tournament, 1)
+    client.force_login(director)
+    args = [tournament.slug] if page == "director-dashboard" else [tournament.slug, 1]
+    html = client.get(reverse(page, args=args)).content.decode()
+    box = html.split('id="needs-referee"', 1)[1].split("</article>", 1)[0]
+    held = box.split('<li data-table="')[1]
+    assert held.startswith("1") and "1 hand held" in held
+    resolve = reverse("tiles-hand-resolve", args=[tournament.slug, 1, 1, 1])
+    assert f'href="{resolve}"' in held and "Resolve hand 1" in held
+    assert html.count("1 hand held") == 2  # on table 1's line too, not only "playing"
+    # the link leads to the hand's resolution, which the director may decide
+    assert client.get(resolve).status_code == 200
+    spanish = client.get(reverse(page, args=args), headers={"Accept-Language": "es"}).content.decode()
+    assert "Necesita un árbitro" in spanish and "1 mano retenida" in spanish

@@ -102,7 +102,9 @@ def test_an_absent_player_without_a_substitute_present_is_refused_and_nothing_is
 ):
     tournament = make_tournament(director=director, players=8, sessions=2)
     events.clear()
-    with pytest.raises(services.Blocked, match="need a substitute"):
+    with pytest.raises(
+        services.Blocked, match="1 absent player needs a substitute, but no substitute is here"
+    ):
         services.checkin_apply(
             session=session(tournament, 1), present=everyone_but("p3"), absent={"p3": "substitute"}
         )
@@ -433,3 +435,54 @@ def test_standings_as_after_an_earlier_session_rank_a_player_who_withdrew_later(
     earlier = standings_view(tournament=tournament, upto_session=1)
     assert "p5" in {r.player for r in earlier.rows} and earlier.withdrawn == ()
     assert "p5" in {r.player for r in standings_view(tournament=tournament).withdrawn}
+
+
+def test_the_substitutes_start_present_and_the_saved_count_is_the_headers(client, make_tournament, director):
+    """Before the first save everybody starts present, the substitutes too: marking a player absent is
+    enough for the substitute to play; the message counts who is here as the header does."""
+    tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
+    client.force_login(director)
+    url = reverse("console-session", args=[tournament.slug, 1])
+    html = client.get(url).content.decode()
+    box = (
+        html.split('name="s_s1"', 1)[0].rsplit("<input", 1)[1]
+        + html.split('name="s_s1"', 1)[1].split(">", 1)[0]
+    )
+    assert "checked" in box  # the substitute's "is here" starts ticked
+    data = {f"p_p{i}": "present" for i in range(1, 9)}
+    data.update({"p_p3": "substitute", "s_s1": "on", "c_s1": "no"})
+    html = client.post(url, data, follow=True).content.decode()
+    assert "Check-in saved: 8 present." in html  # seven players and the substitute
+    assert '<span class="badge ok">8 present</span>' in html
+    # once saved, the page shows what was saved: a substitute left out stays unticked
+    data.update({"p_p3": "present"})
+    data.pop("s_s1")
+    client.post(url, data)
+    html = client.get(url).content.decode()
+    box = html.split('name="s_s1"', 1)[1].split(">", 1)[0]
+    assert "checked" not in box
+
+
+def test_an_absent_player_with_no_substitute_is_told_what_to_do(client, make_tournament, director):
+    tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
+    client.force_login(director)
+    url = reverse("console-session", args=[tournament.slug, 1])
+    data = {f"p_p{i}": "present" for i in range(1, 9)}
+    data.update({"p_p3": "substitute", "p_p4": "substitute", "s_s1": "on"})
+    html = client.post(url, data, follow=True).content.decode()
+    assert (
+        "2 absent players need a substitute, but only 1 substitute is here: tick the substitutes who are "
+        "here, name the new ones, or mark a player withdrawn." in html
+    )
+    spanish = client.post(url, data, follow=True, headers={"Accept-Language": "es"}).content.decode()
+    assert "2 jugadores ausentes necesitan un suplente, pero solo hay 1 suplente" in spanish
+
+
+def test_find_my_seat_before_any_seating_says_it_is_not_published(client, make_tournament, director):
+    tournament = make_tournament(director=director, players=8, sessions=2)
+    url = reverse("tournament-home", args=[tournament.slug])
+    html = client.get(url, {"name": "Player3"}).content.decode()
+    line = html.split('class="seat-found"', 1)[1].split("</li>", 1)[0]
+    assert "Player3" in line and "the seating is not published yet" in line
+    spanish = client.get(url, {"name": "Player3"}, headers={"Accept-Language": "es"}).content.decode()
+    assert "la distribución de mesas aún no está publicada" in spanish

@@ -221,6 +221,7 @@ class CheckinForm(forms.Form):
         self.players = [r for r in registrations if not r.is_substitute and r.is_active_in(session.number)]
         self.subs = [r for r in registrations if r.is_substitute and r.is_active_in(session.number)]
         checked = set(session.checked_in or [])
+        saved = bool(checked)  # before the check-in is first saved, everybody starts present, substitutes too
         away = set(session.absent or [])
         for r in self.players:
             initial = "substitute" if r.key in away else "present"
@@ -239,7 +240,7 @@ class CheckinForm(forms.Form):
             self.fields[f"s_{r.key}"] = forms.BooleanField(
                 label=_("%(name)s (substitute) is here") % {"name": r.player.full_name},
                 required=False,
-                initial=r.key in checked,
+                initial=r.key in checked or not saved,
             )
             if first_session:
                 known = answers.get(r.key)

@@ -23,6 +23,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import lifecycle, signals
 from tournaments import services as base
@@ -629,10 +630,22 @@ def checkin_apply(
                     base.registration_create(tournament=tournament, player=player, is_substitute=True)
                 )
         if needed > len(subs):
+            need = ngettext(
+                "%(n)s absent player needs a substitute", "%(n)s absent players need a substitute", needed
+            ) % {"n": needed}
+            have = (
+                ngettext("only %(m)s substitute is here", "only %(m)s substitutes are here", len(subs))
+                % {"m": len(subs)}
+                if subs
+                else _("no substitute is here")
+            )
             raise Blocked(
                 [
-                    _("%(n)s absent players need a substitute but only %(m)s substitutes are present.")
-                    % {"n": needed, "m": len(subs)}
+                    _(
+                        "%(need)s, but %(have)s: tick the substitutes who are here, name the new ones, "
+                        "or mark a player withdrawn."
+                    )
+                    % {"need": need, "have": have}
                 ]
             )
         if answers:
@@ -660,7 +673,7 @@ def checkin_apply(
         locked.checked_in = sorted(present | {s.key for s in subs})
         locked.absent = sorted(away)
         locked.save(update_fields=["checked_in", "absent"])
-        report.present = len(present)
+        report.present = len(locked.checked_in)  # the players and substitutes here, as the page counts them
         changed_send(tournament_id=session.tournament_id, what={ROSTER, SCHEDULE}, sessions=[locked.pk])
     return report
 

@@ -709,6 +709,7 @@ def session_page(request, slug: str, number: int):
                 text += " " + _("Withdrawn: %(names)s.") % {"names": ", ".join(report.withdrawn)}
             messages.success(request, text)
             return redirect("console-session", slug=slug, number=number)
+    from scoring.presenters import needs_referee
     from scoring.selectors import session_tables
 
     tables = session_tables(session=session)
@@ -720,6 +721,7 @@ def session_page(request, slug: str, number: int):
         checkin=checkin,
         seated=bool(tables),
         tables=tables,
+        needs=needs_referee(tables),
         table_keys={t.number: t.private_key for t in session.tables.all()},
         blockers=services.session_blockers(session=session)
         if session.status == Session.Status.PLAYING
