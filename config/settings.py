@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "config.middleware.BoundedBodyMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # a private tournament's page refused to an outsider answers 404, as a missing tournament's does
+    "config.middleware.PrivateTournamentMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
