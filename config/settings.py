@@ -230,7 +230,14 @@ AUTHENTICATION_BACKENDS = [
 # Repeated failed logins are throttled.
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
+# One lock per username and address together: a stranger's wrong passwords lock the stranger's address
+# out of that account, never the account's owner signing in from elsewhere. The address is the caller's
+# as the reverse proxies report it (config/clientip.py): behind a proxy every request comes from the
+# proxy's own address, and keying on that would let anyone lock anyone out.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.clientip.client_ip"
+# How many reverse proxies in front of the server append to X-Forwarded-For (with BEHIND_PROXY).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=1)
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 
@@ -301,9 +308,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Production hardening: active whenever DEBUG is off (passes `manage.py check --deploy`).
-SECURE_PROXY_SSL_HEADER = (
-    ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("BEHIND_PROXY", default=True) else None
-)
+BEHIND_PROXY = env.bool("BEHIND_PROXY", default=True)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
