@@ -194,6 +194,11 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 # whose snapshot is older than its input, and not queued for STANDINGS_SWEEP_STALE_SECONDS, is queued again.
 STANDINGS_SWEEP_SECONDS = env.int("STANDINGS_SWEEP_SECONDS", default=60)
 STANDINGS_SWEEP_STALE_SECONDS = env.int("STANDINGS_SWEEP_STALE_SECONDS", default=60)
+# The jobs sweep (rankings/sweep.py): every JOBS_SWEEP_SECONDS, an export or import queued for longer
+# than JOBS_SWEEP_STALE_SECONDS (its message lost with the broker's queue), or left running by a worker
+# that is gone, is queued again.
+JOBS_SWEEP_SECONDS = env.int("JOBS_SWEEP_SECONDS", default=60)
+JOBS_SWEEP_STALE_SECONDS = env.int("JOBS_SWEEP_STALE_SECONDS", default=60)
 # Backups (rankings/backups): the archive of every running tournament, every BACKUP_SECONDS, the newest
 # BACKUP_KEEP of each tournament kept (96: a day at 15 minutes), in BACKUP_ROOT.
 BACKUP_SECONDS = env.int("BACKUP_SECONDS", default=15 * 60)
@@ -213,6 +218,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "rankings.standings.tasks.standings_sweep",
         "schedule": float(STANDINGS_SWEEP_SECONDS),
     },
+    "jobs-sweep": {"task": "rankings.tasks.jobs_sweep", "schedule": float(JOBS_SWEEP_SECONDS)},
 }
 
 AUTH_PASSWORD_VALIDATORS = [
