@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
-from django.http import HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 
 
 class RefuseNulMiddleware:
@@ -90,3 +90,31 @@ class BoundedBodyMiddleware:
                 request, 413, "body", f"The request body is larger than {limit:,} bytes (the limit)."
             )
         return None
+
+
+class PrivateTournamentMiddleware:
+    """A page of a tournament the caller may not see answers as a page of a tournament that does not
+    exist (404), never 403: a private tournament's slug tells an outsider nothing, as in the API.
+
+    Every page whose address names a tournament (``<slug>``) and that refuses the caller goes through
+    here, so a page added later is covered without a check of its own. The tournament's staff still get
+    the 403 that names the role they lack."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code != 403 or request.path.startswith("/api/"):
+            return response
+        match = getattr(request, "resolver_match", None)
+        slug = match.kwargs.get("slug") if match is not None else None
+        if not slug:
+            return response
+        from tournaments.models import Tournament
+        from tournaments.permissions import can_view
+
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is not None and not can_view(getattr(request, "user", None), tournament):
+            raise Http404("No such tournament.")
+        return response

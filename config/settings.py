@@ -85,6 +85,8 @@ MIDDLEWARE = [
     "config.middleware.BoundedBodyMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # a private tournament's page refused to an outsider answers 404, as a missing tournament's does
+    "config.middleware.PrivateTournamentMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -192,6 +194,11 @@ CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
 # whose snapshot is older than its input, and not queued for STANDINGS_SWEEP_STALE_SECONDS, is queued again.
 STANDINGS_SWEEP_SECONDS = env.int("STANDINGS_SWEEP_SECONDS", default=60)
 STANDINGS_SWEEP_STALE_SECONDS = env.int("STANDINGS_SWEEP_STALE_SECONDS", default=60)
+# The jobs sweep (rankings/sweep.py): every JOBS_SWEEP_SECONDS, an export or import queued for longer
+# than JOBS_SWEEP_STALE_SECONDS (its message lost with the broker's queue), or left running by a worker
+# that is gone, is queued again.
+JOBS_SWEEP_SECONDS = env.int("JOBS_SWEEP_SECONDS", default=60)
+JOBS_SWEEP_STALE_SECONDS = env.int("JOBS_SWEEP_STALE_SECONDS", default=60)
 # Backups (rankings/backups): the archive of every running tournament, every BACKUP_SECONDS, the newest
 # BACKUP_KEEP of each tournament kept (96: a day at 15 minutes), in BACKUP_ROOT.
 BACKUP_SECONDS = env.int("BACKUP_SECONDS", default=15 * 60)
@@ -211,6 +218,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "rankings.standings.tasks.standings_sweep",
         "schedule": float(STANDINGS_SWEEP_SECONDS),
     },
+    "jobs-sweep": {"task": "rankings.tasks.jobs_sweep", "schedule": float(JOBS_SWEEP_SECONDS)},
 }
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -228,7 +236,14 @@ AUTHENTICATION_BACKENDS = [
 # Repeated failed logins are throttled.
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
+# One lock per username and address together: a stranger's wrong passwords lock the stranger's address
+# out of that account, never the account's owner signing in from elsewhere. The address is the caller's
+# as the reverse proxies report it (config/clientip.py): behind a proxy every request comes from the
+# proxy's own address, and keying on that would let anyone lock anyone out.
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_CLIENT_IP_CALLABLE = "config.clientip.client_ip"
+# How many reverse proxies in front of the server append to X-Forwarded-For (with BEHIND_PROXY).
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=1)
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env.bool("AXES_ENABLED", default=True)
 
@@ -299,9 +314,8 @@ SPECTACULAR_SETTINGS = {
 }
 
 # Production hardening: active whenever DEBUG is off (passes `manage.py check --deploy`).
-SECURE_PROXY_SSL_HEADER = (
-    ("HTTP_X_FORWARDED_PROTO", "https") if env.bool("BEHIND_PROXY", default=True) else None
-)
+BEHIND_PROXY = env.bool("BEHIND_PROXY", default=True)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_PROXY else None
 if not DEBUG:
     SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=True)
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]

@@ -225,6 +225,8 @@ class PenaltyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
                 staff_of = Tournament.objects.filter(roles__user=user).values("pk")
                 visible |= Q(tournament__in=staff_of)
             qs = qs.filter(visible)
+        if not getattr(self, "swagger_fake_view", False):  # the schema reads no tournament
+            qs = self._without_hidden_sessions(qs, user)
         params = self.request.query_params
         if slug := params.get("tournament"):
             qs = qs.filter(tournament__slug=slug)
@@ -241,6 +243,18 @@ class PenaltyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
             qs = qs.filter(cancelled_at__isnull=True)
         elif state == "cancelled":
             qs = qs.filter(cancelled_at__isnull=False)
+        return qs
+
+    @staticmethod
+    def _without_hidden_sessions(qs, user):
+        """Leaves out the penalties of the last sessions a tournament hides until the reveal, for
+        everyone who does not run them (the penalties would tell the hidden results)."""
+        from tournaments.selectors import HIDE_SETTING, visible_through
+
+        for tournament in Tournament.objects.filter(settings__has_key=HIDE_SETTING):
+            last = visible_through(tournament=tournament, user=user)
+            if last is not None:
+                qs = qs.exclude(tournament=tournament, session__number__gt=last)
         return qs
 
     @extend_schema(parameters=LIST_PARAMS)

@@ -22,4 +22,12 @@ def player_import_job_run(self, job_id: int) -> str:
     return job.status if job is not None else "missing"
 
 
-__all__ = ["player_import_job_run"]
+@shared_task(ignore_result=True)
+def jobs_sweep() -> list:
+    """Queue again every background job whose message was lost (beat)."""
+    from rankings import sweep
+
+    return [list(found) for found in sweep.jobs_sweep()]
+
+
+__all__ = ["jobs_sweep", "player_import_job_run"]

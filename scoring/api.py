@@ -549,15 +549,13 @@ class TableResultViewSet(viewsets.ViewSet):
                 raise Http404
             if not confirmed:
                 raise PermissionDenied(_("This result is public once a referee confirms it."))
-        last = None if staff else visible_through(tournament=tournament, user=None)
-        if last is not None and table.session.number > last and not self._key_opens(request, table):
-            raise PermissionDenied(
-                _(
-                    "The results of session %(number)s are hidden until the director reveals the "
-                    "standings at the prize-giving."
-                )
-                % {"number": table.session.number}
-            )
+        if staff:  # a scorer reads a hidden session's table while it is being entered, or the one entered
+            hidden = selectors.result_hidden_from(user=request.user, table=table)
+        else:
+            last = visible_through(tournament=tournament, user=None)
+            hidden = last is not None and table.session.number > last
+        if hidden and not self._key_opens(request, table):
+            raise PermissionDenied(selectors.hidden_result_message(table))
         try:
             actor = actor_for(user=request.user, table=table, table_key=table_key_of(request))
         except DjangoPermissionDenied:

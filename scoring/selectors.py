@@ -48,6 +48,32 @@ def table_for_key(*, key: str) -> Table:
     return get_object_or_404(Table.objects.select_related(*TABLE_PAGE_RELATED), private_key=key)
 
 
+def result_hidden_from(*, user, table: Table) -> bool:
+    """The table's result is hidden from ``user``, a scorer of the tournament: its session is one of
+    the last ones hidden until the reveal, the result is confirmed, and the user neither runs the hidden
+    sessions (directors and referees do) nor wrote this result. A table still being entered stays open
+    to the tournament's scorers (it is theirs to finish); a confirmed one is everyone else's result."""
+    from tournaments.selectors import visible_through
+
+    last = visible_through(tournament=table.session.tournament, user=user)
+    if last is None or table.session.number <= last:
+        return False
+    result = table_result_or_none(table)
+    if result is None or result.status != TableResult.Status.CONFIRMED:
+        return False
+    if user is None or not user.is_authenticated:
+        return True
+    wrote = result.submitted_by_id == user.pk or result.history.filter(history_user=user).exists()
+    return not wrote
+
+
+def hidden_result_message(table: Table) -> str:
+    return _(
+        "The results of session %(number)s are hidden until the director reveals the standings at the "
+        "prize-giving."
+    ) % {"number": table.session.number}
+
+
 def session_for_page(*, slug: str, session_number: int) -> Session:
     return get_object_or_404(
         Session.objects.select_related("tournament"), tournament__slug=slug, number=session_number

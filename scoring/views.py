@@ -9,6 +9,7 @@ saved in either case.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +40,8 @@ from scoring.tiles.views import tiles_value_url
 from tournaments.clock import selectors as clock_selectors
 from tournaments.models import Role, Session, Table, Tournament
 from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
+from tournaments.presenters import SeatLine, TableView
+from tournaments.selectors import visible_through
 
 # -- who is at the page ----------------------------------------------------------------------------------
 
@@ -46,6 +49,15 @@ from tournaments.permissions import Actor, actor_for, can_referee, can_score, us
 def _role_actor(request: HttpRequest, table: Table) -> Actor:
     """A logged-in scorer, referee or director of the table's tournament (403 for anyone else)."""
     return actor_for(user=request.user, table=table)
+
+
+def _seen_role_actor(request: HttpRequest, table: Table) -> Actor:
+    """The role actor of a table page, refused (403 naming the rule) a confirmed table of a session
+    hidden until the reveal that a scorer did not enter."""
+    actor = _role_actor(request, table)
+    if not actor.is_referee and selectors.result_hidden_from(user=request.user, table=table):
+        raise PermissionDenied(selectors.hidden_result_message(table))
+    return actor
 
 
 def _table_urls(table: Table, link_key: str | None) -> dict[str, str]:
@@ -382,7 +394,7 @@ def table_page(request: HttpRequest, slug: str, session: int, number: int) -> Ht
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
-    return _table_view(request, table, _role_actor(request, table), None)
+    return _table_view(request, table, _seen_role_actor(request, table), None)
 
 
 @gzip_page
@@ -493,7 +505,7 @@ def hand_edit(request: HttpRequest, slug: str, session: int, number: int, hand: 
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
-    return _hand_edit(request, table, _role_actor(request, table), None, hand)
+    return _hand_edit(request, table, _seen_role_actor(request, table), None, hand)
 
 
 def hand_edit_link(request: HttpRequest, key: str, hand: int) -> HttpResponse:
@@ -552,6 +564,11 @@ def player_confirm(request: HttpRequest, key: str, player_key: str) -> HttpRespo
 # -- the referees' view of a session ------------------------------------------------------------------------
 
 
+def _without_results(row: TableView) -> TableView:
+    seats = [SeatLine(position=s.position, key=s.key, name=s.name, short=s.short) for s in row.seats]
+    return dataclasses.replace(row, seats=seats, has_result=False)
+
+
 def session_tables(request: HttpRequest, slug: str, session: int) -> HttpResponse:
     """Every table of a session with its status, for the referees (and scorers, who cannot confirm)."""
     if not request.user.is_authenticated:
@@ -590,6 +607,9 @@ def session_tables(request: HttpRequest, slug: str, session: int) -> HttpRespons
             status = 400
             errors.append(_("The form was incomplete; reload the page."))
     rows = selectors.session_tables(session=session_obj)
+    last = visible_through(tournament=tournament, user=request.user)
+    if last is not None and session_obj.number > last:  # a scorer: the confirmed results stay hidden
+        rows = [_without_results(row) if row.entry == "confirmed" else row for row in rows]
     counts = {
         key: sum(1 for r in rows if r.entry == key) for key in ("empty", "draft", "submitted", "confirmed")
     }

@@ -161,6 +161,12 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
             _("line 1: unknown column(s) %(unknown)s; the columns are %(columns)s")
             % {"unknown": ", ".join(name_clean(u) for u in unknown[:10]), "columns": ", ".join(COLUMNS)}
         )
+    repeated = sorted({h for h in header if h in COLUMNS and header.count(h) > 1})
+    if repeated:
+        faults.append(
+            _("line 1: column(s) %(repeated)s named more than once; name each column once")
+            % {"repeated": ", ".join(repeated)}
+        )
     missing = [c for c in REQUIRED if c not in header]
     if missing:
         faults.append(_("line 1: missing column(s) %(missing)s") % {"missing": ", ".join(missing)})

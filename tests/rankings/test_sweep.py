@@ -128,7 +128,11 @@ def test_the_embedded_scheduler_runs_the_sweep_and_the_backups_once_per_period(
     assert len(list((settings.BACKUP_ROOT / f"tournament.{tournament.pk}").glob("*.json"))) == 1
     assert scheduler.run_due(now=now + 1) == []  # another process (or tick) a second later: nothing due
     sweep = settings.CELERY_BEAT_SCHEDULE["standings-sweep"]
-    assert scheduler.run_due(now=now + sweep["schedule"]) == [sweep["task"]]
+    every_minute = [
+        e["task"] for e in settings.CELERY_BEAT_SCHEDULE.values() if e["schedule"] <= sweep["schedule"]
+    ]
+    assert sweep["task"] in every_minute
+    assert scheduler.run_due(now=now + sweep["schedule"]) == every_minute
 
 
 def test_a_tick_is_skipped_while_another_process_holds_the_schedule(schedule_file):

@@ -486,3 +486,64 @@ def test_find_my_seat_before_any_seating_says_it_is_not_published(client, make_t
     assert "Player3" in line and "the seating is not published yet" in line
     spanish = client.get(url, {"name": "Player3"}, headers={"Accept-Language": "es"}).content.decode()
     assert "la distribución de mesas aún no está publicada" in spanish
+
+
+# -- nothing sent is left out unsaid ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "change, field, words",
+    [
+        ({"absent": {"p99": "substitute"}}, "absent", "p99 is not a player of this tournament"),
+        ({"present": [*everyone_but(), "p99"]}, "present", "p99 is not a player of this tournament"),
+        ({"absent": {"p3": "substitute"}}, "absent", "p3 is both present and absent"),
+        ({"absent": {"s1": "withdraw"}}, "absent", "s1 is a substitute"),
+        ({"substitutes_present": ["s9"]}, "substitutes_present", "s9 is not a substitute of this tournament"),
+        ({"substitutes_present": ["p1"]}, "substitutes_present", "p1 is not a substitute of this tournament"),
+    ],
+)
+def test_a_check_in_naming_someone_who_cannot_be_there_is_a_400_naming_the_list(
+    client, make_tournament, director, change, field, words
+):
+    tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
+    client.force_login(director)
+    url = f"/api/tournaments/{tournament.slug}/console/sessions/1/checkin/"
+    body = {"present": everyone_but(), **change}
+    response = client.post(url, body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    assert words in response.json()[field][0]
+    first = session(tournament, 1)
+    assert first.checked_in == [] and first.absent == []  # nothing recorded
+    assert Registration.objects.filter(tournament=tournament, withdrawn_from__isnull=False).count() == 0
+
+
+def test_a_withdrawn_player_sent_as_present_is_refused_not_checked_in(client, make_tournament, director):
+    tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
+    services.checkin_apply(
+        session=session(tournament, 1),
+        present=everyone_but("p5"),
+        absent={"p5": "withdraw"},
+        substitutes_present=["s1"],
+    )
+    client.force_login(director)
+    response = client.post(
+        f"/api/tournaments/{tournament.slug}/console/sessions/2/checkin/",
+        {"present": everyone_but()},
+        content_type="application/json",
+    )
+    assert response.status_code == 400
+    assert "p5 withdrew before session 1 and cannot be checked in" in response.json()["present"][0]
+    assert "p5" not in (session(tournament, 2).checked_in or [])
+
+
+def test_the_console_page_checks_in_as_before(client, make_tournament, director):
+    """The page sends only the players it lists: its check-in still goes through."""
+    tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
+    client.force_login(director)
+    page = reverse("console-session", args=[tournament.slug, 1])
+    data = {f"p_p{i}": "present" for i in range(1, 9)}
+    data["p_p3"] = "substitute"
+    data["s_s1"] = "on"
+    response = client.post(page, data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert session(tournament, 1).absent == ["p3"]

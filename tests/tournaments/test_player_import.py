@@ -152,3 +152,13 @@ def test_csv_faults_are_in_the_readers_language(tournament):
     assert refused.value.faults == [
         "línea 2, country: «SPA» no es un código ISO 3166 de tres letras (ESP, FRA, …)"
     ]
+
+
+def test_a_column_named_twice_is_refused_naming_it(make_tournament):
+    """Which of two first_name columns would count? Neither: the file is refused, nothing registered."""
+    tournament = make_tournament(players=0)
+    data = b"first_name,last_name,first_name,country\nAna,Garcia,Eva,ESP\n"
+    with pytest.raises(PlayerImportError) as err:
+        players_import_csv(tournament=tournament, data=data)
+    assert err.value.faults == ["line 1: column(s) first_name named more than once; name each column once"]
+    assert not Registration.objects.filter(tournament=tournament).exists()

@@ -15,6 +15,7 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
+from penalties import services as penalty_services
 from rankings.standings.services import standings_refresh
 from scoring import services as scoring_services
 from scoring.models import Hand
@@ -67,6 +68,15 @@ def hidden_world():
         hand=Hand.objects.get(result__table=tables[1], number=3),
         title="The 1753 hand",
         user=world.users["director"],
+    )
+    penalty_services.penalty_record(  # a penalty of the hidden session, whose reason carries the score
+        tournament=tournament,
+        registration=regs[12],
+        kind="late_arrival",
+        actor=director,
+        session=last,
+        minutes_late=3,
+        reason="Came in at 1753 by the hall clock",
     )
     tournament.settings = {**(tournament.settings or {}), "hide_last_sessions": 1}
     tournament.save(update_fields=["settings"])
@@ -212,9 +222,62 @@ def test_the_table_result_api_names_the_rule_for_a_hidden_session():
     response = APIClient().get(f"/api/tables/{world.hidden_table.pk}/result/")
     assert response.status_code == 403
     assert "hidden until the director reveals the standings" in response.json()["detail"]
+    referee = APIClient()
+    referee.force_login(world.users["referee"])  # the staff who run the hidden sessions read them
+    assert referee.get(f"/api/tables/{world.hidden_table.pk}/result/").status_code == 200
+
+
+def test_a_scorer_reads_only_the_hidden_tables_still_being_entered_or_entered_by_them():
+    """A scorer enters the hidden session's tables, so a table still being entered stays open; a
+    confirmed table that someone else entered is hidden from the scorer as from the public, in the API,
+    on the table page, on its hand pages and in the session's list of tables."""
+    world = hidden_world()
+    slug = world.tournament.slug
     scorer = APIClient()
-    scorer.force_login(world.users["scorer"])  # the staff who enter results still read them
-    assert scorer.get(f"/api/tables/{world.hidden_table.pk}/result/").status_code == 200
+    scorer.force_login(world.users["scorer"])
+    hidden = scorer.get(f"/api/tables/{world.hidden_table.pk}/result/")
+    assert hidden.status_code == 403
+    assert "hidden until the director reveals the standings" in hidden.json()["detail"]
+    for page in (reverse("table-page", args=[slug, 4, 1]), reverse("table-hand", args=[slug, 4, 1, 1])):
+        response = scorer.get(page)
+        assert response.status_code == 403 and not leaked(response.content), page
+    listed = scorer.get(reverse("session-tables", args=[slug, 4]))
+    assert listed.status_code == 200 and not leaked(listed.content)
+    being_entered = world.hidden_session.tables.get(number=2)
+    assert scorer.get(f"/api/tables/{being_entered.pk}/result/").status_code == 200
+    assert scorer.get(reverse("table-page", args=[slug, 4, 2])).status_code == 200
+    # the table's own private link still reads its result: its players entered it
+    keyed = APIClient().get(
+        f"/api/tables/{world.hidden_table.pk}/result/", HTTP_X_TABLE_KEY=world.hidden_table.private_key
+    )
+    assert keyed.status_code == 200 and leaked(keyed.content)
+
+
+def test_a_scorer_who_entered_a_hidden_table_still_reads_it():
+    world = hidden_world()
+    table = world.hidden_session.tables.get(number=3)
+    scorer_actor = scoring_services.Actor(user=world.users["scorer"], role=Role.SCORER)
+    scoring_services.totals_set(table=table, scores=HIDDEN_SCORE, actor=scorer_actor, expected_version=None)
+    referee = scoring_services.Actor(user=world.users["referee"], role=Role.REFEREE)
+    scoring_services.result_submit(table=table, actor=referee, expected_version=None)
+    scoring_services.result_confirm(table=table, actor=referee, expected_version=None)
+    scorer = APIClient()
+    scorer.force_login(world.users["scorer"])
+    response = scorer.get(f"/api/tables/{table.pk}/result/")
+    assert response.status_code == 200 and leaked(response.content)
+
+
+def test_the_penalties_of_a_hidden_session_are_hidden_until_the_reveal():
+    world = hidden_world()
+    url = f"/api/penalties/?tournament={world.tournament.slug}&session=4"
+    assert not leaked(APIClient().get(url).content)
+    assert not leaked(APIClient().get(f"/api/penalties/?tournament={world.tournament.slug}").content)
+    referee = APIClient()
+    referee.force_login(world.users["referee"])
+    assert leaked(referee.get(url).content)
+    world.tournament.settings = {**world.tournament.settings, "standings_revealed": True}
+    world.tournament.save(update_fields=["settings"])
+    assert leaked(APIClient().get(url).content)
 
 
 def test_the_ema_ranking_counts_the_tournament_once_the_hidden_sessions_are_revealed():

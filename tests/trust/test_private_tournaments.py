@@ -128,6 +128,28 @@ def test_no_api_read_shows_a_private_tournament_to_outsiders():
                 assert not leaked(response.content), (who, url + query, leaked(response.content))
 
 
+def test_every_page_answers_a_private_tournament_as_a_missing_one():
+    """Outsiders learn nothing from the status either: every page of a tournament answers a private
+    slug exactly as it answers a slug that does not exist (404, or the sign-in page for anonymous
+    callers on pages that need an account)."""
+    world = build_world(public=False)
+    pages = page_patterns()
+    differ = []
+    swept = 0
+    for who, client in outsiders(world).items():
+        for name, route in sorted(pages.items()):
+            if name in KEY_PAGES or "<slug:slug>" not in route:
+                continue
+            kwargs = page_kwargs(world, name, route)
+            private = client.get(reverse(name, kwargs=kwargs))
+            missing = client.get(reverse(name, kwargs={**kwargs, "slug": "no-such-cup"}))
+            if private.status_code != missing.status_code:
+                differ.append(f"{who} {name}: {private.status_code} vs {missing.status_code}")
+            swept += 1
+    assert swept >= 3 * 30
+    assert not differ, "a private tournament answers unlike a missing one:\n" + "\n".join(differ)
+
+
 def test_the_same_pages_show_the_tournament_to_its_staff():
     """The sweep is not vacuous: with a role, the same pages show the players."""
     world = build_world(public=False)

@@ -548,6 +548,66 @@ class CheckinReport:
     answers: dict[str, bool] = field(default_factory=dict)  # substitutes' answers recorded here
 
 
+def _checkin_check(
+    session: Session,
+    registrations: Mapping[str, Registration],
+    present: set[str],
+    absent: Mapping[str, str],
+    substitutes_present: Iterable[str],
+) -> None:
+    """Every key of a check-in names someone who can be in that list, or the check-in is refused (400
+    naming the list): nothing sent is left out unsaid."""
+    for key in sorted(present):
+        registration = registrations.get(key)
+        if registration is None:
+            raise ValidationError(
+                {"present": _("%(key)s is not a player of this tournament.") % {"key": key[:40]}}
+            )
+        if not registration.is_active_in(session.number):
+            raise ValidationError(
+                {
+                    "present": _("%(key)s withdrew before session %(n)s and cannot be checked in.")
+                    % {"key": key[:40], "n": registration.withdrawn_from}
+                }
+            )
+    for key in absent:
+        registration = registrations.get(key)
+        if registration is None:
+            raise ValidationError(
+                {"absent": _("%(key)s is not a player of this tournament.") % {"key": key[:40]}}
+            )
+        if registration.is_substitute:
+            raise ValidationError(
+                {
+                    "absent": _(
+                        "%(key)s is a substitute: absent lists players; a substitute who is here is "
+                        "listed in substitutes_present."
+                    )
+                    % {"key": key[:40]}
+                }
+            )
+        if key in present:
+            raise ValidationError({"absent": _("%(key)s is both present and absent.") % {"key": key[:40]}})
+    for key in substitutes_present:
+        registration = registrations.get(key)
+        if registration is None or not registration.is_substitute:
+            raise ValidationError(
+                {
+                    "substitutes_present": _("%(key)s is not a substitute of this tournament.")
+                    % {"key": key[:40]}
+                }
+            )
+        if not registration.is_active_in(session.number):
+            raise ValidationError(
+                {
+                    "substitutes_present": _(
+                        "%(key)s withdrew before session %(n)s and cannot be checked in."
+                    )
+                    % {"key": key[:40], "n": registration.withdrawn_from}
+                }
+            )
+
+
 def checkin_apply(
     *,
     session: Session,
@@ -598,17 +658,13 @@ def checkin_apply(
             r.key: r for r in Registration.objects.filter(tournament=tournament).select_related("player")
         }
         present = set(present)
+        _checkin_check(locked, registrations, present, absent, substitutes_present)
         away: list[str] = []
         needed = 0
         for key, action in absent.items():
-            registration = registrations.get(key)
-            if (
-                registration is None
-                or registration.is_substitute
-                or key in present
-                or not registration.is_active_in(locked.number)
-            ):
-                continue
+            registration = registrations[key]
+            if not registration.is_active_in(locked.number):
+                continue  # withdrawn already: out of this session whatever is sent
             if action == ABSENT_WITHDRAW:
                 registration.withdrawn_from = locked.number
                 registration.save(update_fields=["withdrawn_from"])
@@ -617,11 +673,7 @@ def checkin_apply(
                 away.append(key)
                 report.absent.append(registration.player.full_name)
                 needed += 1
-        subs = [
-            registrations[k]
-            for k in substitutes_present
-            if k in registrations and registrations[k].is_substitute
-        ]
+        subs = [registrations[k] for k in dict.fromkeys(substitutes_present)]
         for name in new_substitutes:
             first, _sep, last = name.strip().partition(" ")
             if first:
