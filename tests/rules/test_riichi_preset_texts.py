@@ -246,6 +246,22 @@ def test_renhou_needs_a_discard_before_the_first_draw(context, tiles, message):
     assert exc.value.path == "first_turn_discard" and message in exc.value.message
 
 
+@pytest.mark.parametrize(
+    ("preset", "han", "ron"), [("ema-riichi-2008", 13, 32000), ("ema-riichi-2025", 5, 8000)]
+)
+def test_a_first_turn_win_on_a_discard_is_renhou(preset, han, ron):
+    """002 line 594: "Bendición del Hombre RENHO Ganar con un descarte el primer turno ininterrumpido": a
+    win on a discard in the first uninterrupted go-around, marked "won on the first turn", is renhō where
+    the rules have it (a yakuman under 2008, five han under 2025 §4.2.4), not refused as a self-draw."""
+    v = paid(preset, {**NO_YAKU, "first_turn": True}, RON)
+    assert (v.claim["han"], v.payment["ron"]) == (han, ron)
+    assert any(i.name.startswith("Renhou") for i in v.items)
+    # without renhō in the rules, or by the dealer, a first-turn win is a self-draw (tenhō, chiihō)
+    for preset_rules, context in (({"renhou": "none"}, RON), ({}, {"self_drawn": False, "seat_wind": 0})):
+        with pytest.raises(RuleError, match="a win on the first draw is self-drawn"):
+            paid(preset, {**NO_YAKU, "first_turn": True}, context, **preset_rules)
+
+
 def test_renhou_none_refuses_the_flag_and_other_rules_refuse_it():
     with pytest.raises(RuleError) as exc:
         paid("ema-riichi-2025", {**NO_YAKU, "first_turn_discard": True}, RON, renhou="none")

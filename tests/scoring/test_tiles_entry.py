@@ -397,3 +397,33 @@ def test_the_resolve_page_of_a_riichi_claim(client, api_as, make_tournament, mak
     client.force_login(referee)
     page = resolve_page(client, table)
     assert "<strong>2 han 30 fu</strong>" in page and "yakuman" not in page
+
+
+def test_a_first_turn_win_on_a_discard_is_entered_as_renhou_under_2008(api_as, make_tournament, referee):
+    """002 line 594: "Bendición del Hombre RENHO Ganar con un descarte el primer turno ininterrumpido". The
+    table's first hand, p2 (South) wins on p3's discard with the "won on the first turn" flag: from the
+    tiles, a yakuman (32,000) under the 2008 preset; entered by value, the 13 han ron pays the same; the
+    table's scores, its hands and the archive say so."""
+    from rankings.archive import archive_export
+
+    tournament = make_tournament("renhou-first-turn", ruleset="ema-riichi-2008")
+    tournament_services.role_grant(tournament=tournament, user=referee, role="referee")
+    table = seat(tournament, KEYS)[0]
+    client = api_as(referee)
+    tiles = {"hand": "123m456p789s24s99m3s", "winning_tile": "3s", "first_turn": True}
+    saved = add(
+        client, table, 1, result="ron", loser="p3", winners=[{"player": "p2", "tiles": tiles}], riichi=[]
+    )
+    assert saved.status_code == 201, saved.content
+    hand = saved.json()["hands"][0]
+    assert hand["hand"]["winners"][0]["han"] == 13
+    assert hand["after"]["scores"] == [30000, 62000, -2000, 30000]
+    by_value = add(
+        client, table, 2, result="ron", loser="p3", winners=[{"player": "p2", "han": 13}], riichi=[]
+    )
+    assert by_value.status_code == 201, by_value.content
+    # p2 deals the second hand: a dealer's yakuman, 48,000
+    assert by_value.json()["hands"][1]["after"]["scores"][1] == 62000 + 48000
+    document = archive_export(tournament=tournament)
+    first = document["sessions"][0]["tables"][0]["hands"][0]
+    assert first["winners"][0]["tiles"] == tiles

@@ -188,6 +188,10 @@ def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
     first = hand.has("first_turn")
     dealer = context.dealer if context.dealer is not None else seat == 0
     renhou = hand.has("first_turn_discard")
+    if first and not context.self_drawn and not dealer and config.renhou != "none":
+        # a first-turn win on a discard is renhō where the rules have it (002 line 594, "Bendición del
+        # Hombre RENHO Ganar con un descarte el primer turno ininterrumpido"; 2025 §4.2.4)
+        first, renhou = False, True
     if hand.has("ippatsu") and not riichi:
         raise RuleError(
             gettext_noop("ippatsu needs riichi: the winner is not among the riichi players"), "ippatsu"
