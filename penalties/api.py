@@ -169,7 +169,13 @@ class PenaltyWriteSerializer(serializers.Serializer):
     by = serializers.CharField(
         max_length=40, required=False, allow_blank=True, help_text="The substitute's key."
     )
-    during = serializers.BooleanField(required=False, default=False)
+    during = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A substitution: the substitute took the seat after the game at the table began (MERS §4: "
+        "no table points for the seat; riichi 2025 §7.3: the substitute's score does not count for the "
+        "others' uma).",
+    )
     reason = serializers.CharField(max_length=TEXT_LIMIT, required=False, allow_blank=True, default="")
     points = PointsField(
         required=False, allow_null=True, help_text="Referee decisions and table points only."
