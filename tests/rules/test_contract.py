@@ -15,7 +15,7 @@ from penalties.models import Kind
 from rankings.standings.engine import METHODS, method_of
 from scoring.forms import HAND_FORMS, hand_form_class
 from scoring.presenters import after_hand, describe_hand, round_label
-from scoring.rules.base import Ruleset
+from scoring.rules.base import END_OF_TIME_RULES, Ruleset
 from scoring.rules.registry import RULESET_KEYS, get_ruleset
 from scoring.selectors import OUTCOME_LABELS
 from scoring.tiles.forms import FLAG_LABELS
@@ -103,6 +103,8 @@ def test_limits_and_the_result_of_a_replaced_player(rules: Ruleset):
     assert (fixed_now and (fixed_now.final, fixed_now.uma)) == expected
     assert isinstance(rules.substitute_outside_uma(), bool)
     assert isinstance(rules.late_minutes_rounded_up(), bool)
+    end = rules.session_end()
+    assert end.end_of_time in END_OF_TIME_RULES and 0 <= end.signal_minutes <= end.minutes
     if "replacement_points" in rules.config.as_dict():  # the rules let a tournament set one
         fixed = rules.with_overrides({"replacement_points": -10000, "replacement_uma": -5000})
         result = fixed.replacement_result()

@@ -214,6 +214,12 @@ def test_the_riichi_2025_page_states_7_2_7_3_and_7_4_in_english_and_spanish(
     )
     assert f"{MINUS}15000 de uma para el suplente, 15000, 5000, {MINUS}5000 para los demás" in spanish
     assert "suena un aviso cuando quedan 15 minutos" in spanish and "Un chombo después del aviso" in spanish
+    # the settings behind them, by name in the rules form
+    client.cookies["django_language"] = "es"
+    form = client.get(reverse("console-rules", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="es")
+    page = form.content.decode()
+    assert "Suplente fuera del uma" in page and "Retraso: un minuto empezado cuenta" in page
+    assert "desde el aviso: la mano en juego y una más, sin sonido al final" in page
 
 
 @pytest.mark.parametrize("key", RULESET_KEYS)

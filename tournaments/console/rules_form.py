@@ -145,6 +145,17 @@ LABELS: dict[str, tuple[Any, Any]] = {
         _("Late-arrival limit (minutes)"),
         _("Later than this: out of the session, a substitute plays (empty: no limit)."),
     ),
+    "late_minutes_rounded_up": (
+        _("Late arrival: a started minute counts"),
+        _("A started minute of lateness counts as a whole one (9 min 30 s late: 10)."),
+    ),
+    "substitute_outside_uma": (
+        _("Substitute outside the uma"),
+        _(
+            "A substitute receives the last place's uma; one who came after the game at the table began "
+            "does not count for the others' uma."
+        ),
+    ),
     # the session clock (every ruleset)
     "session_minutes": (_("Session minutes"), _("Playing time of a session on the clock.")),
     "end_of_time": (_("End of time"), _("What happens when the clock reaches zero.")),
