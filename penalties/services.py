@@ -442,7 +442,8 @@ def table_penalty_effects(
     if penalties is None:
         penalties = active_penalties(session=table.session)
     replaced: dict[int, int] = {}  # replaced registration -> the seat it left
-    substituted: set[int] = set()
+    # a substitute seated by the draw plays from the start (a player absent at check-in)
+    substituted = {position for position, r in enumerate(registrations) if r.is_substitute}
     for p in penalties:  # substitutions first: later penalties may concern the substitute
         if p.kind == Kind.REPLACED and p.registration_id in seat_of:
             position = seat_of.pop(p.registration_id)  # the replaced player's own penalties stay off the seat

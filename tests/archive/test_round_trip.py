@@ -33,7 +33,7 @@ RIICHI_KINDS = {"chombo", "referee", "dead_hand", "replaced", "disqualified"}
 ALLOWED = {
     "mcr": EVERY_KIND - {"chombo"},
     "ema-riichi-2016": RIICHI_KINDS,
-    "ema-riichi-2025": RIICHI_KINDS,
+    "ema-riichi-2025": RIICHI_KINDS | {"late_arrival"},  # EMA riichi rules 2025 §7.2
     "wrc-riichi": RIICHI_KINDS,
     "ema-riichi-2008": RIICHI_KINDS,
     "salamanca": {"false_hu", "dead_hand", "referee", "replaced", "disqualified"},

@@ -170,3 +170,16 @@ def test_the_referee_forms_say_the_2025_rules(client, make_tournament, director)
     )
     spanish = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE="es")
     assert "Después de empezada la partida en la mesa" in spanish.content.decode()
+
+
+def test_the_session_page_shows_the_substitutes_uma(client, day):
+    """The public session pages list each confirmed table's seats: Sub1 (session 1, before the game began)
+    and Sub2 (session 2, after it began) each with −15,000 uma (lines 1334 and 1337), the others' uma as
+    §7.3 gives them."""
+    first = text(client.get(reverse("session", args=[SLUG, 1])))
+    assert "Sub1" in first
+    assert "45000 -15000 0" in first  # Sub1: 45,000 raw, −15,000 uma, 0 in all
+    assert "32000 5000 7000" in first  # Player6, second behind him
+    second = text(client.get(reverse("session", args=[SLUG, 2])))
+    assert "47000 -15000 2000" in second  # Sub2, first at the table, outside the others' uma
+    assert "30000 15000 15000" in second  # Player1, first of the three

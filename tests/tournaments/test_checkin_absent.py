@@ -547,3 +547,45 @@ def test_the_console_page_checks_in_as_before(client, make_tournament, director)
     response = client.post(page, data)
     assert response.status_code == 302, response.content.decode()[:2000]
     assert session(tournament, 1).absent == ["p3"]
+
+
+def test_riichi_2025_a_substitute_seated_for_an_absent_player_counts_for_the_others_uma(
+    make_tournament, director
+):
+    """EMA riichi rules 2025 §7.3 (ema-riichi-rules-2025.txt lines 1330-1335), with the preset's figures and
+    no setting: p3, absent at check-in, scores −15,000 points and −15,000 uma; s1, seated in his place
+    before the game began, wins the table and receives −15,000 uma; the others receive 5,000, −5,000 and
+    −15,000 by their places behind him."""
+    from scoring.models import SeatSummary
+    from tests.penalties.test_services_substitutes import confirm as confirm_riichi
+    from tournaments.models import Role
+    from tournaments.permissions import Actor
+
+    tournament = make_tournament(
+        slug="riichi-2025-cup", ruleset="ema-riichi-2025", director=director, sessions=1, substitutes=1
+    )
+    services.checkin_apply(
+        session=session(tournament, 1),
+        present=everyone_but("p3"),
+        absent={"p3": "substitute"},
+        substitutes_present=["s1"],
+    )
+    services.session_seat(session=session(tournament, 1))
+    actor = Actor(user=director, role=Role.DIRECTOR)
+    tables = list(session(tournament, 1).tables.order_by("number"))
+    table = next(t for t in tables if t.seats.filter(registration__key="s1").exists())
+    other = next(t for t in tables if t.pk != table.pk)
+    order = [s.registration.key for s in table.seats.order_by("position").select_related("registration")]
+    scores = [45000 if key == "s1" else 0 for key in order]
+    rest = iter([32000, 25000, 18000])
+    scores = [s or next(rest) for s in scores]
+    confirm_riichi(table, actor, scores)
+    confirm_riichi(other, actor, [30000, 30000, 30000, 30000])
+    uma = {
+        s.registration.key: s.uma
+        for s in SeatSummary.objects.filter(table=table).select_related("registration")
+    }
+    assert uma.pop("s1") == -15000
+    assert sorted(uma.values(), reverse=True) == [5000, -5000, -15000]
+    p3 = standings_view(tournament=tournament).row("p3")
+    assert (p3.score, p3.sessions) == (-30000, 1)
