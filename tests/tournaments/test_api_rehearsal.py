@@ -229,6 +229,11 @@ def test_a_whole_tournament_through_the_api_with_tokens_and_repeated_writes(
 
     # -- finish, reopen once, a referee's correction, finish again ---------------------------------------
     assert director.write("post", f"{console}/finish/")["status"] == "finished"
+    with django_capture_on_commit_callbacks(execute=True):  # the server runs the job once the request commits
+        early = director.write(
+            "post", f"/api/tournaments/{SLUG}/exports/", {"exporter": "ema-pack"}, expect=201
+        )
+    assert director.get(f"/api/tournaments/{SLUG}/exports/{early['id']}/")["out_of_date"] is False
     version = referee.get(f"/api/tables/{first_table[0]}/result/")["version"]
     refused = referee.client.post(
         f"/api/tables/{first_table[0]}/result/reopen/", {"version": version, "reason": "x"}, format="json"
@@ -268,6 +273,9 @@ def test_a_whole_tournament_through_the_api_with_tokens_and_repeated_writes(
     )
     assert body["status"] == "confirmed"
     assert standings() == expected()
+    # the pack made before the correction is out of date, alike in the export job and the submission
+    assert director.get(f"/api/tournaments/{SLUG}/exports/{early['id']}/")["out_of_date"] is True
+    assert director.get(f"/api/tournaments/{SLUG}/ema-submission/")["pack"]["out_of_date"] is True
     assert director.write("post", f"{console}/finish/")["status"] == "finished"
 
     # -- the EMA pack ----------------------------------------------------------------------------------
@@ -277,6 +285,7 @@ def test_a_whole_tournament_through_the_api_with_tokens_and_repeated_writes(
         )
     job = director.get(f"/api/tournaments/{SLUG}/exports/{job['id']}/")
     assert (job["status"], job["out_of_date"]) == ("done", False)
+    assert director.get(f"/api/tournaments/{SLUG}/ema-submission/")["pack"]["out_of_date"] is False
     download = director.client.get(f"/api/tournaments/{SLUG}/exports/{job['id']}/download/")
     assert download.status_code == 200
     archive = zipfile.ZipFile(io.BytesIO(b"".join(download.streaming_content)))
