@@ -38,6 +38,7 @@ from scoring.tiles import forms as tile_forms
 from scoring.tiles import services as tiles_services
 from scoring.tiles.views import tiles_value_url
 from tournaments.clock import selectors as clock_selectors
+from tournaments.lifecycle import results_closed
 from tournaments.models import Role, Session, Table, Tournament
 from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
 from tournaments.presenters import SeatLine, TableView
@@ -410,6 +411,13 @@ def table_link(request: HttpRequest, key: str) -> HttpResponse:
 def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str | None, number: int):
     page = TablePage(request, table, actor, link_key)
     tournament = table.session.tournament
+    if results_closed(session=table.session, tournament=tournament):
+        # a finished session or tournament: no correction form; the table says why and where to reopen it
+        if request.method != "POST":
+            return redirect(page.urls["page"] + "#results-closed")
+        response = page.render()
+        response.status_code = 400
+        return response
     tiles_mode = tiles_services.tiles_mode(tournament)
     posted = None  # (form, status, stale version) of a correction that did not go through
     if request.method == "POST":

@@ -151,6 +151,10 @@ def test_a_finished_tournament_draws_no_form_it_would_refuse_and_links_to_its_re
     assert 'id="results-closed"' in table_page and "The tournament is finished" in table_page
     assert f'href="/t/{slug}/console/#reopen-reason"' in table_page
     assert 'name="action" value="reopen"' not in table_page and 'id="totals"' not in table_page
+    edit = client.get(f"/t/{slug}/s/1/table/{table.number}/hand/1/")
+    assert edit.status_code == 302 and edit["Location"].endswith("#results-closed")
+    posted = client.post(f"/t/{slug}/s/1/table/{table.number}/hand/1/", {"result": "draw", "reason": "x"})
+    assert posted.status_code == 400 and "The tournament is finished" in posted.content.decode()
     penalty_page = client.get(f"/t/{slug}/s/1/table/{table.number}/penalty/late_arrival/")
     text = penalty_page.content.decode()
     assert penalty_page.status_code == 200 and 'id="results-closed"' in text and 'name="reason"' not in text
