@@ -49,13 +49,19 @@ def view_parsers(view_func):
 
 
 def body_limit(request, view_func) -> int:
-    """How many bytes the view may be sent: the limit of the parser that would read this body (API), else
-    the largest upload the project takes (pages: their forms are read by Django within its own limits)."""
+    """How many bytes the view may be sent: the limit of the parser that would read this body (API); for a
+    page, the largest upload the project takes for a signed-in caller's file upload (multipart: an
+    archive, a CSV file, a results file), else the limit of a form (``FORM_MAX_BYTES``): nobody
+    signed out uploads anything, and no form of text comes near it."""
     from config import parsers
 
     classes = view_parsers(view_func)
     if classes is None:
-        return parsers.upload_max_bytes()
+        content_type = request.META.get("CONTENT_TYPE", "").lower()
+        user = getattr(request, "user", None)
+        if content_type.startswith("multipart/") and user is not None and user.is_authenticated:
+            return parsers.upload_max_bytes()
+        return parsers.form_max_bytes()
     return parsers.body_limit_of(classes, request.META.get("CONTENT_TYPE", ""))
 
 

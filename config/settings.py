@@ -109,6 +109,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "scoring.offline.views.offline_account",
             ],
         },
     },

@@ -155,10 +155,11 @@ def api_gate(request: HttpRequest, view_func, view_args, view_kwargs):
     return False, user
 
 
-def _refusal_of_the_caller(request: HttpRequest, response: HttpResponse) -> bool:
-    """An answer that refuses the caller (401, 403, or a page's redirect to the sign-in page): not kept,
-    so that refused requests store nothing."""
-    if response.status_code in (401, 403):
+def _refusal(request: HttpRequest, response: HttpResponse) -> bool:
+    """An answer that refuses the write (any 4xx: the input, the caller, a stale version, nothing found;
+    or a page's redirect to the sign-in page): not kept, so that a refused write stores nothing. Nothing
+    was written either, so the same request sent again gets the same refusal by running again."""
+    if response.status_code >= 400:
         return True
     if response.status_code in (301, 302, 303, 307, 308):
         login = resolve_url(settings.LOGIN_URL)
@@ -193,7 +194,7 @@ class IdempotencyMiddleware:
             method=request.method or "",
             path=request.path,
             run=lambda: view_func(request, *view_args, **view_kwargs),
-            kept=lambda response: not _refusal_of_the_caller(request, response),
+            kept=lambda response: not _refusal(request, response),
         )
         if isinstance(outcome, Mismatch):
             return _refused(

@@ -50,7 +50,7 @@ def wait_seconds() -> float:
 
 
 class _NotKept(Exception):
-    """The answer must not be stored (a server error, a streamed body, a refusal of the caller): roll the
+    """The answer must not be stored (a server error, a streamed body, a refusal): roll the
     record back."""
 
     def __init__(self, response: HttpResponse):
@@ -98,7 +98,7 @@ def idempotent_run(
 ) -> HttpResponse | Mismatch | InProgress:
     """The answer of ``run()`` for the first request with (scope, key); the stored answer for a repeat
     with the same fingerprint; a ``Mismatch`` for a repeat with another one. An answer for which
-    ``kept(answer)`` is false (a refusal of the caller) is rolled back with its record: nothing stored."""
+    ``kept(answer)`` is false (a refusal) is rolled back with its record: nothing stored."""
 
     def again():
         return idempotent_run(

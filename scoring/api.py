@@ -574,6 +574,8 @@ class TableResultViewSet(viewsets.ViewSet):
             if not can_view(request.user, table.session.tournament):
                 raise Http404
             raise PermissionDenied(_("The history of a result is for the tournament's staff."))
+        if selectors.result_hidden_from(user=request.user, table=table):
+            raise PermissionDenied(selectors.hidden_result_message(table))
         result = TableResult.objects.filter(table=table).first()
         entries: list[dict[str, Any]] = []
         if result is not None:

@@ -31,6 +31,7 @@ from penalties.presenters import penalty_lines
 from scoring import forms as entry
 from scoring import policy, selectors, services
 from scoring.models import TableResult
+from scoring.offline.views import offline_stamp
 from scoring.presenters import needs_referee
 from scoring.rules.base import RuleError
 from scoring.services import StaleWrite
@@ -386,7 +387,7 @@ def _table_view(request: HttpRequest, table: Table, actor: Actor, link_key: str 
     page = TablePage(request, table, actor, link_key)
     if request.method == "POST":
         return _post(page)
-    return page.render()
+    return offline_stamp(request, page.render())
 
 
 @gzip_page

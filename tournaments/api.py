@@ -248,6 +248,13 @@ class SessionSerializer(StatusByActions, FixedParentSerializer):
         fields = ["id", "tournament", "number", "starts_at", "status", "seating_published"]
         read_only_fields = ["status", "seating_published"]
 
+    def validate_starts_at(self, value):
+        # bounded: before 1901 the tournament's time zone is a local mean time (Madrid: -00:14:44), an
+        # offset that no date-time format can state
+        if value is not None and not (1970 <= value.year <= 2999):
+            raise serializers.ValidationError("A session starts between the years 1970 and 2999.")
+        return value
+
     def validate(self, attrs):
         self.status_check()
         return super().validate(attrs)

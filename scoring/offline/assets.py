@@ -31,10 +31,27 @@ STATIC_FILES = (
 
 
 def account_paths() -> list[str]:
-    """Where a phone signs in or out: the service worker forgets its page copies on a POST to these."""
+    """Where a phone signs in or out: the service worker forgets its page copies on a POST to these (the
+    site's and the admin's sign-in and sign-out, and the first organiser's account)."""
     from django.urls import reverse
 
-    return [reverse("login"), reverse("logout")]
+    return [
+        reverse("login"),
+        reverse("logout"),
+        reverse("admin:login"),
+        reverse("admin:logout"),
+        reverse("first-organiser"),
+    ]
+
+
+def sign_in_link_pattern() -> str:
+    """The one-time sign-in links (``/welcome/<uid>/<token>/``): a POST to one signs another account in."""
+    import re
+
+    from django.urls import reverse
+
+    sample = reverse("console-sign-in", args=["UID", "TOKEN"])
+    return "^" + re.escape(sample).replace("UID", "[^/]+").replace("TOKEN", "[^/]+") + "$"
 
 
 @cache

@@ -89,9 +89,10 @@ def _field_error(form, name: str, errors) -> str:
 
 @require_POST
 def tiles_value(request: HttpRequest, slug: str, session: int, number: int) -> HttpResponse:
+    # the table first: a missing one answers 404 as a private one does to an outsider
+    table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
     if not request.user.is_authenticated:
         raise PermissionDenied
-    table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
     actor = actor_for(user=request.user, table=table)
     return _preview(request, table, actor)
 

@@ -5,10 +5,11 @@
 //   data-filter-empty="text" a line says so when nothing matches;
 // - button[data-print]: prints the page;
 // - [data-errors] (the summary of a refused form, an error message): the page scrolls to the first and focuses it;
-// - .table-wrap wider than the screen: reachable by the keyboard (tabindex 0), so that it scrolls without a finger.
+// - .table-wrap wider than the screen: reachable by the keyboard (tabindex 0), so that it scrolls without a finger;
 // - input[name=idempotency_key] (a form's key, one per rendering): the data sent with each key are remembered
 //   for the tab; a form sent again with the same data keeps its key (one write), with other data (Back, then
-//   a change) it takes a fresh key (a new write, not a refusal).
+//   a change) it takes a fresh key (a new write, not a refusal);
+// - meta[name="offline-account"]: told to the table pages' service worker, which forgets other accounts' copies.
 (function () {
   "use strict";
   // The letters Unicode does not decompose; the same table as tournaments/names.py LETTERS.
@@ -110,4 +111,12 @@
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
+
+  // The table pages' offline copies (the service worker's) belong to one account: tell the worker which
+  // account this page was shown to ("" for nobody), so that it forgets the copies taken for any other (a
+  // session that ended, another account signed in by any door).
+  var account = document.querySelector('meta[name="offline-account"]');
+  if (account && "serviceWorker" in navigator && navigator.serviceWorker.controller) {
+    navigator.serviceWorker.controller.postMessage({ type: "account", account: account.content });
+  }
 })();

@@ -351,3 +351,147 @@ def test_a_phone_offline_while_its_session_finished_keeps_its_hand_number_and_it
     assert len(stored(table)) == 1 and queued(browser) == 1
     browser.execute_script("window.scrollTo(0, 0);")
     browser.save_screenshot(str(ARTIFACTS / "offline-session-finished-390.png"))
+
+
+# -- every way an account's session ends forgets its copies ----------------------------------------------
+
+
+def referees_copy(browser, proxy, make_tournament, director, make_user, **extra):
+    """A referee of a private tournament signed in on the phone, with the staff's table page in the
+    worker's cache and shown from it offline (so that the checks after are not vacuous). Returns
+    (page, table's private key, a player's name, the referee)."""
+    from django.conf import settings
+    from django.test import Client
+
+    from tests.scoring.test_pages_support import table_url
+    from tournaments.services import role_grant
+
+    tournament = make_tournament(slug="closed-cup", director=director, is_public=False)
+    table = seat_session(tournament)[0]
+    referee = make_user("phone-referee", **extra)
+    role_grant(tournament=tournament, user=referee, role=Role.REFEREE)
+    client = Client()
+    client.force_login(referee)
+    browser.get(proxy.url + "/")
+    browser.add_cookie(
+        {
+            "name": settings.SESSION_COOKIE_NAME,
+            "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+            "path": "/",
+        }
+    )
+    page = table_url(table)
+    browser.get(proxy.url + page)
+    wait_for(
+        lambda: browser.execute_script("return !!navigator.serviceWorker.controller;"), "the service worker"
+    )
+    browser.refresh()
+    wait_for(lambda: page in cached_pages(browser), "the staff's table page in the worker's cache")
+    private = table.private_key
+    network(browser, proxy, online=False)
+    browser.get(proxy.url + page)
+    wait_for(lambda: private in browser.page_source, "the page's copy, with the table's private link")
+    network(browser, proxy, online=True)
+    return page, private, table.seats.get(position=0).registration.player.first_name, referee
+
+
+def nothing_offline(browser, proxy, page: str, private: str, name: str, shot: str) -> None:
+    network(browser, proxy, online=False)
+    browser.get(proxy.url + page)
+    source = browser.page_source
+    browser.save_screenshot(str(ARTIFACTS / shot))
+    assert private not in source and name not in source and "closed-cup" not in source.replace(page, "")
+    network(browser, proxy, online=True)
+
+
+def test_the_admins_sign_out_forgets_the_copies(browser, proxy, make_tournament, director, make_user):
+    page, private, name, _referee = referees_copy(
+        browser, proxy, make_tournament, director, make_user, is_staff=True
+    )
+    browser.get(proxy.url + "/admin/")
+    browser.find_element("css selector", "#logout-form button").click()
+    wait_for(lambda: cached_pages(browser) == [], "the page copies forgotten")
+    nothing_offline(browser, proxy, page, private, name, "offline-after-admin-sign-out-390.png")
+
+
+def test_the_admins_sign_in_as_another_account_forgets_the_copies(
+    browser, proxy, make_tournament, director, make_user
+):
+    page, private, name, _referee = referees_copy(browser, proxy, make_tournament, director, make_user)
+    make_user("site-admin", is_staff=True, is_superuser=True)
+    browser.get(proxy.url + "/admin/login/")
+    browser.find_element("css selector", "#id_username").send_keys("site-admin")
+    browser.find_element("css selector", "#id_password").send_keys("pw-for-tests-123")
+    browser.find_element("css selector", "#login-form [type=submit]").click()
+    wait_for(lambda: "/admin/login/" not in browser.current_url, "the admin's sign-in")
+    wait_for(lambda: cached_pages(browser) == [], "the page copies forgotten")
+    nothing_offline(browser, proxy, page, private, name, "offline-after-admin-sign-in-390.png")
+
+
+def test_a_one_time_sign_in_link_forgets_the_copies(browser, proxy, make_tournament, director, make_user):
+    from tournaments.console import services as console
+    from tournaments.models import Tournament
+
+    page, private, name, _referee = referees_copy(browser, proxy, make_tournament, director, make_user)
+    helper = console.staff_create(
+        tournament=Tournament.objects.get(slug="closed-cup"),
+        username="helper",
+        role=Role.SCORER,
+        with_link=True,
+    )
+    browser.get(proxy.url + helper.sign_in_path)
+    browser.find_element("css selector", "main form button[type=submit]").click()
+    wait_for(lambda: "/welcome/" not in browser.current_url, "the sign-in by the link")
+    wait_for(lambda: cached_pages(browser) == [], "the page copies forgotten")
+    nothing_offline(browser, proxy, page, private, name, "offline-after-sign-in-link-390.png")
+
+
+def test_a_session_that_ended_on_the_server_forgets_the_copies_at_the_next_page(
+    browser, proxy, make_tournament, director, make_user
+):
+    from django.contrib.sessions.models import Session
+
+    page, private, name, _referee = referees_copy(browser, proxy, make_tournament, director, make_user)
+    Session.objects.all().delete()  # the session expired (or was ended) on the server
+    browser.get(proxy.url + "/")
+    wait_for(lambda: cached_pages(browser) == [], "the page copies forgotten")
+    nothing_offline(browser, proxy, page, private, name, "offline-after-session-ended-390.png")
+
+
+def test_a_copy_is_not_shown_past_the_end_of_its_session_even_offline(
+    browser, proxy, make_tournament, director, make_user
+):
+    """The phone never comes back online: the copy carries its session's end, past which the worker
+    forgets it instead of showing it."""
+    import datetime as dt
+
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    page, private, name, _referee = referees_copy(browser, proxy, make_tournament, director, make_user)
+    ends = timezone.now() + dt.timedelta(seconds=3)
+    Session.objects.update(expire_date=ends)  # the session ends in 3 s
+    browser.get(proxy.url + page)  # online: the copy is taken again, with its session's end
+
+    def copy_ends():
+        browser.set_script_timeout(5)
+        return browser.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "caches.match(arguments[0]).then(r => done(r ? r.headers.get('X-Offline-Until') : null))"
+            ".catch(() => done(null));",
+            page,
+        )
+
+    wait_for(lambda: copy_ends() == str(int(ends.timestamp() * 1000)), "the copy with its session's end")
+    network(browser, proxy, online=False)
+
+    def forgotten():
+        browser.get(proxy.url + page)
+        return private not in browser.page_source
+
+    wait_for(forgotten, "the copy forgotten once its session ended")
+    source = browser.page_source
+    browser.save_screenshot(str(ARTIFACTS / "offline-after-session-expired-390.png"))
+    assert name not in source and "closed-cup" not in source.replace(page, "")
+    network(browser, proxy, online=True)
+    assert cached_pages(browser) == []

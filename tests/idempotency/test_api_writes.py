@@ -107,8 +107,17 @@ def test_the_table_link_retries_with_its_key(api, table):
     assert Hand.objects.filter(result__table=table).count() == 1
 
 
-def test_refused_answers_are_repeated_too_and_change_nothing(api_as, scorer, table):
-    """A stale version or a rule error is an answer like any other: the repeat gets it again."""
+def refused_twice(first, second) -> None:
+    """A refusal is not stored: the repeat runs again and gets the same refusal (not a replay)."""
+    assert first.status_code == second.status_code >= 400
+    assert first.content == second.content
+    assert "Idempotent-Replayed" not in second
+
+
+def test_refused_answers_store_nothing_and_the_repeat_is_refused_alike(api_as, scorer, table):
+    """A stale version or a rule error writes nothing and keeps no key: the repeat is refused again."""
+    from idempotency.models import IdempotencyRecord
+
     client = api_as(scorer)
     client.post(url(table, "hands/"), win("p1", "p3", 8, 1), format="json")
     key = new_key()
@@ -117,15 +126,16 @@ def test_refused_answers_are_repeated_too_and_change_nothing(api_as, scorer, tab
         for _ in range(2)
     ]
     assert stale[0].status_code == 409
-    same_answer(*stale)
+    refused_twice(*stale)
     key = new_key()
     bad = [
         client.post(url(table, "hands/"), win("p2", "p3", 3, 2), format="json", HTTP_IDEMPOTENCY_KEY=key)
         for _ in range(2)
     ]
     assert bad[0].status_code == 400 and "fan" in bad[0].json()
-    same_answer(*bad)
+    refused_twice(*bad)
     assert Hand.objects.filter(result__table=table).count() == 1
+    assert not IdempotencyRecord.objects.exists()
 
 
 def test_the_same_key_with_another_body_is_refused_with_422(api_as, scorer, table):

@@ -57,7 +57,34 @@ def test_the_service_worker_covers_the_table_pages_from_the_root(client, tournam
     assert client.post("/entry-sw.js").status_code == 405
     # a sign-in or sign-out on the phone forgets the page copies (the browser test proves it offline)
     paths = json.loads(re.search(r"const ACCOUNT_PATHS = (.*);", body).group(1))
-    assert paths == ["/accounts/login/", "/accounts/logout/"]
+    assert paths == [
+        "/accounts/login/",
+        "/accounts/logout/",
+        "/admin/login/",
+        "/admin/logout/",
+        "/first-organiser/",
+    ]
+    link = re.compile(json.loads(re.search(r"const SIGN_IN_LINK = new RegExp\((.*)\);", body).group(1)))
+    assert link.match("/welcome/MQ/abc-123/") and not link.match("/welcome/MQ/abc-123/x/")
+
+
+def test_a_table_page_says_whose_copy_it_is_and_when_its_session_ends(client, tournament, referee):
+    """The worker keeps these headers with its copy: another account's page, or the session's end,
+    makes it forget the copy (tests/browser/test_offline_entry_browser.py)."""
+    table = seat_session(tournament)[0]
+    anonymous = client.get(link_url(table))
+    assert anonymous["X-Offline-Account"] == "" and "X-Offline-Until" not in anonymous
+    assert '<meta name="offline-account" content="">' in anonymous.content.decode()
+    client.force_login(referee)
+    signed_in = client.get(table_url(table))
+    tag = signed_in["X-Offline-Account"]
+    assert len(tag) == 20 and str(referee.pk) != tag
+    assert f'<meta name="offline-account" content="{tag}">' in signed_in.content.decode()
+    assert f'<meta name="offline-account" content="{tag}">' in client.get("/").content.decode()
+    from django.contrib.sessions.models import Session
+
+    ends = Session.objects.get(session_key=client.session.session_key).expire_date
+    assert signed_in["X-Offline-Until"] == str(int(ends.timestamp() * 1000))
 
 
 def test_the_manifest_starts_on_the_table_page_and_nowhere_else(client, tournament):

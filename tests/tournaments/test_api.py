@@ -153,3 +153,16 @@ def test_standings_follow_a_new_player_a_rename_and_the_tiebreak_order(
             format="json",
         )
     assert standings_current(tournament=tournament).computed_version > before
+
+
+def test_a_session_start_outside_the_years_a_date_can_be_written_in_is_a_400_naming_it(
+    api_as, tournament, director
+):
+    """Year 125 in the tournament's time zone has a local mean time offset (-00:14:44) that no answer
+    could state as a date-time: refused, naming the field; a real start is kept."""
+    session = tournament.sessions.get(number=2)
+    client = api_as(director)
+    bad = client.patch(f"/api/sessions/{session.pk}/", {"starts_at": "0125-11-20T12:09:48"}, format="json")
+    assert bad.status_code == 400 and "1970 and 2999" in bad.json()["starts_at"][0]
+    good = client.patch(f"/api/sessions/{session.pk}/", {"starts_at": "2026-05-02T10:00:00"}, format="json")
+    assert good.status_code == 200 and good.json()["starts_at"].startswith("2026-05-02T10:00:00")

@@ -107,8 +107,7 @@ def test_a_200000_deep_body_with_a_key_is_refused_not_a_500(api_as, director, to
         HTTP_IDEMPOTENCY_KEY=new_key(),
     )
     assert_json_naming(response, 400, "body", "more than 32 levels deep")
-    # a refusal of the input is an answer like any other: kept, with the hash of the raw bytes
-    assert list(IdempotencyRecord.objects.values_list("status", flat=True)) == [400]
+    assert not IdempotencyRecord.objects.exists()  # a refused write keeps no key
     tournament.refresh_from_db()
     assert tournament.name == "Open 2026"
 
@@ -260,3 +259,90 @@ def test_a_nul_or_a_direction_override_in_an_archive_name_is_refused_naming_its_
     assert response.json()["path"] == "players[4].first_name"
     assert character in response.json()["message"]
     assert not Tournament.objects.exists()
+
+
+# -- pages are bounded too; a refused write keeps no key; the key changes nobody ------------------------
+
+
+def test_an_anonymous_25_mb_form_to_a_page_is_refused_before_it_is_parsed(client, tournament):
+    """The announced length is checked before the CSRF check reads the form: the payload sent is a few
+    bytes, so any read of the announced 25 MB would fail the request instead of answering 413."""
+    for content_type in ("application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        response = client.generic(
+            "POST",
+            f"/t/{tournament.slug}/console/players/",
+            b"first_name=A",
+            content_type=content_type,
+            CONTENT_LENGTH=str(25 * 1024 * 1024),
+        )
+        assert response.status_code == 413, (content_type, response.status_code)
+        assert "body: The request body is larger than 1,048,576 bytes" in response.content.decode()
+    assert IdempotencyRecord.objects.count() == 0
+
+
+def test_a_signed_in_directors_upload_to_a_page_keeps_the_upload_limit(client, director, tournament):
+    """A 2 MB file is over the form limit but within the upload limit: read, not refused."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(director)
+    upload = SimpleUploadedFile("players.csv", b"first_name\n" + b"x" * (2 * 1024 * 1024))
+    within = client.post("/accounts/login/", {"username": "nobody", "file": upload})
+    assert within.status_code == 200
+    over = client.generic(
+        "POST",
+        "/accounts/login/",
+        b"--x--",
+        content_type="multipart/form-data; boundary=x",
+        CONTENT_LENGTH=str(27 * 1024 * 1024 + 1),
+    )
+    assert over.status_code == 413
+
+
+def test_anonymous_writes_refused_with_400_or_404_keep_no_key(api, client, tournament, table):
+    for _ in range(3):
+        missing = api.post(
+            "/api/tables/999999/result/hands/",
+            {"result": "draw"},
+            format="json",
+            HTTP_IDEMPOTENCY_KEY=new_key(),
+        )
+        assert missing.status_code in (400, 403, 404)
+        bad_link = api.post(
+            f"/api/tables/{table.pk}/result/hands/",
+            {"result": "draw"},
+            format="json",
+            HTTP_X_TABLE_KEY="not-the-key",
+            HTTP_IDEMPOTENCY_KEY=new_key(),
+        )
+        assert bad_link.status_code in (400, 403, 404)
+        bad_body = api.post(
+            f"/api/tables/{table.pk}/result/hands/",
+            {"result": "nonsense"},
+            format="json",
+            HTTP_X_TABLE_KEY=table.private_key,
+            HTTP_IDEMPOTENCY_KEY=new_key(),
+        )
+        assert bad_body.status_code == 400
+        page = client.post(f"/table/{table.private_key}x/", {"idempotency_key": new_key()})
+        assert page.status_code == 404
+    assert IdempotencyRecord.objects.count() == 0
+
+
+@pytest.mark.parametrize("method", ["post", "patch"])
+def test_a_signed_in_directors_deep_body_with_a_key_is_the_400_naming_body(director, tournament, method):
+    """Signed in by the session cookie, as in a browser (the CSRF check runs): the key's look at the
+    caller before the view must not turn the director into nobody (it answered 403 "Authentication
+    credentials were not provided")."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(director)
+    client.get("/")
+    token = client.cookies["csrftoken"].value
+    url = "/api/tournaments/" if method == "post" else f"/api/tournaments/{tournament.slug}/"
+    for headers in ({"HTTP_IDEMPOTENCY_KEY": new_key()}, {}):
+        response = getattr(client, method)(
+            url, deep_body(), content_type="application/json", HTTP_X_CSRFTOKEN=token, **headers
+        )
+        assert_json_naming(response, 400, "body", "more than 32 levels deep")
+    assert not IdempotencyRecord.objects.exists()

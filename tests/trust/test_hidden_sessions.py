@@ -253,6 +253,14 @@ def test_a_scorer_reads_only_the_hidden_tables_still_being_entered_or_entered_by
     assert keyed.status_code == 200 and leaked(keyed.content)
 
 
+def test_no_page_or_api_read_shows_a_scorer_the_hidden_table_someone_else_entered():
+    world = hidden_world()
+    scorer = APIClient()
+    scorer.force_login(world.users["scorer"])
+    found = sweep(world, {"scorer": scorer})
+    assert not found, "the confirmed hidden table shows a scorer:\n" + "\n".join(found)
+
+
 def test_a_scorer_who_entered_a_hidden_table_still_reads_it():
     world = hidden_world()
     table = world.hidden_session.tables.get(number=3)

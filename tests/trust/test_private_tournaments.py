@@ -141,12 +141,13 @@ def test_every_page_answers_a_private_tournament_as_a_missing_one():
             if name in KEY_PAGES or "<slug:slug>" not in route:
                 continue
             kwargs = page_kwargs(world, name, route)
-            private = client.get(reverse(name, kwargs=kwargs))
-            missing = client.get(reverse(name, kwargs={**kwargs, "slug": "no-such-cup"}))
-            if private.status_code != missing.status_code:
-                differ.append(f"{who} {name}: {private.status_code} vs {missing.status_code}")
-            swept += 1
-    assert swept >= 3 * 30
+            for method in ("get", "post"):
+                private = getattr(client, method)(reverse(name, kwargs=kwargs))
+                missing = getattr(client, method)(reverse(name, kwargs={**kwargs, "slug": "no-such-cup"}))
+                if private.status_code != missing.status_code:
+                    differ.append(f"{who} {method} {name}: {private.status_code} vs {missing.status_code}")
+                swept += 1
+    assert swept >= 3 * 2 * 30
     assert not differ, "a private tournament answers unlike a missing one:\n" + "\n".join(differ)
 
 

@@ -1,12 +1,20 @@
 // Service worker of the table entry pages: the last copy of each table page and its static files, so
 // that a table page once visited opens without a network. Writes are never cached or replayed here: the
 // page keeps its own queue of hands and sends it when the network is back. The page copies belong to the
-// account signed in: a sign-in or sign-out (a POST to ACCOUNT_PATHS, online or not) forgets them all.
+// account signed in and end with its session: a sign-in or sign-out (a POST to ACCOUNT_PATHS or to a
+// one-time sign-in link, online or not) forgets them all; a page shown to another account, or to nobody,
+// forgets the copies of any other (its script says which account: a message "account"); a copy past the
+// end of the session it was taken in (UNTIL_HEADER) is forgotten instead of shown.
 const CACHE = {{ cache_name|safe }};
 const STATIC_URLS = {{ static_urls|safe }};
 const TABLE_PAGE = new RegExp({{ page_pattern|safe }});
 const OFFLINE_TEXT = {{ offline_text|safe }};
 const ACCOUNT_PATHS = {{ account_paths|safe }};
+const SIGN_IN_LINK = new RegExp({{ sign_in_link|safe }});
+const ACCOUNT_HEADER = {{ account_header|safe }};
+const UNTIL_HEADER = {{ until_header|safe }};
+// Answers that say the page is no longer this phone's to see: its copy goes too.
+const GONE = [403, 404, 410];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(STATIC_URLS)).then(() => self.skipWaiting()));
@@ -20,6 +28,15 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+function offline() {
+  return new Response(OFFLINE_TEXT, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+function expired(response) {
+  const until = Number(response.headers.get(UNTIL_HEADER) || 0);
+  return until > 0 && Date.now() >= until;
+}
+
 function tablePage(request) {
   // Network first: the newest state of the table when there is a network, the last copy otherwise.
   const url = new URL(request.url);
@@ -28,18 +45,24 @@ function tablePage(request) {
       if (response.ok && !response.redirected) {
         const copy = response.clone();
         caches.open(CACHE).then((cache) => cache.put(url.pathname, copy));
+      } else if (response.redirected || GONE.includes(response.status)) {
+        caches.open(CACHE).then((cache) => cache.delete(url.pathname));
       }
       return response;
     })
     .catch(() =>
-      caches.match(url.pathname, { cacheName: CACHE }).then(
-        (cached) => cached || new Response(OFFLINE_TEXT, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } })
+      caches.open(CACHE).then((cache) =>
+        cache.match(url.pathname).then((cached) => {
+          if (cached && expired(cached)) return cache.delete(url.pathname).then(offline);
+          return cached || offline();
+        })
       )
     );
 }
 
-function forgetPages() {
-  // Every copy but the static files: what one account saw never opens for the next one.
+function forgetPages(keep) {
+  // Every copy but the static files (or those ``keep(response)`` keeps): what one account saw never
+  // opens for the next one.
   return caches.keys().then((names) =>
     Promise.all(
       names
@@ -50,7 +73,11 @@ function forgetPages() {
               Promise.all(
                 requests
                   .filter((r) => !STATIC_URLS.includes(new URL(r.url).pathname))
-                  .map((r) => cache.delete(r))
+                  .map((r) =>
+                    (keep ? cache.match(r) : Promise.resolve(null)).then((response) =>
+                      response && keep(response) ? false : cache.delete(r)
+                    )
+                  )
               )
             )
           )
@@ -59,11 +86,21 @@ function forgetPages() {
   );
 }
 
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type === "account" && typeof data.account === "string") {
+    // a page shown to this account (or to nobody): the copies taken for any other account go
+    event.waitUntil(
+      forgetPages((response) => (response.headers.get(ACCOUNT_HEADER) || "") === data.account && !expired(response))
+    );
+  }
+});
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST" && ACCOUNT_PATHS.includes(url.pathname)) {
+  if (request.method === "POST" && (ACCOUNT_PATHS.includes(url.pathname) || SIGN_IN_LINK.test(url.pathname))) {
     event.waitUntil(forgetPages()); // the request itself goes to the network as usual
     return;
   }
