@@ -351,3 +351,27 @@ def test_a_phone_offline_while_its_session_finished_keeps_its_hand_number_and_it
     assert len(stored(table)) == 1 and queued(browser) == 1
     browser.execute_script("window.scrollTo(0, 0);")
     browser.save_screenshot(str(ARTIFACTS / "offline-session-finished-390.png"))
+
+
+def test_the_tile_picker_offline_says_the_server_values_the_hand_later(browser, proxy, tournament):
+    table = seat_session(tournament)[0]
+    open_table(browser, proxy, table)
+    network(browser, proxy, online=False)
+    browser.find_element("css selector", "form.hand-form input[name=result][value=win]").click()
+    tile = browser.find_element("css selector", ".tp-tile[data-tile='1m']")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", tile)
+    tile.click()
+
+    def value() -> str:
+        return browser.execute_script(
+            "const v = document.getElementById('tile-value'); return v ? v.innerText : '';"
+        )
+
+    said = wait_for(
+        lambda: "No network" in value() and value(), "the value line to say it waits for the network"
+    )
+    assert "worked out by the server when the hand is sent" in said
+    browser.execute_script("document.getElementById('tile-value').scrollIntoView({block: 'center'});")
+    browser.save_screenshot(str(ARTIFACTS / "offline-tile-value-390.png"))
+    network(browser, proxy, online=True)  # back online: the preview is asked for again
+    wait_for(lambda: value() and "No network" not in value(), "the server's preview once online")
