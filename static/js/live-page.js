@@ -3,7 +3,9 @@
 // seconds the page asks the server whether its tournaments' pages changed (an answer of 204 means no);
 // when they did it fetches itself again and swaps in its [data-live-region] parts (by id), so the visitor
 // keeps their place, search and marks. When the server cannot be reached the page says since when it is
-// showing old data, and keeps asking; the notice goes once an answer comes back.
+// showing old data, and keeps asking; the notice goes once an answer comes back. That time is the server's
+// (the Date of its last answer), shown in the tournament's time zone (data-live-zone) on a 24-hour clock
+// with seconds, as the pages' own "Last updated at" times are: one clock, one format.
 (function () {
   "use strict";
   var notice = document.getElementById("live-notice");
@@ -12,12 +14,24 @@
   var stamp = notice.getAttribute("data-live-stamp") || "";
   var seconds = parseFloat(notice.getAttribute("data-live-seconds")) || 20;
   var staleText = notice.getAttribute("data-live-stale") || "";
+  var zone = notice.getAttribute("data-live-zone") || undefined;
   var lastContact = new Date(), busy = false, timer = null;
-  var lang = document.documentElement.getAttribute("lang") || undefined;
 
+  function two(n) { return String(n).padStart(2, "0"); }
   function clock(date) {
-    try { return date.toLocaleTimeString(lang, {hour: "2-digit", minute: "2-digit"}); }
-    catch (e) { return String(date.getHours()).padStart(2, "0") + ":" + String(date.getMinutes()).padStart(2, "0"); }
+    try {
+      var parts = {};
+      new Intl.DateTimeFormat("en-GB", {timeZone: zone, hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23"})
+        .formatToParts(date).forEach(function (p) { parts[p.type] = p.value; });
+      return parts.hour + ":" + parts.minute + ":" + parts.second;
+    } catch (e) {
+      return two(date.getHours()) + ":" + two(date.getMinutes()) + ":" + two(date.getSeconds());
+    }
+  }
+  function contact(response) {
+    // the server's time of the answer; the phone's own clock only when the server gave none
+    var date = response && Date.parse(response.headers.get("Date") || "");
+    lastContact = date ? new Date(date) : new Date();
   }
   function stale() {
     notice.textContent = staleText.replace("%(time)s", clock(lastContact));
@@ -25,7 +39,6 @@
     document.documentElement.setAttribute("data-live-stale", "1");
   }
   function fresh() {
-    lastContact = new Date();
     notice.hidden = true;
     notice.textContent = "";
     document.documentElement.removeAttribute("data-live-stale");
@@ -65,6 +78,7 @@
     var query = url + (url.indexOf("?") === -1 ? "?" : "&") + "v=" + encodeURIComponent(stamp);
     fetch(query, {cache: "no-store", credentials: "same-origin", headers: {"Accept": "application/json"}})
       .then(function (r) {
+        if (r.status === 204 || r.ok) contact(r);
         if (r.status === 204) return null;
         if (!r.ok) throw new Error(r.status);
         return r.json().then(function (body) {

@@ -192,6 +192,28 @@
       event.detail.isError = false;
     }
   });
+  // With no network the preview cannot be asked for: it says that the server values the hand once it is
+  // sent, and asks again when the network is back.
+  function offline(target) {
+    if (!target || target.id !== "tile-value") return false;
+    var p = document.createElement("p");
+    p.className = "muted tp-offline";
+    p.textContent = target.getAttribute("data-offline-text") || "";
+    target.replaceChildren(p);
+    return true;
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (navigator.onLine === false && offline(event.detail.elt)) event.preventDefault();
+  });
+  document.addEventListener("htmx:sendError", function (event) { offline(event.detail.elt); });
+  document.addEventListener("htmx:responseError", function (event) {
+    if (event.detail.xhr.status >= 500 || event.detail.xhr.status === 0) offline(event.detail.elt);
+  });
+  window.addEventListener("online", function () {
+    if (document.getElementById("tile-value")) {
+      document.body.dispatchEvent(new CustomEvent("tiles-changed", { bubbles: true }));
+    }
+  });
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { start(); });
   else start();
 })();

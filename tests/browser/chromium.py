@@ -66,18 +66,39 @@ def start(
 
 def wait_for(condition, what: str, seconds: float = 60, interval: float = 0.2):
     """The first true value of ``condition()`` within ``seconds``; asks again while SQLite has a table
-    locked by the live server's write."""
+    locked by the live server's write, and while the page redraws what the condition reads (an element
+    found and then replaced, or not there yet)."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+
     deadline = time.monotonic() + seconds
     value = None
     while time.monotonic() < deadline:
         try:
             value = condition()
-        except OperationalError:
+        except (OperationalError, StaleElementReferenceException, NoSuchElementException):
             value = None
         if value:
             return value
         time.sleep(interval)
     pytest.fail(f"waited {seconds} s for {what} (last: {value!r})")
+
+
+def click(driver, css: str, what: str = "", *, within=None) -> None:
+    """Find the element ``css`` (in ``within``, else the page), bring it to the middle of the screen and tap
+    it; found again when the page redrew it between the finding and the tap (a stale element), so a test
+    taps what the page shows now, never an element it kept from before."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    def tapped() -> bool:
+        try:
+            element = (within or driver).find_element("css selector", css)
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
+            element.click()
+        except StaleElementReferenceException:
+            return False
+        return True
+
+    wait_for(tapped, what or f"{css} to tap")
 
 
 def no_sideways_scroll(driver, *, body: bool = True) -> bool:

@@ -189,15 +189,37 @@ class Phone:
         self.driver.get(url if url.startswith("http") else self.journey.base + url)
         self._arrived()
 
-    def tap(self, element) -> None:
-        self.journey.taps[self.page] = self.journey.taps.get(self.page, 0) + 1
-        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
-        element.click()
+    def tap(self, target) -> None:
+        """Tap ``target``: a CSS selector or a function finding the element, found again when the page
+        redrew it between the finding and the tap; or an element just found (a kept element goes stale
+        when the page redraws: pass a selector or a finder instead)."""
+        from selenium.common.exceptions import StaleElementReferenceException
 
-    def tap_and_load(self, element, *, accept: bool = False) -> None:
+        self.journey.taps[self.page] = self.journey.taps.get(self.page, 0) + 1
+        find = (
+            (lambda: self.find(target)) if isinstance(target, str) else target if callable(target) else None
+        )
+
+        if find is None:
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", target)
+            target.click()
+            return
+
+        def tapped() -> bool:
+            element = find()
+            try:
+                self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", element)
+                element.click()
+            except StaleElementReferenceException:
+                return False
+            return True
+
+        wait_for(tapped, f"{target if isinstance(target, str) else 'the element'} to tap")
+
+    def tap_and_load(self, target, *, accept: bool = False) -> None:
         """Tap what leads to another page (a link, a submit button) and wait for that page."""
         page, begun = self.page, time.monotonic()
-        self.tap(element)
+        self.tap(target)
         if accept:
             wait_for(self._alert, "the confirmation dialog")
             self.driver.switch_to.alert.accept()
@@ -238,13 +260,14 @@ class Phone:
         return found[0]
 
     def follow(self, text: str, within: str = "body") -> None:
-        self.tap_and_load(self.link(text, within))
+        self.tap_and_load(lambda: self.link(text, within))
 
     def fill(self, form: str, values: dict) -> None:
         """Type the text fields; tap the choices (selects, radios, checkboxes, files)."""
+        from selenium.common.exceptions import StaleElementReferenceException
         from selenium.webdriver.support.ui import Select
 
-        for name, value in values.items():
+        def one(name: str, value) -> bool:
             fields = self.finds(f"{form} [name='{name}']")
             assert fields, f"no field {name} in {form} on {self.page}"
             field = fields[0]
@@ -253,10 +276,16 @@ class Phone:
                 Select(field).select_by_value(str(value))
                 self.journey.taps[self.page] = self.journey.taps.get(self.page, 0) + 1
             elif kind == "radio":
-                self.tap(next(f for f in fields if f.get_attribute("value") == str(value)))
+                self.tap(
+                    lambda: next(
+                        f
+                        for f in self.finds(f"{form} [name='{name}']")
+                        if f.get_attribute("value") == str(value)
+                    )
+                )
             elif kind == "checkbox":
                 if field.is_selected() != bool(value):
-                    self.tap(field)
+                    self.tap(lambda: self.finds(f"{form} [name='{name}']")[0])
             elif kind == "file":
                 field.send_keys(str(value))
                 self.journey.taps[self.page] = self.journey.taps.get(self.page, 0) + 1
@@ -265,13 +294,26 @@ class Phone:
             else:
                 field.clear()
                 field.send_keys(str(value))
+            return True
+
+        for name, value in values.items():
+            assert self.finds(f"{form} [name='{name}']"), f"no field {name} in {form} on {self.page}"
+
+            # the field found again when the page redrew it (an htmx update of the form) before it was used
+            def filled(name=name, value=value) -> bool:
+                try:
+                    return one(name, value)
+                except StaleElementReferenceException:
+                    return False
+
+            wait_for(filled, f"the field {name} to fill")
 
     def submit(self, form: str, *, accept: bool = False) -> None:
-        self.tap_and_load(self.find(f"{form} button[type=submit]"), accept=accept)
+        self.tap_and_load(f"{form} button[type=submit]", accept=accept)
 
     def save_hand(self, number: int, *, saved: str = "Hand {n} saved.") -> None:
         """Save a hand on the table page: the page stays, its parts are replaced once the server answers."""
-        self.tap(self.find("form.hand-form button[type=submit]"))
+        self.tap("form.hand-form button[type=submit]")
         wait_for(
             lambda: saved.format(n=number) in self.driver.execute_script("return document.body.innerText;"),
             f"hand {number} saved",
@@ -279,15 +321,15 @@ class Phone:
 
     def open_penalty_kind(self, kind: str) -> None:
         """On a table page: open "Record a penalty" and follow the link of the penalty ``kind``."""
-        details = self.find("#penalties details")
-        if not details.get_attribute("open"):
-            self.tap(details.find_element("css selector", "summary"))
-        link = next(
-            a
-            for a in self.finds("#penalties .kind-links a")
-            if a.get_attribute("href").rstrip("/").endswith("/" + kind)
+        if not self.find("#penalties details").get_attribute("open"):
+            self.tap("#penalties details > summary")
+        self.tap_and_load(
+            lambda: next(
+                a
+                for a in self.finds("#penalties .kind-links a")
+                if a.get_attribute("href").rstrip("/").endswith("/" + kind)
+            )
         )
-        self.tap_and_load(link)
 
     def messages(self) -> str:
         return " ".join(m.text for m in self.finds("article.message"))

@@ -11,7 +11,7 @@ import pytest
 
 from idempotency.models import IdempotencyRecord
 from scoring.models import Hand, TableResult
-from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
+from tests.browser.chromium import ARTIFACTS, click, no_sideways_scroll, start, wait_for
 from tests.browser.netproxy import network
 from tests.browser.test_offline_entry_browser import banner, queued
 from tests.scoring.test_pages_support import link_url
@@ -46,14 +46,11 @@ def tiles_in_hand(driver) -> int:
 
 
 def tap(driver, *codes, mode=None):
+    """Tap a meld mode, then tiles of the palette: each found as the page shows it at the tap."""
     if mode:
-        button = driver.find_element("css selector", f".tp-mode[data-mode='{mode}']")
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
-        button.click()
+        click(driver, f".tp-mode[data-mode='{mode}']")
     for code in codes:
-        button = driver.find_element("css selector", f".tp-tile[data-tile='{code}']")
-        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
-        button.click()
+        click(driver, f".tp-tile[data-tile='{code}']")
 
 
 def choose(driver, name, value):
@@ -66,7 +63,7 @@ def choose(driver, name, value):
 
 
 def win(driver, *, winner: str, discarder: str, fan: str = "") -> None:
-    driver.find_element("css selector", "form.hand-form input[name=result][value=win]").click()
+    click(driver, "form.hand-form input[name=result][value=win]")
     choose(driver, "winner", winner)
     choose(driver, "discarder", discarder)
     if fan:
@@ -74,9 +71,7 @@ def win(driver, *, winner: str, discarder: str, fan: str = "") -> None:
 
 
 def save(driver) -> None:
-    button = driver.find_element("css selector", "form.hand-form button[type=submit]")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
-    button.click()
+    click(driver, "form.hand-form button[type=submit]")
 
 
 def the_picker_and_the_clock_work(driver) -> None:

@@ -48,7 +48,7 @@ def test_a_players_page_follows_a_confirmation_and_says_when_it_is_offline(
     proxy.offline = True  # the venue's network goes down
     wait_for(lambda: shown(browser, "#live-notice"), "the notice of old data", 20)
     notice = shown(browser, "#live-notice")
-    assert re.fullmatch(r"No connection since \d{1,2}:\d{2}( [AP]M)? — showing what we had\.", notice), notice
+    assert re.fullmatch(r"No connection since \d{2}:\d{2}:\d{2} — showing what we had\.", notice), notice
     assert "confirmed" in shown(browser, "#live-player")  # what the page had stays
     browser.save_screenshot(str(ARTIFACTS / "live-player-offline-390.png"))
 
@@ -66,6 +66,38 @@ def test_a_players_page_follows_a_confirmation_and_says_when_it_is_offline(
     )
     browser.save_screenshot(str(ARTIFACTS / "live-standings-offline-390.png"))
     proxy.offline = False
+
+
+@override_settings(STANDINGS_POLL_SECONDS=1)
+def test_the_offline_notice_tells_the_time_as_the_page_does(browser, proxy, make_tournament, director):
+    """A phone set to another time zone and a 12-hour clock: the notice says the time of the last answer
+    in the tournament's zone, 24-hour with seconds, beside "Last updated at" told the same way."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    cache.clear()
+    pagecache.local.clear()
+    browser.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "America/New_York"})
+    browser.execute_cdp_cmd("Emulation.setLocaleOverride", {"locale": "en-US"})
+    tournament = make_tournament(slug="clock-open", director=director, players=8, sessions=2)
+    tables = seat(tournament, 1, [["p1", "p2", "p3", "p4"], ["p5", "p6", "p7", "p8"]])
+    confirm(tables[0], [10, 5, -5, -10], director)
+    browser.get(f"{proxy.url}/t/{tournament.slug}/standings/")
+    wait_for(lambda: "Last updated at" in shown(browser, "#standings-freshness"), "the standings", 20)
+    proxy.offline = True
+    notice = wait_for(lambda: shown(browser, "#live-notice"), "the standings' notice", 20)
+    proxy.offline = False
+    found = re.fullmatch(r"No connection since (\d{2}):(\d{2}):(\d{2}) — showing what we had\.", notice)
+    assert found, notice
+    said = dt.timedelta(hours=int(found[1]), minutes=int(found[2]), seconds=int(found[3]))
+    here = timezone.localtime()  # the tournament's zone
+    now = dt.timedelta(hours=here.hour, minutes=here.minute, seconds=here.second)
+    assert (
+        abs((now - said).total_seconds()) % 86400 < 120 or abs((now - said).total_seconds()) % 86400 > 86280
+    )
+    freshness = shown(browser, "#standings-freshness")
+    assert re.search(r"Last updated at \d{2}:\d{2}:\d{2}", freshness), freshness
 
 
 @override_settings(STANDINGS_POLL_SECONDS=1)

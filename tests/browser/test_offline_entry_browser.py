@@ -495,3 +495,27 @@ def test_a_copy_is_not_shown_past_the_end_of_its_session_even_offline(
     assert name not in source and "closed-cup" not in source.replace(page, "")
     network(browser, proxy, online=True)
     assert cached_pages(browser) == []
+
+
+def test_the_tile_picker_offline_says_the_server_values_the_hand_later(browser, proxy, tournament):
+    table = seat_session(tournament)[0]
+    open_table(browser, proxy, table)
+    network(browser, proxy, online=False)
+    browser.find_element("css selector", "form.hand-form input[name=result][value=win]").click()
+    tile = browser.find_element("css selector", ".tp-tile[data-tile='1m']")
+    browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", tile)
+    tile.click()
+
+    def value() -> str:
+        return browser.execute_script(
+            "const v = document.getElementById('tile-value'); return v ? v.innerText : '';"
+        )
+
+    said = wait_for(
+        lambda: "No network" in value() and value(), "the value line to say it waits for the network"
+    )
+    assert "worked out by the server when the hand is sent" in said
+    browser.execute_script("document.getElementById('tile-value').scrollIntoView({block: 'center'});")
+    browser.save_screenshot(str(ARTIFACTS / "offline-tile-value-390.png"))
+    network(browser, proxy, online=True)  # back online: the preview is asked for again
+    wait_for(lambda: value() and "No network" not in value(), "the server's preview once online")

@@ -387,11 +387,26 @@ def test_correcting_a_refused_riichi_hand_keeps_its_fu_and_names_the_hand(
     proxy.drop_only = page
     ron(browser, winner="0", loser="2", han="2", fu="30")
     save(browser)
-    wait_for(lambda: len(stored(table)) == 1, "hand 1 on the server")
+    # the phone has the server's answer (hand 1 no longer kept, the form on hand 2) before the network
+    # goes: cut while the answer is on its way, the phone would keep hand 1 to send again
+    wait_for(
+        lambda: (
+            len(stored(table)) == 1
+            and queued(browser) == 0
+            and browser.execute_script(
+                "const b = document.querySelector('form.hand-form button[type=submit]'); return b && b.innerText;"
+            )
+            == "Save hand 2"
+        ),
+        "hand 1 on the server and the phone on hand 2",
+    )
     network(browser, proxy, online=False)
     ron(browser, winner="1", loser="1", han="3", fu="40")  # the winner cannot pay himself
     save(browser)
-    wait_for(lambda: queued(browser) == 1, "hand 2 kept on the phone")
+    wait_for(
+        lambda: queued(browser) == 1 and "1 hand waiting to send" in banner(browser),
+        "hand 2 kept on the phone",
+    )
     ron(browser, winner="3", loser="0", han="1", fu="30")
     save(browser)
     wait_for(lambda: queued(browser) == 2, "hand 3 kept on the phone")

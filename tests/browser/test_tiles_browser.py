@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from scoring.models import Hand
-from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
+from tests.browser.chromium import ARTIFACTS, click, no_sideways_scroll, start, wait_for
 from tournaments import services as tournament_services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -36,12 +36,11 @@ def choose(browser, name, value):
 
 
 def tap(browser, *codes, mode=None):
+    """Tap a meld mode, then tiles of the palette: each found as the page shows it at the tap."""
     if mode:
-        browser.find_element("css selector", f".tp-mode[data-mode='{mode}']").click()
+        click(browser, f".tp-mode[data-mode='{mode}']")
     for code in codes:
-        button = browser.find_element("css selector", f".tp-tile[data-tile='{code}']")
-        browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
-        button.click()
+        click(browser, f".tp-tile[data-tile='{code}']")
 
 
 def value_text(browser) -> str:

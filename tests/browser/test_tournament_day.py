@@ -7,8 +7,14 @@ substitute plays; one arrives late), seats, publishes and starts it (its clock s
 screen. Four table phones (tabs of one browser, since they need no account) enter the hands on their table
 links, by value and with the tile picker; table 3's phone loses the network for two hands, which wait on
 the phone and are sent when it is back. The referee, in Spanish, records a false Hu, a dead hand, a foul
-twice and a late arrival at the tables while they play, and confirms every table. Session 2 is played
-with fewer hands, session 3 from the paper score sheets' totals. After every session the public standings are checked against the figures this
+twice and a late arrival at the tables while they play, and confirms every table; table 1's phone, left
+open on its confirmed table, says so when a hand is entered (no "add my hands after these"). Session 2 is
+played with fewer hands: table 1's scorer corrects a hand, presses Back and saves again (a page that says
+what happened, with a way back, never a header or a path); table 2 claims more than its tiles are worth,
+the hand is held, and the director finds it on the dashboard and resolves it. Session 3 is played from the
+paper score sheets' totals; at its check-in the player absent from session 1 withdraws and the
+substitute plays his seat; the standings read on a phone list him apart, below the ranking, and keep their
+numbers on the screen. After every session the public standings are checked against the figures this
 test computes itself from the hands it entered and the penalties it recorded (MCR payments, table points
 4/2/1/0 shared on ties, offender-only deductions after the table's ranking); the director finishes the
 tournament and downloads the EMA results file, checked against the same figures.
@@ -56,6 +62,7 @@ PLAYERS = [
 ABSENT = "Matti Virtanen"  # session 1: absent, a substitute plays
 SUBSTITUTE = "Noémie Dubois"
 LATE = "Jiří Dvořák"  # session 1: arrives 5 minutes late (MERS 2.2: 10 points)
+WITHDRAWN = ABSENT  # session 3: withdraws at check-in, the substitute plays his seat; listed apart
 
 # Hands per session and table, seats by position (0 = East): ("win", winner, discarder or "self", fan),
 # ("tiles",) = South on North's discard with the picker (11 fan), ("draw",).
@@ -69,7 +76,7 @@ HANDS = {
     },
     2: {
         1: [("win", 0, "self", 8), ("win", 2, 1, 10)],
-        2: [("tiles",), ("draw",)],
+        2: [("tiles", 12), ("draw",)],  # 12 fan claimed for tiles worth 11: held for a referee
         3: [("win", 3, 1, 8), ("win", 1, "self", 12)],
         4: [("win", 1, 0, 9), ("win", 3, 2, 8)],
     },
@@ -216,6 +223,13 @@ def check_in_absent_with_substitute(boss: Phone, absent: str, substitute: str) -
     assert "Check-in saved" in boss.messages(), boss.messages()
 
 
+def check_in_withdrawn(boss: Phone, name: str) -> None:
+    """Session check-in: ``name`` withdraws; the substitute, here (the box starts ticked), plays."""
+    boss.fill("#checkin-form", {checkin_field(boss, name): "withdraw"})
+    boss.submit("#checkin-form")
+    assert f"Withdrawn: {name}." in boss.messages(), boss.messages()
+
+
 def check_in_everybody(boss: Phone) -> None:
     boss.submit("#checkin-form")
     assert "Check-in saved" in boss.messages(), boss.messages()
@@ -254,12 +268,16 @@ def enter_hand(phone: Phone, hand: tuple) -> None:
     driver = phone.driver
     if hand[0] == "tiles":
         mcr_tiles_hand(driver)
+        if len(hand) > 1:  # a claimed value other than the tiles'
+            driver.execute_script(
+                "document.querySelector('form.hand-form').fan.value = arguments[0];", str(hand[1])
+            )
     elif hand[0] == "draw":
         driver.find_element("css selector", "form.hand-form input[name=result][value=draw]").click()
     else:
         _, winner, discarder, fan = hand
         win(driver, winner=str(winner), discarder=str(discarder), fan=str(fan))
-    phone.tap(phone.find("form.hand-form button[type=submit]"))
+    phone.tap("form.hand-form button[type=submit]")
 
 
 def queued(phone: Phone) -> int:
@@ -298,6 +316,56 @@ def play_hands(
                 wait_for(lambda: queued(phone) == 0 and not banner(phone), "the phone's hands sent")
         else:
             wait_for(lambda n=number: f"Hand {n} saved." in phone.text(), f"hand {number} saved")
+
+
+def correct_then_back(phone: Phone) -> None:
+    """The scorer corrects hand 1 (the values kept, the reason given), then presses Back and saves the
+    correction form again: the page says in words that nothing was saved and leads back to the table."""
+    table = phone.driver.current_url
+    phone.tap_and_load(lambda: phone.find("#hands a[href$='/1/']"))
+    phone.fill("form.hand-form", {"reason": "checked with the players"})
+    phone.submit("form.hand-form")
+    assert "Hand 1 corrected." in phone.messages(), phone.text()[:400]
+    phone.driver.back()
+    wait_for(lambda: phone.finds("form.hand-form [name=reason]"), "the correction form again")
+    phone._arrived()
+    phone.fill("form.hand-form", {"reason": "checked twice"})
+    phone.submit("form.hand-form")
+    text = phone.text()
+    assert "Nothing was saved" in text or "Hand 1 corrected." in text, text[:600]
+    assert "Idempotency-Key" not in text and "/hand/1/" not in text and "422" not in text
+    phone.shot("back-after-correction")
+    if phone.driver.current_url.split("#")[0] != table.split("#")[0]:
+        phone.tap_and_load(lambda: phone.find("nav.crumbs a"))  # back to the table
+    assert phone.finds("form.hand-form"), phone.text()[:400]
+
+
+def director_resolves_held(boss: Phone, slug: str, table: int) -> None:
+    """The director looks for the held hand on the dashboard and resolves it from there."""
+    boss.go(f"/t/{slug}/director/")
+    line = wait_for(
+        lambda: boss.text(f"#needs-referee li[data-table='{table}']"), "the held hand on the dashboard"
+    )
+    assert "1 hand held" in line, boss.text()[:600]
+    boss.tap_and_load(f"#needs-referee li[data-table='{table}'] a.resolve")
+    boss.fill("main form", {"decision": "computed"})
+    boss.submit("main form")
+    assert "Hand 1 resolved." in boss.messages(), boss.text()[:600]
+    boss.go(f"/t/{slug}/console/")  # where the director was
+
+
+def stale_phone_on_a_confirmed_table(phone: Phone) -> None:
+    """A second phone of table 1, opened on the table before any hand and left there while the table was
+    played and confirmed: the hand entered on it is kept on the phone, which says the table is confirmed
+    (not that someone changed it) and offers no adding after."""
+    enter_hand(phone, ("draw",))
+    closed = wait_for(
+        lambda: phone.text("#offline-closed"), "the phone to say that the referee confirmed the table"
+    )
+    assert "A referee confirmed this table" in closed and "Hand 1" in closed, closed
+    text = phone.text()
+    assert "Add my hands after these" not in text and "Bad Request" not in text, text[:600]
+    phone.shot("confirmed")
 
 
 def submit_result(phone: Phone) -> None:
@@ -368,10 +436,12 @@ def confirm_table(referee: Phone, table: int, *, short: bool) -> None:
 # -- the standings --------------------------------------------------------------------------------------
 
 
-def shown_standings(phone: Phone) -> list[tuple[str, Fraction, Fraction]]:
+def shown_standings(phone: Phone, rows: str = ":not(.withdrawn)") -> list[tuple[str, Fraction, Fraction]]:
+    """The ranked rows (``rows=".withdrawn"``: the withdrawn players' rows, listed apart)."""
     rows = phone.driver.execute_script(
-        "return [...document.querySelectorAll('#standings tbody tr[data-player]')].map(tr =>"
-        " [...tr.querySelectorAll('td')].map(td => td.innerText.trim()));"
+        "return [...document.querySelectorAll(`#standings tbody tr[data-player]${arguments[0]}`)].map(tr =>"
+        " [...tr.querySelectorAll('td')].map(td => td.innerText.trim()));",
+        rows,
     )
     out = []
     for cells in rows:
@@ -379,9 +449,25 @@ def shown_standings(phone: Phone) -> list[tuple[str, Fraction, Fraction]]:
     return out
 
 
-def check_standings(phone: Phone, slug: str, expected: Expected, substitutes: set[str], after: int) -> None:
+def check_standings(
+    phone: Phone,
+    slug: str,
+    expected: Expected,
+    substitutes: set[str],
+    after: int,
+    withdrawn: set[str] = frozenset(),
+) -> None:
     phone.go(f"/t/{slug}/standings/")
-    want = expected.ranked(substitutes)
+    want = expected.ranked(substitutes | withdrawn)
+    if withdrawn:  # listed apart, below the ranking, with what they played; the points on the screen
+        apart = {name: (tp, score) for name, tp, score in shown_standings(phone, ".withdrawn")}
+        for name in withdrawn:
+            found = [n for n in apart if n.startswith(name)]
+            assert found and apart[found[0]] == (expected.table_points[name], expected.score[name]), apart
+        assert phone.driver.execute_script(
+            "return document.querySelector('table.standings').getBoundingClientRect().right"
+            " <= document.documentElement.clientWidth;"
+        ), "the standings are wider than the phone"
     shown = wait_for(lambda: shown_standings(phone) or None, "the standings")
     by_name = {name: (tp, score) for name, tp, score in shown}
     for name, tp, score in want:
@@ -427,7 +513,7 @@ def venue_screen(phones, journey: Journey, boss: Phone, slug: str, session: int)
 
 
 def tables_play(
-    tables: list[Phone], links: list[str], n: int, proxy, referee: Phone, slug: str
+    tables: list[Phone], links: list[str], n: int, proxy, referee: Phone, slug: str, boss: Phone
 ) -> tuple[dict, dict, dict]:
     """Each table phone opens its table link, enters the session's hands (or the score sheet's totals)
     and submits, while in session 1 the referee records penalties at the tables in play; the seats by
@@ -453,6 +539,11 @@ def tables_play(
                 game = [g + s for g, s in zip(game, hand_scores(hand), strict=True)]
             if n == 1 and t == 2:  # the false Hu: 10 to each other player (MERS 2.9.2)
                 game = [g + d for g, d in zip(game, (10, 10, 10, -30), strict=True)]
+            if n == 2 and t == 1:
+                correct_then_back(phone)
+            if n == 2 and t == 2:
+                director_resolves_held(boss, slug, t)
+                phone.go(link)  # the table as the resolution left it
         else:
             enter_totals(phone, TOTALS[t])
             game = [Fraction(s) for s in TOTALS[t]]
@@ -529,18 +620,25 @@ def a_tournament_day(live_server, proxy, phones, journey: Journey) -> None:
         open_session(boss, n)
         if n == 1:
             check_in_absent_with_substitute(boss, ABSENT, SUBSTITUTE)
+        elif n == 3:
+            check_in_withdrawn(boss, WITHDRAWN)
         else:  # the player absent from session 1 plays again
             check_in_everybody(boss)
         links = seat_publish_start(boss, n)
         if n == 1:
             venue_screen(phones, journey, boss, slug, n)
-        seats, games, deductions = tables_play(tables, links, n, proxy, referee, slug)
+            stale = phones("table1-left-open", journey, tab_of=tables[0])
+            stale.go(links[0])
+        seats, games, deductions = tables_play(tables, links, n, proxy, referee, slug, boss)
         seated = [name for t in seats for name in seats[t]]
-        if n == 1:
+        if n in (1, 3):
             assert SUBSTITUTE in seated and ABSENT not in seated
         else:
             assert SUBSTITUTE not in seated and ABSENT in seated
         referee_confirms(referee, slug, n)
+        if n == 1:
+            stale_phone_on_a_confirmed_table(stale)
+            stale.close()
         finish_session(boss, n)
 
         for t in (1, 2, 3, 4):
@@ -549,10 +647,12 @@ def a_tournament_day(live_server, proxy, phones, journey: Journey) -> None:
                 expected.add(name, points[seat], games[t][seat] + deductions.get(name, 0))
         if n == 1:
             expected.add(ABSENT, Fraction(0), Fraction(0))
-        check_standings(tables[0], slug, expected, substitutes, after=n)
+        withdrawn = {WITHDRAWN} if n == 3 else set()
+        check_standings(tables[0], slug, expected, substitutes, after=n, withdrawn=withdrawn)
 
     rows = finish_and_download(boss, journey)
-    want = expected.ranked(substitutes)
+    want = expected.ranked(substitutes | {WITHDRAWN})
+    want.append((WITHDRAWN, expected.table_points[WITHDRAWN], expected.score[WITHDRAWN]))  # after the ranked
     body = rows[1:]
     assert len(body) == 16  # the substitute has no place
     assert [(f"{r[1]} {r[2]}", number(r[4]), number(r[5])) for r in body] == want

@@ -71,7 +71,9 @@ def test_a_stale_hand_correction_gives_409_and_keeps_the_other_correction(client
     second = {"action": "hand", "version": seen, **WIN, "fan": 12, "reason": "other sheet"}
     response = client.post(edit, second)
     assert response.status_code == 409
-    assert "Someone else changed this table" in text(response)
+    assert "This table changed since this form was opened" in text(response) and "Nothing was saved" in text(
+        response
+    )
     assert Hand.objects.get(result__table=table).data["fan"] == 9
 
 
