@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from config.api import require_object
 from config.parsers import BoundedFormParser, BoundedMultiPartParser
 from rankings.player_jobs import job_progress, player_import_start
-from tournaments import deletion, filters, services
+from tournaments import deletion, filters, selectors, services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
 from tournaments.player_import import PlayerImportError, upload_read
@@ -495,17 +495,8 @@ def player_foreign_tournaments(*, player: Player, user) -> int:
 
 
 def visible_players(user):
-    """Players anyone may see: those who play in a tournament the user may see. Directors also see the
-    players registered nowhere yet (to register them); staff see everyone."""
-    qs = Player.objects.all()
-    if user.is_authenticated and (user.is_staff or user.is_superuser):
-        return qs
-    visible = Q(registrations__tournament__is_public=True)
-    if user.is_authenticated:
-        visible |= Q(registrations__tournament__roles__user=user)
-        if is_any_director(user):
-            visible |= Q(registrations__isnull=True)
-    return qs.filter(pk__in=qs.filter(visible).values("pk"))
+    """Players ``user`` may see (tournaments.selectors.players_visible)."""
+    return selectors.players_visible(user=user)
 
 
 class PlayerViewSet(viewsets.ModelViewSet):

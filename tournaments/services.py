@@ -10,6 +10,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from tournaments.models import (
     Player,
@@ -85,6 +86,30 @@ def player_create(
     player.save()
     changed_send(tournament_id=None, what={ROSTER}, players=[player.pk])
     return player
+
+
+def players_hidden(*, ids, user) -> set[int]:
+    """Of the players ``ids``, those ``user`` may not see (a private tournament's players of another
+    organiser): never matched nor reused by any door. ``user`` None is the server's operator (a command),
+    who sees everyone."""
+    ids = {int(i) for i in ids if i is not None}
+    if user is None or not ids:
+        return set()
+    from tournaments.selectors import players_visible
+
+    return ids - set(players_visible(user=user).filter(pk__in=ids).values_list("pk", flat=True))
+
+
+def player_hidden_error(*, field: str, ema_id: str | None = None) -> ValidationError:
+    """The refusal of a player the caller may not see: it names the field and tells nothing of him."""
+    if ema_id:
+        message = _(
+            "The EMA number %(ema)s belongs to a player of a tournament you cannot see: check the number, "
+            "or ask that tournament's director or the site's staff to register him."
+        ) % {"ema": ema_id}
+    else:
+        message = _("There is no player you may register with this id.")
+    return ValidationError({field: message})
 
 
 def next_registration_key(tournament: Tournament) -> str:

@@ -297,6 +297,19 @@ class ArchiveImport:
                 }
             )
         known = {p.ema_id: p for p in Player.objects.filter(ema_id__in=list(ema_ids))}
+        # a player the importer may not see (another organiser's private player) is never reused; the
+        # replaced tournament's own players are his
+        kept = {player.pk for player in self.previous_players.values()}
+        hidden = tournament_services.players_hidden(
+            ids=[p.pk for p in known.values() if p.pk not in kept], user=self.user
+        )
+        for ema_id, i in ema_ids.items():
+            if ema_id in known and known[ema_id].pk in hidden:
+                raise RuleError(
+                    f"EMA number {ema_id} belongs to a player of a tournament you cannot see; check the "
+                    "number, or ask that tournament's director or the site's staff to import it",
+                    f"players[{i}].ema_id",
+                )
         chosen: list[Player] = []
         new: list[Player] = []
         for i, p in enumerate(parsed):

@@ -305,12 +305,12 @@ def possible_duplicates(
     among: QuerySet[Player] | None = None,
 ) -> list[Player]:
     """Players already known with the same name (ignoring case and accents) or the same EMA number.
-    ``among``: the players the caller may see (a name never reveals a private tournament's player; an
-    EMA number is public and belongs to one player, so it is matched among all)."""
+    ``among``: the players the caller may see (neither a name nor an EMA number reveals a private
+    tournament's player)."""
     name = fold(f"{first_name} {last_name}")
     found: dict[int, Player] = {}
     if ema_id:
-        for player in Player.objects.filter(ema_id=ema_id):
+        for player in (among if among is not None else Player.objects.all()).filter(ema_id=ema_id):
             found[player.pk] = player
     if name:
         last = fold(last_name).split(" ")[0] if last_name else fold(first_name).split(" ")[0]
@@ -337,14 +337,21 @@ def player_register(
     club: str = "",
     is_substitute: bool = False,
     existing: Player | None = None,
+    user=None,
 ) -> Registration:
     """Register one player by hand: ``existing`` (a known player) or a new player from the fields. A
-    player known by the EMA number is registered, not duplicated."""
+    player known by the EMA number is registered, not duplicated. ``user`` (the caller; None: the
+    server's operator) registers only players he may see: another organiser's private player, chosen by
+    id or by EMA number, is refused (400 on ``same_player`` or ``ema_id``) and left as he was."""
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
         ema_id = (ema_id or "").strip() or None
+        if existing is not None and base.players_hidden(ids=[existing.pk], user=user):
+            raise base.player_hidden_error(field="same_player")
         if existing is None and ema_id:
             existing = Player.objects.filter(ema_id=ema_id).first()
+            if existing is not None and base.players_hidden(ids=[existing.pk], user=user):
+                raise base.player_hidden_error(field="ema_id", ema_id=ema_id)
         if existing is not None:
             player = existing
         else:
