@@ -32,6 +32,7 @@ from tournaments.player_import import (
     PlayerImportReport,
     parse_players_csv,
     players_import_csv,
+    players_import_open_check,
 )
 
 log = logging.getLogger(__name__)
@@ -57,6 +58,7 @@ def player_import_start(
     """Import ``data`` now, or queue it as a job when it has more than ``PLAYER_IMPORT_INLINE_ROWS``
     players. A faulty file raises :class:`PlayerImportError` either way, before anything is stored."""
     rows = parse_players_csv(data)
+    players_import_open_check(tournament=tournament)
     if len(rows) <= inline_rows():
         return Started(
             report=players_import_csv(tournament=tournament, data=data, substitutes=substitutes, user=user)

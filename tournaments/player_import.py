@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.countries import is_country
+from tournaments.lifecycle import TournamentFinished, tournament_open_check
 from tournaments.models import Player, Registration, Tournament
 from tournaments.names import ascii_digits, name_clean, unsafe_character
 from tournaments.services import next_registration_key, players_hidden, roster_changed
@@ -38,9 +39,12 @@ MAX_HEADER_CELL = 40
 
 
 class PlayerImportError(ValueError):
-    def __init__(self, faults: list[str]):
+    """The faults of a file, or (``field`` "status") the finished tournament that refuses any file."""
+
+    def __init__(self, faults: list[str], field: str = "file"):
         super().__init__("\n".join(faults))
         self.faults = faults
+        self.field = field
 
 
 @dataclass
@@ -248,6 +252,14 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
     return rows
 
 
+def players_import_open_check(*, tournament: Tournament) -> None:
+    """A finished tournament takes no file of players until it is reopened (a fault on ``status``)."""
+    try:
+        tournament_open_check(tournament=tournament)
+    except TournamentFinished as exc:
+        raise PlayerImportError(exc.messages, field="status") from None
+
+
 @transaction.atomic
 def players_import_csv(
     *,
@@ -262,6 +274,7 @@ def players_import_csv(
     imports; None: the server's operator) reuses only players he may see: an EMA number of another
     organiser's private player is a fault of its line."""
     rows = parse_players_csv(data)
+    players_import_open_check(tournament=tournament)
     report = PlayerImportReport()
     known = {p.ema_id: p for p in Player.objects.filter(ema_id__in=[r.ema_id for r in rows if r.ema_id])}
     hidden = players_hidden(ids=[p.pk for p in known.values()], user=user)

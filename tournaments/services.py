@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from tournaments.lifecycle import tournament_open_check
 from tournaments.models import (
     Player,
     Registration,
@@ -124,6 +125,7 @@ def next_registration_key(tournament: Tournament) -> str:
 def registration_create(
     *, tournament: Tournament, player: Player, key: str | None = None, is_substitute: bool = False
 ) -> Registration:
+    tournament_open_check(tournament=tournament)
     registration = Registration(
         tournament=tournament,
         player=player,
@@ -139,6 +141,7 @@ def registration_create(
 def registration_withdraw(*, registration: Registration, from_session: int) -> Registration:
     if from_session < 1:
         raise ValidationError({"withdrawn_from": "The first session a player misses is 1 or later."})
+    tournament_open_check(tournament=registration.tournament_id)
     registration.withdrawn_from = from_session
     registration.save(update_fields=["withdrawn_from"])
     roster_changed(tournament_id=registration.tournament_id, players=[registration.player_id])
@@ -156,7 +159,14 @@ def roster_changed(*, tournament_id: int, players=()) -> None:
 
 
 def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
-    """Change a tournament's fields; a change of ruleset, rules or settings recomputes the standings."""
+    """Change a tournament's fields; a change of ruleset, rules or settings recomputes the standings. The
+    ruleset, the rules and the team size of a finished tournament stay as they are until it is reopened."""
+    if {"ruleset", "rules", "team_size"} & set(fields) and any(
+        fields[name] != getattr(tournament, name)
+        for name in ("ruleset", "rules", "team_size")
+        if name in fields
+    ):
+        tournament_open_check(tournament=tournament)
     for name, value in fields.items():
         setattr(tournament, name, value)
     tournament.full_clean()
@@ -173,6 +183,7 @@ def session_create(
 ) -> Session:
     """A new session; ``absent``: keys of players absent from it only (a substitute plays it), as an
     archive records them (check-in records them live, ``console.services.checkin_apply``)."""
+    tournament_open_check(tournament=tournament)
     if number is None:
         number = (tournament.sessions.aggregate(m=Max("number"))["m"] or 0) + 1
     session = Session(tournament=tournament, number=number, starts_at=starts_at, absent=sorted(absent))
@@ -192,6 +203,7 @@ def session_seat(
     (that have no results yet) are removed first. ``event=False``: the caller seats several sessions in one
     write and sends one event for them all.
     """
+    tournament_open_check(tournament=session.tournament_id)
     if replace:
         Table.objects.filter(session=session).delete()
     elif session.tables.exists():

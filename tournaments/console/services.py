@@ -132,9 +132,13 @@ def tournament_edit(
     changes = dict(fields)
     if rules is not None:
         changes["rules"] = dict(rules)
-    rules_changed = "rules" in changes and changes["rules"] != (tournament.rules or {})
+    rules_changed = ("rules" in changes and changes["rules"] != (tournament.rules or {})) or (
+        "ruleset" in changes and changes["ruleset"] != tournament.ruleset
+    )
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if rules_changed:
+            lifecycle.tournament_open_check(tournament=tournament)
         base.tournament_update(tournament=tournament, **changes)
         if rules_changed:
             confirmed_tables_rewrite(tournament=tournament)
@@ -167,7 +171,8 @@ def confirmed_table_count(*, tournament: Tournament) -> int:
 def session_times_set(*, tournament: Tournament, starts: Mapping[int, dt.datetime | None]) -> None:
     with transaction.atomic():
         for session in Session.objects.select_for_update().filter(tournament=tournament):
-            if session.number in starts:
+            if session.number in starts and session.starts_at != _aware(starts[session.number]):
+                lifecycle.tournament_open_check(tournament=tournament)
                 session.starts_at = _aware(starts[session.number])
                 session.save(update_fields=["starts_at"])
         changed_send(tournament_id=tournament.pk, what={SCHEDULE})
@@ -180,6 +185,7 @@ def session_add(*, tournament: Tournament, starts_at: dt.datetime | None = None)
 def session_remove_last(*, tournament: Tournament) -> int:
     """Remove the last session while it has no seating."""
     with transaction.atomic():
+        lifecycle.tournament_open_check(tournament=tournament)
         last = Session.objects.select_for_update().filter(tournament=tournament).order_by("-number").first()
         if last is None:
             raise Blocked([_("This tournament has no sessions.")])
@@ -345,6 +351,7 @@ def player_register(
     id or by EMA number, is refused (400 on ``same_player`` or ``ema_id``) and left as he was."""
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
+        lifecycle.tournament_open_check(tournament=tournament)
         ema_id = (ema_id or "").strip() or None
         if existing is not None and base.players_hidden(ids=[existing.pk], user=user):
             raise base.player_hidden_error(field="same_player")
@@ -378,6 +385,7 @@ def registration_edit(
     is_substitute: bool,
 ) -> Registration:
     with transaction.atomic():
+        lifecycle.tournament_open_check(tournament=registration.tournament_id)
         player = Player.objects.select_for_update().get(pk=registration.player_id)
         player.first_name = first_name.strip()
         player.last_name = (last_name or "").strip()
@@ -393,6 +401,7 @@ def registration_edit(
 
 
 def registration_reinstate(*, registration: Registration) -> Registration:
+    lifecycle.tournament_open_check(tournament=registration.tournament_id)
     registration.withdrawn_from = None
     registration.save(update_fields=["withdrawn_from"])
     base.roster_changed(tournament_id=registration.tournament_id, players=[registration.player_id])
@@ -406,6 +415,7 @@ def registration_remove(*, registration: Registration) -> None:
 
     with transaction.atomic():
         locked = Registration.objects.select_for_update().get(pk=registration.pk)
+        lifecycle.tournament_open_check(tournament=locked.tournament_id)
         blockers = []
         if locked.seats.exists():
             blockers.append(_("%(name)s has a seat in a session.") % {"name": locked.player.full_name})
