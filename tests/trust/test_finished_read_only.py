@@ -116,3 +116,26 @@ def test_a_rules_change_through_the_api_rewrites_the_confirmed_tables_as_the_con
     )
     assert response.status_code == 400 and "rules" in str(response.json())
     assert [r.table_points for r in rows.all()] == [8, 4, 2, 0]
+
+
+def test_the_ruleset_changes_only_while_no_table_has_results():
+    """Hands of one ruleset mean nothing under another: once a table has results the ruleset is refused
+    (400 on ``ruleset``), through the API as through the console's form, and nothing changes."""
+    world = build_world(prefix="rs-")
+    slug = world.tournament.slug
+    response = director(world).patch(f"/api/tournaments/{slug}/", {"ruleset": "wrc-riichi"}, format="json")
+    assert response.status_code == 400 and "ruleset" in response.json(), response.content
+    client = Client()
+    client.force_login(world.users["director"])
+    data = {
+        "t-name": "Open Cup",
+        "t-starts_on": "2026-05-01",
+        "t-days": "1",
+        "t-is_public": "on",
+        "t-hide_last_sessions": "0",
+    }
+    data["t-ruleset"] = "wrc-riichi"
+    response = client.post(reverse("console-edit", args=[slug]), data, HTTP_ACCEPT_LANGUAGE="es")
+    assert "El reglamento no puede cambiar" in response.content.decode()
+    world.tournament.refresh_from_db()
+    assert world.tournament.ruleset == "mcr"

@@ -23,6 +23,7 @@ from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import lifecycle, signals
 from tournaments import services as base
@@ -127,18 +128,34 @@ def _aware(value: dt.datetime | None) -> dt.datetime | None:
 def tournament_edit(
     *, tournament: Tournament, fields: Mapping[str, Any], rules: Mapping[str, Any] | None = None
 ) -> Tournament:
-    """Change the tournament's details and rule overrides; a change of the rules rewrites the rows of the
-    confirmed tables (they are computed again under the new rules)."""
+    """Change the tournament's details and rule overrides: the one path of a rules change (the console's
+    forms and the API). A change of the rules rewrites the rows of the confirmed tables (they are computed
+    again under the new rules); the ruleset itself changes only while no table has results (hands of one
+    ruleset mean nothing under another); a finished tournament keeps both until it is reopened."""
+    from scoring.models import TableResult
+
     changes = dict(fields)
     if rules is not None:
         changes["rules"] = dict(rules)
-    rules_changed = ("rules" in changes and changes["rules"] != (tournament.rules or {})) or (
-        "ruleset" in changes and changes["ruleset"] != tournament.ruleset
-    )
+    ruleset_changed = "ruleset" in changes and changes["ruleset"] != tournament.ruleset
+    rules_changed = ruleset_changed or ("rules" in changes and changes["rules"] != (tournament.rules or {}))
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
         if rules_changed:
             lifecycle.tournament_open_check(tournament=tournament)
+        if ruleset_changed:
+            entered = TableResult.objects.filter(table__session__tournament=tournament).count()
+            if entered:
+                raise ValidationError(
+                    {
+                        "ruleset": ngettext(
+                            "The ruleset cannot change: %(n)d table already has results under it.",
+                            "The ruleset cannot change: %(n)d tables already have results under it.",
+                            entered,
+                        )
+                        % {"n": entered}
+                    }
+                )
         base.tournament_update(tournament=tournament, **changes)
         if rules_changed:
             confirmed_tables_rewrite(tournament=tournament)
