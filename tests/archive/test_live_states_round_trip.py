@@ -322,3 +322,34 @@ def test_a_finished_session_with_a_table_not_confirmed_is_refused(director):
         archive_import(document=document, user=director)
     assert caught.value.path == "sessions[1].status"
     assert "table 1 is not confirmed" in caught.value.message
+
+
+def test_a_backup_that_would_not_restore_is_refused_when_it_is_made(director, settings, tmp_path, client):
+    """Live entry took a hand of 8 fan; the minimum was raised to 10 later. Such an archive does not import
+    again: the backup is refused with the path and the reason (on the page too), and no file is written."""
+    from rankings.backups import services as backups
+
+    settings.BACKUP_ROOT = tmp_path / "backups"
+    tournament = _running_cup(director)
+    entering = Table.objects.get(session__tournament=tournament, session__number=2, number=1)
+    actor = scoring.Actor(user=director, role=Role.DIRECTOR)
+    scoring.hand_add(
+        table=entering,
+        hand={"result": "win", "winner": 0, "discarder": 1, "fan": 8},
+        actor=actor,
+        expected_version=None,
+    )
+    Tournament.objects.filter(pk=tournament.pk).update(rules={"min_fan": 10})
+    tournament.refresh_from_db()
+    with pytest.raises(RuleError) as caught:
+        backups.backup_write(tournament=tournament)
+    assert caught.value.path.startswith("sessions[1].tables[0].hands[3]")
+    assert backups.backups_list(tournament=tournament) == []
+    client.force_login(director)
+    response = client.post(
+        f"/t/{tournament.slug}/director/backups/now/", follow=True, HTTP_ACCEPT_LANGUAGE="es"
+    )
+    assert "No se ha escrito ninguna copia de seguridad" in response.content.decode()
+    assert "sessions[1].tables[0].hands[3]" in response.content.decode()
+    assert backups.backups_list(tournament=tournament) == []
+    assert Tournament.objects.filter(slug__startswith="backup-check").count() == 0
