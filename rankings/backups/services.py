@@ -3,7 +3,8 @@
 Celery beat (with no broker, the server's own scheduler, ``config/scheduler.py``) runs
 :func:`backups_write_running` every ``BACKUP_SECONDS`` (15 minutes): each running tournament's archive
 goes to ``BACKUP_ROOT/tournament.<id>/<slug>-<UTC time>.json``, written to a temporary file and renamed,
-so a backup is never half written; the newest ``BACKUP_KEEP`` of each tournament are kept. The folder is
+so a backup is never half written, and only once it has been imported in a transaction rolled back, so a
+backup that would not restore is refused with its reason when it is made (:func:`backup_check`); the newest ``BACKUP_KEEP`` of each tournament are kept. The folder is
 the tournament's id, never its slug: a slug can change or be taken by another tournament later, and the
 backups stay with the tournament they were taken of.
 
