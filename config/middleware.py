@@ -124,3 +124,26 @@ class PrivateTournamentMiddleware:
         if tournament is not None and not can_view(getattr(request, "user", None), tournament):
             raise Http404("No such tournament.")
         return response
+
+
+class FinishedTournamentMiddleware:
+    """A page whose write a finished tournament refuses (``tournaments.lifecycle.TournamentFinished``, raised
+    by the services) answers 400 with the reason and the way back, wherever the page did not show it in its
+    form. The API answers the same refusal as a 400 on ``status`` (config.api)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from django.shortcuts import render
+
+        from tournaments.lifecycle import TournamentFinished
+
+        if not isinstance(exception, TournamentFinished) or request.path.startswith("/api/"):
+            return None
+        return render(
+            request, "finished.html", {"reason": exception.messages[0], "slug": exception.slug}, status=400
+        )

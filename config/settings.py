@@ -88,6 +88,7 @@ MIDDLEWARE = [
     # a private tournament's page refused to an outsider answers 404, as a missing tournament's does
     "config.middleware.PrivateTournamentMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.middleware.FinishedTournamentMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "simple_history.middleware.HistoryRequestMiddleware",

@@ -19,6 +19,7 @@ import logging
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.db import transaction
 from django.utils import timezone, translation
@@ -31,6 +32,7 @@ from tournaments.player_import import (
     PlayerImportReport,
     parse_players_csv,
     players_import_csv,
+    players_import_open_check,
 )
 
 log = logging.getLogger(__name__)
@@ -56,8 +58,11 @@ def player_import_start(
     """Import ``data`` now, or queue it as a job when it has more than ``PLAYER_IMPORT_INLINE_ROWS``
     players. A faulty file raises :class:`PlayerImportError` either way, before anything is stored."""
     rows = parse_players_csv(data)
+    players_import_open_check(tournament=tournament)
     if len(rows) <= inline_rows():
-        return Started(report=players_import_csv(tournament=tournament, data=data, substitutes=substitutes))
+        return Started(
+            report=players_import_csv(tournament=tournament, data=data, substitutes=substitutes, user=user)
+        )
     with transaction.atomic():
         job = PlayerImportJob.objects.create(
             tournament=tournament,
@@ -131,7 +136,12 @@ def _run(job: PlayerImportJob) -> PlayerImportJob:
     with translation.override(job.language or settings.LANGUAGE_CODE):
         try:
             report = players_import_csv(
-                tournament=tournament, data=bytes(job.data), substitutes=job.substitutes, progress=progress
+                tournament=tournament,
+                data=bytes(job.data),
+                substitutes=job.substitutes,
+                progress=progress,
+                # who queued it (one whose account is gone sees what anybody sees)
+                user=job.requested_by or AnonymousUser(),
             )
         except PlayerImportError as exc:
             _finish(job_id, PlayerImportJob.Status.FAILED, faults=exc.faults, progress=0)

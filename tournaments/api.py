@@ -21,7 +21,8 @@ from rest_framework.response import Response
 from config.api import require_object
 from config.parsers import BoundedFormParser, BoundedMultiPartParser
 from rankings.player_jobs import job_progress, player_import_start
-from tournaments import deletion, filters, services
+from tournaments import deletion, filters, lifecycle, selectors, services
+from tournaments.console import services as console_services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
 from tournaments.player_import import PlayerImportError, upload_read
@@ -347,6 +348,20 @@ class TournamentScopedViewSet(viewsets.ModelViewSet):
 
     change_kinds = frozenset({SCHEDULE})  # what a create or an update here changes (the domain event)
 
+    # A finished tournament's registrations, sessions, tables and seats change only once it is reopened
+    # (the lifecycle's guard, after the caller's role is checked: 400 on status).
+    def create(self, request, *args, **kwargs):
+        lifecycle.tournament_open_check(tournament=self.get_create_tournament(request))
+        return super().create(request, *args, **kwargs)
+
+    def update(self, request, *args, **kwargs):
+        lifecycle.tournament_open_check(tournament=self.get_permission_tournament(self.get_object()))
+        return super().update(request, *args, **kwargs)
+
+    def destroy(self, request, *args, **kwargs):
+        lifecycle.tournament_open_check(tournament=self.get_permission_tournament(self.get_object()))
+        return super().destroy(request, *args, **kwargs)
+
     def changed(self, instance) -> None:
         changed_send(tournament_id=self.get_permission_tournament(instance).pk, what=self.change_kinds)
 
@@ -378,8 +393,12 @@ class TournamentViewSet(viewsets.ModelViewSet):
         serializer.instance = services.tournament_create(director=self.request.user, **data)
 
     def perform_update(self, serializer):
-        serializer.instance = services.tournament_update(
-            tournament=serializer.instance, **serializer.validated_data
+        """The console's one path: a change of the rules (or ruleset) rewrites the confirmed tables' rows,
+        and a finished tournament's rules stay as they are until it is reopened."""
+        fields = dict(serializer.validated_data)
+        rules = fields.pop("rules", None)
+        serializer.instance = console_services.tournament_edit(
+            tournament=serializer.instance, fields=fields, rules=rules
         )
 
     @extend_schema(
@@ -409,7 +428,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         try:
             started = player_import_start(tournament=tournament, data=upload_read(upload), user=request.user)
         except PlayerImportError as exc:
-            return Response({"file": exc.faults}, status=status.HTTP_400_BAD_REQUEST)
+            return Response({exc.field: exc.faults}, status=status.HTTP_400_BAD_REQUEST)
         if started.job is not None:
             body = player_import_job_body(started.job, tournament)
             return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
@@ -502,17 +521,8 @@ def player_foreign_tournaments(*, player: Player, user) -> int:
 
 
 def visible_players(user):
-    """Players anyone may see: those who play in a tournament the user may see. Directors also see the
-    players registered nowhere yet (to register them); staff see everyone."""
-    qs = Player.objects.all()
-    if user.is_authenticated and (user.is_staff or user.is_superuser):
-        return qs
-    visible = Q(registrations__tournament__is_public=True)
-    if user.is_authenticated:
-        visible |= Q(registrations__tournament__roles__user=user)
-        if is_any_director(user):
-            visible |= Q(registrations__isnull=True)
-    return qs.filter(pk__in=qs.filter(visible).values("pk"))
+    """Players ``user`` may see (tournaments.selectors.players_visible)."""
+    return selectors.players_visible(user=user)
 
 
 class PlayerViewSet(viewsets.ModelViewSet):

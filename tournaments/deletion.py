@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import Q, QuerySet
 
+from tournaments.lifecycle import tournament_open_check
 from tournaments.models import Registration, Seat, Session, Table
 from tournaments.signals import RESULTS, ROSTER, SCHEDULE, changed_send
 
@@ -74,6 +75,7 @@ def registration_holders(registration: Registration) -> list[str]:
 @transaction.atomic
 def session_delete(*, session: Session) -> None:
     session = Session.objects.select_for_update().get(pk=session.pk)
+    tournament_open_check(tournament=session.tournament_id)
     if holders := session_holders(session):
         raise DeletionRefused(f"session {session.number}", holders)
     tournament_id = session.tournament_id
@@ -84,6 +86,7 @@ def session_delete(*, session: Session) -> None:
 @transaction.atomic
 def table_delete(*, table: Table) -> None:
     table = Table.objects.select_for_update().select_related("session").get(pk=table.pk)
+    tournament_open_check(tournament=table.session.tournament_id)
     if holders := table_holders(table):
         raise DeletionRefused(f"table {table.number} of session {table.session.number}", holders)
     tournament_id = table.session.tournament_id
@@ -95,6 +98,7 @@ def table_delete(*, table: Table) -> None:
 @transaction.atomic
 def seat_delete(*, seat: Seat) -> None:
     seat = Seat.objects.select_for_update().select_related("table__session").get(pk=seat.pk)
+    tournament_open_check(tournament=seat.table.session.tournament_id)
     if _played(Table.objects.filter(pk=seat.table_id)):
         raise DeletionRefused(
             f"a seat of table {seat.table.number} of session {seat.table.session.number}",
@@ -113,6 +117,7 @@ def seat_delete(*, seat: Seat) -> None:
 @transaction.atomic
 def registration_delete(*, registration: Registration) -> None:
     registration = Registration.objects.select_for_update().get(pk=registration.pk)
+    tournament_open_check(tournament=registration.tournament_id)
     if holders := registration_holders(registration):
         raise DeletionRefused(
             f"the registration of {registration.key}", [*holders, "withdraw the player instead"]

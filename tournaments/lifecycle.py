@@ -12,6 +12,8 @@ Rules kept here:
   the earlier ones are finished; a finished session is reopened for a correction whatever the later ones do;
 - the tournament goes draft → running (its first session seated) → finished (every session finished) and
   back from finished to running;
+- a finished tournament is read-only: its registrations, teams, rules, sessions and tables
+  (:func:`tournament_open_check`, called by every service that writes them);
 - a finished session, and every session of a finished tournament, is read-only
   (:func:`results_open_check`, called by every service that changes hands, totals, confirmations or
   penalties); reopening one needs a reason, is recorded in ``Tournament.settings["reopened"]`` and makes the
@@ -106,6 +108,33 @@ def results_closed(*, session: Session | None, tournament: Tournament | None = N
             "Session %(n)s is finished: its results can only change after the director reopens it, with a reason."
         ) % {"n": session.number}
     return ""
+
+
+class TournamentFinished(ValidationError):
+    """A change of a finished tournament refused: 400 on ``status``, saying how to reopen it."""
+
+    def __init__(self, slug: str = ""):
+        self.slug = slug  # the tournament's, for the page that offers the way back
+        super().__init__(
+            {
+                "status": [
+                    _(
+                        "The tournament is finished: its players, teams, rules, sessions and tables can only "
+                        "change after the director reopens it, with a reason."
+                    )
+                ]
+            }
+        )
+
+
+def tournament_open_check(*, tournament: Tournament | int) -> None:
+    """Refuse (:class:`TournamentFinished`) any change of a finished tournament's registrations, teams,
+    rules, sessions and tables, whichever door it comes through: the services of those writes call this.
+    The status is read from the database, not from the object passed."""
+    tournament_id = tournament if isinstance(tournament, int) else tournament.pk
+    slug = Tournament.objects.filter(pk=tournament_id, status=DONE).values_list("slug", flat=True).first()
+    if slug is not None:
+        raise TournamentFinished(slug)
 
 
 def results_open_check(*, session: Session | None, tournament: Tournament | None = None) -> None:
@@ -283,27 +312,39 @@ def tournament_move(*, tournament: Tournament, to: str, reason: str = "", user=N
 # -- statuses as a document says -----------------------------------------------------------------------
 
 
-def statuses_load(*, tournament: Tournament, sessions: Mapping[int, str], also: Iterable[str] = ()) -> str:
+def statuses_load(
+    *,
+    tournament: Tournament,
+    sessions: Mapping[int, str],
+    also: Iterable[str] = (),
+    status: str | None = None,
+) -> str:
     """The statuses of an imported or restored tournament, as its document records them: each session's
-    (by id) and the tournament's, worked out from them (all finished: finished; any started: running;
-    else draft). The one path that sets statuses without stepping: the document was checked as a whole.
+    (by id) and the tournament's: ``status`` when the document records it (a backup of a running
+    tournament), else worked out from the sessions (all finished: finished; any started: running; else
+    draft). The one path that sets statuses without stepping: the document was checked as a whole.
     The event names ``STATUS`` and ``also`` (what else the caller wrote: an import writes everything).
 
     A session's status goes with its seating: "planned" with a published seating is "seated" (its seating
     was shown: the next step is to play it), as publishing it live would have made it."""
-    for status in sessions.values():
-        if status not in SESSION_STEPS:
-            raise RuleError(f"unknown session status {status!r}", "status")
+    for session_status in sessions.values():
+        if session_status not in SESSION_STEPS:
+            raise RuleError(f"unknown session status {session_status!r}", "status")
     published = set(
         Session.objects.filter(pk__in=list(sessions), seating_published=True).values_list("pk", flat=True)
     )
     sessions = {
-        pk: SEATED if status == PLANNED and pk in published else status for pk, status in sessions.items()
+        pk: SEATED if value == PLANNED and pk in published else value for pk, value in sessions.items()
     }
-    for session_id, status in sessions.items():
-        Session.objects.filter(pk=session_id).update(status=status)
+    for session_id, session_status in sessions.items():
+        Session.objects.filter(pk=session_id).update(status=session_status)
     values = list(sessions.values())
-    if values and all(s == FINISHED for s in values):
+    if status is not None:
+        if status not in TOURNAMENT_STEPS:
+            raise RuleError(f"unknown tournament status {status!r}", "tournament.status")
+        if status == DONE and not all(s == FINISHED for s in values):
+            raise RuleError("a finished tournament has every session finished", "tournament.status")
+    elif values and all(s == FINISHED for s in values):
         status = DONE
     elif any(s != PLANNED for s in values):
         status = RUNNING

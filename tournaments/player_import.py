@@ -24,9 +24,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.countries import is_country
+from tournaments.lifecycle import TournamentFinished, tournament_open_check
 from tournaments.models import Player, Registration, Tournament
 from tournaments.names import ascii_digits, name_clean, unsafe_character
-from tournaments.services import next_registration_key, roster_changed
+from tournaments.services import next_registration_key, players_hidden, roster_changed
 
 COLUMNS = ("first_name", "last_name", "ema_id", "country", "club", "team")
 REQUIRED = ("first_name",)
@@ -38,9 +39,12 @@ MAX_HEADER_CELL = 40
 
 
 class PlayerImportError(ValueError):
-    def __init__(self, faults: list[str]):
+    """The faults of a file, or (``field`` "status") the finished tournament that refuses any file."""
+
+    def __init__(self, faults: list[str], field: str = "file"):
         super().__init__("\n".join(faults))
         self.faults = faults
+        self.field = field
 
 
 @dataclass
@@ -254,6 +258,14 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
     return rows
 
 
+def players_import_open_check(*, tournament: Tournament) -> None:
+    """A finished tournament takes no file of players until it is reopened (a fault on ``status``)."""
+    try:
+        tournament_open_check(tournament=tournament)
+    except TournamentFinished as exc:
+        raise PlayerImportError(exc.messages, field="status") from None
+
+
 @transaction.atomic
 def players_import_csv(
     *,
@@ -261,12 +273,28 @@ def players_import_csv(
     data: bytes | str,
     substitutes: bool = False,
     progress: Callable[[int], None] | None = None,
+    user=None,
 ) -> PlayerImportReport:
     """Register every player of the file in ``tournament``; nothing is written if any line is faulty.
-    ``progress`` (a background import) hears the percentage of the file's players done."""
+    ``progress`` (a background import) hears the percentage of the file's players done. ``user`` (who
+    imports; None: the server's operator) reuses only players he may see: an EMA number of another
+    organiser's private player is a fault of its line."""
     rows = parse_players_csv(data)
+    players_import_open_check(tournament=tournament)
     report = PlayerImportReport()
     known = {p.ema_id: p for p in Player.objects.filter(ema_id__in=[r.ema_id for r in rows if r.ema_id])}
+    hidden = players_hidden(ids=[p.pk for p in known.values()], user=user)
+    if hidden:
+        faults = [
+            _(
+                "line %(line)s, ema_id: %(value)s belongs to a player of a tournament you cannot see; "
+                "check the number, or ask that tournament's director or the site's staff to register him"
+            )
+            % {"line": row.line, "value": row.ema_id}
+            for row in rows
+            if row.ema_id in known and known[row.ema_id].pk in hidden
+        ]
+        raise PlayerImportError(faults[:MAX_FAULTS])
     registered = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
     registered_names = {
         (p.first_name.casefold(), p.last_name.casefold(), p.country)

@@ -6,9 +6,9 @@ from django.db.models import Count, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from tournaments import pagecache
-from tournaments.models import Registration, Role, Session, Tournament
+from tournaments.models import Player, Registration, Role, Session, Tournament
 from tournaments.names import person_key
-from tournaments.permissions import can_view, user_roles
+from tournaments.permissions import can_view, is_any_director, user_roles
 
 # settings of a tournament whose last sessions are hidden for the prize-giving (the console sets them)
 HIDE_SETTING = "hide_last_sessions"
@@ -61,6 +61,21 @@ def tournament_get_visible(*, slug: str, user) -> Tournament:
     if not can_view(user, tournament):
         raise Http404("No such tournament.")
     return tournament
+
+
+def players_visible(*, user) -> QuerySet[Player]:
+    """Players ``user`` may see: those who play in a tournament the user may see. Directors also see the
+    players registered nowhere yet (to register them); staff see everyone. Every door that finds or
+    reuses a player (by id, EMA number, name or archive) looks among these only."""
+    qs = Player.objects.all()
+    if user is not None and user.is_authenticated and (user.is_staff or user.is_superuser):
+        return qs
+    visible = Q(registrations__tournament__is_public=True)
+    if user is not None and user.is_authenticated:
+        visible |= Q(registrations__tournament__roles__user=user)
+        if is_any_director(user):
+            visible |= Q(registrations__isnull=True)
+    return qs.filter(pk__in=qs.filter(visible).values("pk"))
 
 
 def registration_list(*, tournament: Tournament) -> list[Registration]:

@@ -10,7 +10,9 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
+from tournaments.lifecycle import tournament_open_check
 from tournaments.models import (
     Player,
     Registration,
@@ -87,6 +89,30 @@ def player_create(
     return player
 
 
+def players_hidden(*, ids, user) -> set[int]:
+    """Of the players ``ids``, those ``user`` may not see (a private tournament's players of another
+    organiser): never matched nor reused by any door. ``user`` None is the server's operator (a command),
+    who sees everyone."""
+    ids = {int(i) for i in ids if i is not None}
+    if user is None or not ids:
+        return set()
+    from tournaments.selectors import players_visible
+
+    return ids - set(players_visible(user=user).filter(pk__in=ids).values_list("pk", flat=True))
+
+
+def player_hidden_error(*, field: str, ema_id: str | None = None) -> ValidationError:
+    """The refusal of a player the caller may not see: it names the field and tells nothing of him."""
+    if ema_id:
+        message = _(
+            "The EMA number %(ema)s belongs to a player of a tournament you cannot see: check the number, "
+            "or ask that tournament's director or the site's staff to register him."
+        ) % {"ema": ema_id}
+    else:
+        message = _("There is no player you may register with this id.")
+    return ValidationError({field: message})
+
+
 def next_registration_key(tournament: Tournament) -> str:
     numbers = [
         int(m.group(1))
@@ -99,6 +125,7 @@ def next_registration_key(tournament: Tournament) -> str:
 def registration_create(
     *, tournament: Tournament, player: Player, key: str | None = None, is_substitute: bool = False
 ) -> Registration:
+    tournament_open_check(tournament=tournament)
     registration = Registration(
         tournament=tournament,
         player=player,
@@ -114,6 +141,7 @@ def registration_create(
 def registration_withdraw(*, registration: Registration, from_session: int) -> Registration:
     if from_session < 1:
         raise ValidationError({"withdrawn_from": "The first session a player misses is 1 or later."})
+    tournament_open_check(tournament=registration.tournament_id)
     registration.withdrawn_from = from_session
     registration.save(update_fields=["withdrawn_from"])
     roster_changed(tournament_id=registration.tournament_id, players=[registration.player_id])
@@ -131,7 +159,14 @@ def roster_changed(*, tournament_id: int, players=()) -> None:
 
 
 def tournament_update(*, tournament: Tournament, **fields: Any) -> Tournament:
-    """Change a tournament's fields; a change of ruleset, rules or settings recomputes the standings."""
+    """Change a tournament's fields; a change of ruleset, rules or settings recomputes the standings. The
+    ruleset, the rules and the team size of a finished tournament stay as they are until it is reopened."""
+    if {"ruleset", "rules", "team_size"} & set(fields) and any(
+        fields[name] != getattr(tournament, name)
+        for name in ("ruleset", "rules", "team_size")
+        if name in fields
+    ):
+        tournament_open_check(tournament=tournament)
     for name, value in fields.items():
         setattr(tournament, name, value)
     tournament.full_clean()
@@ -148,6 +183,7 @@ def session_create(
 ) -> Session:
     """A new session; ``absent``: keys of players absent from it only (a substitute plays it), as an
     archive records them (check-in records them live, ``console.services.checkin_apply``)."""
+    tournament_open_check(tournament=tournament)
     if number is None:
         number = (tournament.sessions.aggregate(m=Max("number"))["m"] or 0) + 1
     session = Session(tournament=tournament, number=number, starts_at=starts_at, absent=sorted(absent))
@@ -167,6 +203,7 @@ def session_seat(
     (that have no results yet) are removed first. ``event=False``: the caller seats several sessions in one
     write and sends one event for them all.
     """
+    tournament_open_check(tournament=session.tournament_id)
     if replace:
         Table.objects.filter(session=session).delete()
     elif session.tables.exists():

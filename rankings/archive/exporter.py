@@ -33,6 +33,7 @@ from scoring import handshape
 from scoring.models import Hand, TableResult
 from tournaments.models import Registration, Seat, Session, Table, Team, Tournament
 
+from . import shape
 from .shape import FORMAT, VERSION, plain
 
 
@@ -42,14 +43,18 @@ def archive_export(*, tournament: Tournament) -> dict[str, Any]:
         Registration.objects.filter(tournament=tournament).select_related("player", "team").order_by("id")
     )
     key_of = {r.pk: r.key for r in registrations}
+    sessions = _sessions(tournament, key_of)
     doc = {
         "format": FORMAT,
         "version": VERSION,
         "tournament": _tournament(tournament),
         "players": [_player(r) for r in registrations],
-        "sessions": _sessions(tournament, key_of),
+        "sessions": sessions,
         "penalties": _penalties(tournament, key_of),
     }
+    statuses = [s.get("status", shape.session_status_implied(s["tables"])) for s in sessions]
+    if tournament.status != shape.tournament_status_implied(statuses):
+        doc["tournament"]["status"] = tournament.status
     teams = [
         {"name": t.name, "country": t.country, "club": t.club}
         for t in Team.objects.filter(tournament=tournament).order_by("name")
@@ -127,7 +132,7 @@ def _sessions(tournament: Tournament, key_of: dict[int, str]) -> list[dict[str, 
     tables_of: dict[int, list[Table]] = defaultdict(list)
     for table in Table.objects.filter(session__tournament=tournament).order_by("session_id", "number"):
         tables_of[table.session_id].append(table)
-    seats_of: dict[int, list[str]] = defaultdict(lambda: [""] * 4)
+    seats_of: dict[int, list[str | None]] = defaultdict(lambda: [None] * 4)  # None: an empty seat
     for table_id, position, registration_id in Seat.objects.filter(
         session__tournament=tournament
     ).values_list("table_id", "position", "registration_id"):
@@ -153,6 +158,11 @@ def _sessions(tournament: Tournament, key_of: dict[int, str]) -> list[dict[str, 
             _table(table, seats_of[table.pk], results.get(table.pk), hands_of.get(table.pk, []))
             for table in tables_of.get(session.pk, [])
         ]
+        # a live session's state, when the tables do not imply it (a backup taken while it runs)
+        if session.status != shape.session_status_implied(doc["tables"]):
+            doc["status"] = session.status
+        if session.seating_published != bool(doc["tables"]):
+            doc["published"] = session.seating_published
         out.append(doc)
     return out
 
@@ -169,6 +179,8 @@ def _table(
     doc: dict[str, Any] = {"number": table.number, "seats": seats, "hands": hands, "scores": scores}
     if reason:
         doc["imbalance_reason"] = reason
+    if result is not None and shape.table_played(doc) and result.status != TableResult.Status.CONFIRMED:
+        doc["status"] = result.status  # still being entered, or submitted: not confirmed by a restore
     return doc
 
 

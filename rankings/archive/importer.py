@@ -5,7 +5,9 @@ the players, then the sessions one at a time (seats, and each table's game repla
 its totals checked), then the penalties through the same service as live entry. The first fault stops the
 import with the JSON path of the faulty value and nothing is written.
 
-Played tables become confirmed results with their summary rows, so the standings follow at once.
+Played tables become confirmed results with their summary rows, so the standings follow at once, unless
+the document records another state: a backup of a running tournament keeps each table's state (draft,
+submitted), each session's and the tournament's status, and its tables' empty seats.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class _PlannedTable:
     imbalance_reason: str
     game: GameResult | None  # the engine's game, None when not played
     valuations: list[dict[str, Any] | None] = dataclasses.field(default_factory=list)  # per hand (tiles)
+    status: str = CONFIRMED  # a played table's result: confirmed unless the document says otherwise
 
     @property
     def played(self) -> bool:
@@ -97,6 +100,7 @@ class ArchiveImport:
         self.tiles_mode = tiles_services.DEFAULT_MODE  # the tournament's setting "tiles"
         self.sessions: dict[int, Session] = {}
         self.statuses: dict[int, str] = {}  # session id → the status the document records
+        self.tournament_status: str | None = None  # as the document records it (None: from the sessions)
         self.kept_roles: list[tuple[int, str]] = []
         self.previous_players: dict[str, Player] = {}
         self.now = timezone.now()
@@ -184,6 +188,13 @@ class ArchiveImport:
                     f"team_size must be from 2 to {MAX_TEAM_SIZE}, not {team_size}", join(path, "team_size")
                 )
         self.team_size = team_size
+        status = t.get("status")
+        if status is not None and status not in shape.TOURNAMENT_STATUSES:
+            raise RuleError(
+                f"status must be one of {', '.join(shape.TOURNAMENT_STATUSES)}, not {show(status)}",
+                join(path, "status"),
+            )
+        self.tournament_status = status
         settings = t.get("settings")
         if settings is None:
             settings = {}
@@ -297,6 +308,19 @@ class ArchiveImport:
                 }
             )
         known = {p.ema_id: p for p in Player.objects.filter(ema_id__in=list(ema_ids))}
+        # a player the importer may not see (another organiser's private player) is never reused; the
+        # replaced tournament's own players are his
+        kept = {player.pk for player in self.previous_players.values()}
+        hidden = tournament_services.players_hidden(
+            ids=[p.pk for p in known.values() if p.pk not in kept], user=self.user
+        )
+        for ema_id, i in ema_ids.items():
+            if ema_id in known and known[ema_id].pk in hidden:
+                raise RuleError(
+                    f"EMA number {ema_id} belongs to a player of a tournament you cannot see; check the "
+                    "number, or ask that tournament's director or the site's staff to import it",
+                    f"players[{i}].ema_id",
+                )
         chosen: list[Player] = []
         new: list[Player] = []
         for i, p in enumerate(parsed):
@@ -397,7 +421,9 @@ class ArchiveImport:
 
     # -- sessions ------------------------------------------------------------------------------------
 
-    def _session(self, index: int, doc: Any) -> tuple[int, dt.datetime | None, list[_PlannedTable], str]:
+    def _session(
+        self, index: int, doc: Any
+    ) -> tuple[int, dt.datetime | None, list[_PlannedTable], str, str | None, bool | None]:
         path = f"sessions[{index}]"
         s = shape.fields(doc, path, "a session", shape.SESSION_REQUIRED, shape.SESSION_OPTIONAL)
         number = shape.whole(s["number"], join(path, "number"), "number")
@@ -415,7 +441,25 @@ class ArchiveImport:
         for j, raw in enumerate(tables):
             planned.append(self._table(raw, f"{path}.tables[{j}]", numbers, seated))
         self.absent[number] = self._absent(s.get("absent"), join(path, "absent"), number, seated)
-        return number, starts_at, planned, path
+        status = s.get("status")
+        if status is not None and status not in shape.SESSION_STATUSES:
+            raise RuleError(
+                f"status must be one of {', '.join(shape.SESSION_STATUSES)}, not {show(status)}",
+                join(path, "status"),
+            )
+        if status is None:
+            status = shape.session_status_implied(
+                [{"hands": [None] if p.played else [], "status": p.status} for p in planned]
+            )
+        if status == Session.Status.FINISHED:
+            for plan in planned:
+                if plan.status != CONFIRMED or not plan.played:
+                    raise RuleError(
+                        f"session {number} is finished but its table {plan.number} is not confirmed",
+                        join(path, "status"),
+                    )
+        published = shape.flag(s, "published", path, default=bool(planned)) if "published" in s else None
+        return number, starts_at, planned, path, status, published
 
     def _absent(self, value: Any, path: str, number: int, seated: dict[str, int]) -> list[str]:
         """``sessions[].absent``: players absent from this session only (a substitute played it): keys of
@@ -469,16 +513,28 @@ class ArchiveImport:
             raise RuleError(
                 f"seats lists the four players East, South, West, North, not {count}", join(path, "seats")
             )
+        played = shape.table_played(t)
         for k, key in enumerate(seats):
             where = f"{path}.seats[{k}]"
+            if key is None and not played:
+                continue  # an empty seat of a table not played yet (a backup of a live session)
             self._registration(key, where)
             if key in seats[:k]:
                 raise RuleError(f"{key} sits twice at table {number}", where)
             if key in seated:
                 raise RuleError(f"{key} already sits at table {seated[key]} in this session", where)
         for key in seats:
-            seated[key] = number
+            if key is not None:
+                seated[key] = number
         seat_keys = tuple(seats)
+        status = t.get("status", CONFIRMED)
+        if status not in shape.TABLE_STATUSES:
+            raise RuleError(
+                f"status must be one of {', '.join(shape.TABLE_STATUSES)}, not {show(status)}",
+                join(path, "status"),
+            )
+        if "status" in t and not played:
+            raise RuleError("status goes with a table that has hands or scores", join(path, "status"))
 
         hands = t.get("hands")
         if hands is None:
@@ -511,7 +567,7 @@ class ArchiveImport:
             scores = list(scores)
         if game is not None:
             game = dataclasses.replace(game, steps=())  # the summary rows need the final scores only
-        return _PlannedTable(number, seat_keys, seat_hands, scores, reason, game, valuations)
+        return _PlannedTable(number, seat_keys, seat_hands, scores, reason, game, valuations, status)
 
     def _hands(
         self, hands: Sequence[Any], seat_keys: Sequence[str], table_number: int, path: str
@@ -543,7 +599,13 @@ class ArchiveImport:
             raise inner.within(path) from None
 
     def _write_session(
-        self, number: int, starts_at: dt.datetime | None, planned: list[_PlannedTable], path: str
+        self,
+        number: int,
+        starts_at: dt.datetime | None,
+        planned: list[_PlannedTable],
+        path: str,
+        status: str,
+        published: bool | None,
     ) -> None:
         try:
             session = tournament_services.session_create(
@@ -560,12 +622,13 @@ class ArchiveImport:
             Seat(table=table, session=session, position=position, registration_id=self.registrations[key])
             for table, plan in zip(tables, planned, strict=True)
             for position, key in enumerate(plan.seat_keys)
+            if key is not None
         )
         played = [(table, plan) for table, plan in zip(tables, planned, strict=True) if plan.played]
         results = [
             result_loaded(
                 table=table,
-                status=CONFIRMED,
+                status=plan.status,
                 user=self.user,
                 at=self.now,
                 mode=TableResult.Mode.HANDS if plan.hands else TableResult.Mode.TOTALS,
@@ -594,18 +657,14 @@ class ArchiveImport:
             [
                 row
                 for result, (table, plan) in zip(results, played, strict=True)
+                if plan.status == CONFIRMED  # a table's rows are written when it is confirmed
                 for row in self._summaries(result, table, plan)
             ]
         )
         # The status the document records is written by the lifecycle at the end (``_statuses``), after the
         # penalties: until then the session is open to them, as in live entry.
-        if planned and len(played) == len(planned):
-            self.statuses[session.pk] = Session.Status.FINISHED
-        elif played:
-            self.statuses[session.pk] = Session.Status.PLAYING
-        else:
-            self.statuses[session.pk] = Session.Status.PLANNED
-        session.seating_published = bool(planned)
+        self.statuses[session.pk] = status
+        session.seating_published = bool(planned) if published is None else published
         session.save(update_fields=["seating_published"])
 
     def _write_hands(self, hands: list[Hand]) -> None:
@@ -705,8 +764,12 @@ class ArchiveImport:
         """The statuses the document records, through the lifecycle, whose one event says that the whole
         tournament changed: the standings, the EMA ranking (an imported finished tournament counts at
         once), the public pages and the clocks follow."""
-        lifecycle.statuses_load(
-            tournament=self.tournament,
-            sessions=self.statuses,
-            also={RESULTS, ROSTER, SCHEDULE, SETTINGS},
-        )
+        try:
+            lifecycle.statuses_load(
+                tournament=self.tournament,
+                sessions=self.statuses,
+                also={RESULTS, ROSTER, SCHEDULE, SETTINGS},
+                status=self.tournament_status,
+            )
+        except RuleError as exc:
+            raise RuleError(exc.message, "tournament.status") from None

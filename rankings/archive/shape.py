@@ -35,6 +35,7 @@ TOURNAMENT_OPTIONAL = (
     "qualifies_for_championship",
     "settings",
     "team_size",
+    "status",  # only when it differs from what the sessions imply (tournament_status_implied)
 )
 
 PLAYER_REQUIRED = ("key", "first_name")
@@ -44,10 +45,38 @@ TEAM_REQUIRED = ("name",)
 TEAM_OPTIONAL = ("country", "club")
 
 SESSION_REQUIRED = ("number",)
-SESSION_OPTIONAL = ("tables", "starts_at", "absent")
+# status and published: only when they differ from what the tables imply (a backup of a live tournament)
+SESSION_OPTIONAL = ("tables", "starts_at", "absent", "status", "published")
 
 TABLE_REQUIRED = ("number", "seats")
-TABLE_OPTIONAL = ("hands", "scores", "imbalance_reason")
+TABLE_OPTIONAL = ("hands", "scores", "imbalance_reason", "status")  # status: a played table not confirmed
+
+TABLE_STATUSES = ("draft", "submitted", "confirmed")
+SESSION_STATUSES = ("planned", "seated", "playing", "finished")
+TOURNAMENT_STATUSES = ("draft", "running", "finished")
+
+
+def table_played(table: Mapping[str, Any]) -> bool:
+    """A table with hands or game totals."""
+    return bool(table.get("hands")) or table.get("scores") is not None
+
+
+def session_status_implied(tables: Sequence[Mapping[str, Any]]) -> str:
+    """A session's status when the document does not say it: every table played and confirmed, finished;
+    some played, playing; none, planned (a finished tournament's archive)."""
+    played = sum(1 for t in tables if table_played(t))
+    confirmed = all(t.get("status", "confirmed") == "confirmed" for t in tables)
+    if tables and played == len(tables) and confirmed:
+        return "finished"
+    return "playing" if played else "planned"
+
+
+def tournament_status_implied(sessions: Sequence[str]) -> str:
+    """The tournament's status when the document does not say it, from its sessions' statuses."""
+    if sessions and all(s == "finished" for s in sessions):
+        return "finished"
+    return "running" if any(s != "planned" for s in sessions) else "draft"
+
 
 PENALTY_COMMON = ("player", "kind", "session", "table", "hand", "reason")
 PENALTY_EXTRA: dict[str, tuple[str, ...]] = {

@@ -3,7 +3,8 @@
 Celery beat (with no broker, the server's own scheduler, ``config/scheduler.py``) runs
 :func:`backups_write_running` every ``BACKUP_SECONDS`` (15 minutes): each running tournament's archive
 goes to ``BACKUP_ROOT/tournament.<id>/<slug>-<UTC time>.json``, written to a temporary file and renamed,
-so a backup is never half written; the newest ``BACKUP_KEEP`` of each tournament are kept. The folder is
+so a backup is never half written, and only once it has been imported in a transaction rolled back, so a
+backup that would not restore is refused with its reason when it is made (:func:`backup_check`); the newest ``BACKUP_KEEP`` of each tournament are kept. The folder is
 the tournament's id, never its slug: a slug can change or be taken by another tournament later, and the
 backups stay with the tournament they were taken of.
 
@@ -76,16 +77,37 @@ def backup_get(*, tournament: Tournament, name: str) -> Backup:
     raise RuleError(f"there is no backup {name!r} of this tournament", "name")
 
 
+class _DryRun(Exception):
+    pass
+
+
+def backup_check(*, document: dict) -> None:
+    """Import ``document`` as a restore would, then roll it back: a backup that would not restore is
+    refused when it is made (``RuleError`` with the path and the reason), never found out at a restore."""
+    trial = json.loads(json.dumps(document))
+    trial["tournament"]["slug"] = f"backup-check-{datetime.now(UTC).strftime('%Y%m%d%H%M%S%f')}"
+    try:
+        with transaction.atomic():
+            archive_import(document=trial)
+            raise _DryRun
+    except _DryRun:
+        pass
+
+
 def backup_write(*, tournament: Tournament, now: datetime | None = None) -> Backup:
-    """Write the archive of ``tournament`` now and keep only the newest ``BACKUP_KEEP``."""
+    """Write the archive of ``tournament`` now and keep only the newest ``BACKUP_KEEP``. The archive is
+    imported first in a transaction rolled back (:func:`backup_check`): a backup that would not restore is
+    refused with its reason (``RuleError``) and no file is written."""
     now = now or datetime.now(UTC)
+    document = archive_export(tournament=tournament)
+    backup_check(document=document)
     folder = _folder(tournament.pk)
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{tournament.slug}-{now.strftime('%Y%m%dT%H%M%SZ')}.json"
     target = folder / name
     partial = folder / f".{name}.partial"
     with partial.open("w", encoding="utf-8") as out:
-        json.dump(archive_export(tournament=tournament), out, ensure_ascii=False, indent=1)
+        json.dump(document, out, ensure_ascii=False, indent=1)
         out.flush()
         os.fsync(out.fileno())
     partial.replace(target)

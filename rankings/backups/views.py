@@ -70,8 +70,16 @@ def backups_page(request, slug: str):
 @require_POST
 def backup_now(request, slug: str):
     tournament = tournament_for_director(user=request.user, slug=slug)
-    backup = services.backup_write(tournament=tournament)
-    messages.success(request, _("Backup %(name)s written.") % {"name": backup.name})
+    try:
+        backup = services.backup_write(tournament=tournament)
+    except RuleError as exc:
+        messages.error(
+            request,
+            _("No backup was written: it could not be restored (%(path)s: %(reason)s).")
+            % {"path": exc.path, "reason": exc.message},
+        )
+    else:
+        messages.success(request, _("Backup %(name)s written.") % {"name": backup.name})
     return redirect("director-backups", slug=tournament.slug)
 
 

@@ -80,7 +80,8 @@ SENDS_NOTHING = {
     "hands_revalue", "held_numbers", "require_nothing_held", "hand_tiles_value", "session_holders",
     "table_holders", "registration_holders", "parse_players_csv", "backup_root", "backups_list",
     "backup_get", "backups_write_running", "backup_write", "backups_set_aside",
-    "upload_read", "claim_text", "facts_of", "result_hands", "require_nothing_held_in",
+    "upload_read", "claim_text", "facts_of", "result_hands", "require_nothing_held_in", "players_hidden", "players_import_open_check", "backup_check",
+    "player_hidden_error",
     # the standings' own state, which follows the event
     "standings_state", "standings_touch", "standings_enqueue", "standings_failed", "standings_store",
     "standings_recompute", "standings_refresh", "standings_current",

@@ -238,7 +238,8 @@ def test_registering_by_name_reveals_no_player_of_a_private_tournament(api_as):
         {"first_name": "X", "same_player": world.tournament.registrations.get(key="p2").player_id},
         format="json",
     )
-    assert response.status_code == 404
+    assert response.status_code == 400 and "same_player" in response.json()  # as an unknown id
+    assert "Secretina" not in response.content.decode()
     assert not world.other.registrations.filter(player__first_name="Secretina2").exists()
 
 

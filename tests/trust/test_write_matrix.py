@@ -942,3 +942,113 @@ def test_a_director_cannot_register_another_tournaments_private_player():
         )
     )
     assert status == 201 and changed
+
+
+# -- a director after the finish ----------------------------------------------------------------------------
+# Once the tournament is finished, its registrations, teams, rules, sessions, tables and results are
+# read-only until the director reopens it with a reason: every write of the matrix, made by its director
+# after the finish, is refused (the API with 400 naming ``status``), changes nothing and sends no event,
+# except these, which change none of that.
+OPEN_AFTER_FINISH = {
+    # reopening is the way back; the prize-giving's reveal; accounts and staff; exports and backups (files);
+    # the venue screen's announcements; the EMA submission, made after the finish; players' own data (shared
+    # by every tournament); the register of notable hands; results of tournaments held elsewhere
+    "POST /api/tournaments/{tournament_slug}/console/reopen/",
+    "POST /api/tournaments/{tournament_slug}/console/reveal/",
+    "POST /api/tournaments/{tournament_slug}/console/staff/",
+    "POST /api/tournaments/{tournament_slug}/exports/",
+    "POST /api/tournaments/{tournament_slug}/announcements/",
+    "DELETE /api/tournaments/{tournament_slug}/announcements/{id}/",
+    "PATCH /api/tournaments/{tournament_slug}/ema-submission/",
+    "PUT /api/tournaments/{slug}/",  # its name, dates and place (the rules are refused: see below)
+    "PATCH /api/tournaments/{slug}/",
+    "POST /api/players/",
+    "PUT /api/players/{id}/",
+    "PATCH /api/players/{id}/",
+    "DELETE /api/players/{id}/",
+    "POST /api/notable-hands/",
+    "POST /api/tables/{table_pk}/tiles/value/",  # computes a value, stores nothing
+    "DELETE /api/tournaments/{slug}/",  # held by its results (409) whatever its status
+    "notable-hands", "export-list", "director-backup-now", "director-recompute", "clock-announcements",
+    "ema-submission-report", "ema-submission-pack", "ema-submission-substitute", "seating-settings",
+    "director-tiebreaks", "tiles-setting", "console-ema-list", "console-password", "console-staff",
+    "console-tournament-action",  # its reopening, with a reason
+    "console-edit",  # its name and place (its ruleset, rules and session times are refused)
+    # a whole tournament replaced by an archive or a backup (the statuses are the document's)
+    "POST /api/archives/", "director-archive", "director-backup-restore",
+}  # fmt: skip
+
+
+def finished_world(spec: Write) -> World:
+    world = matrix_world()
+    if spec.setup and spec.setup is not finished:
+        spec.setup(world)
+    finished(world)
+    return world
+
+
+def check_finished(failures: list, label: str, status: int, changed: bool, response, api: bool) -> None:
+    events = getattr(response, "events", [])
+    content = getattr(response, "content", b"")[:300]
+    if changed or events or status >= 500:
+        failures.append(f"{label}: {status}, changed={changed}, events={events} {content!r}")
+    elif api and (status not in (400, 409) or (b"status" not in content and b"finished" not in content)):
+        failures.append(f"{label}: {status}, not a refusal naming the status {content!r}")
+
+
+def directors_writes(table: dict) -> list[str]:
+    """The rows the director may write while the tournament runs, less those still open after the finish."""
+    return sorted(
+        name for name, spec in table.items() if "director" in spec.allowed and name not in OPEN_AFTER_FINISH
+    )
+
+
+@pytest.mark.parametrize("operation", directors_writes(API))
+def test_api_writes_of_a_finished_tournament_are_refused(operation):
+    spec = API[operation]
+    world = finished_world(spec)
+    method, path = operation.split(" ", 1)
+    failures: list[str] = []
+    client = api_client(world, "director")
+    url = api_path(world, path, spec) + ("?" + spec.query(world) if spec.query else "")
+
+    def send():
+        body = spec.body(world) if spec.body else None
+        kwargs = {"format": "multipart" if spec.multipart else "json"} if body is not None else {}
+        return getattr(client, method.lower())(url, body, **kwargs)
+
+    status, changed, response = attempt(send)
+    check_finished(failures, operation, status, changed, response, api=True)
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("name", directors_writes(PAGES))
+def test_page_writes_of_a_finished_tournament_are_refused(name):
+    spec = PAGES[name]
+    world = finished_world(spec)
+    failures: list[str] = []
+    client = page_client(world, "director")
+    url = page_url(world, name, page_patterns()[name], spec, "director")
+    extra = {"HTTP_HX_REQUEST": "true"} if spec.htmx else {}
+    status, changed, response = attempt(
+        lambda: client.post(url, spec.body(world) if spec.body else {}, **extra)
+    )
+    check_finished(failures, f"PAGE {name}", status, changed, response, api=False)
+    assert not failures, "\n".join(failures)
+
+
+def test_the_rules_of_a_finished_tournament_are_refused_through_the_api():
+    """The tournament's details still change after the finish; its rules do not."""
+    world = matrix_world()
+    finished(world)
+    client = api_client(world, "director")
+    status, changed, response = attempt(
+        lambda: client.patch(
+            f"/api/tournaments/{world.tournament.slug}/", {"rules": {"min_fan": 10}}, format="json"
+        )
+    )
+    assert status == 400 and not changed and "status" in response.json()
+    status, changed, response = attempt(
+        lambda: client.patch(f"/api/tournaments/{world.tournament.slug}/", {"city": "León"}, format="json")
+    )
+    assert status == 200 and changed

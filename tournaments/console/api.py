@@ -26,9 +26,10 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
+from tournaments import services as base_services
 from tournaments.api import visible_players
 from tournaments.console import selectors, services
-from tournaments.models import Session, Tournament, TournamentRole
+from tournaments.models import Player, Session, Tournament, TournamentRole
 from tournaments.permissions import can_manage
 
 
@@ -321,8 +322,14 @@ class ConsoleViewSet(_ConsoleBase):
                 },
                 status=status.HTTP_409_CONFLICT,
             )
-        existing = get_object_or_404(visible_players(request.user), pk=choice) if choice else None
-        registration = services.player_register(tournament=tournament, existing=existing, **values)
+        existing = None
+        if choice:
+            existing = Player.objects.filter(pk=choice).first()
+            if existing is None:
+                raise base_services.player_hidden_error(field="same_player")
+        registration = services.player_register(
+            tournament=tournament, existing=existing, user=request.user, **values
+        )
         return Response(
             {
                 "key": registration.key,

@@ -128,14 +128,34 @@ def _aware(value: dt.datetime | None) -> dt.datetime | None:
 def tournament_edit(
     *, tournament: Tournament, fields: Mapping[str, Any], rules: Mapping[str, Any] | None = None
 ) -> Tournament:
-    """Change the tournament's details and rule overrides; a change of the rules rewrites the rows of the
-    confirmed tables (they are computed again under the new rules)."""
+    """Change the tournament's details and rule overrides: the one path of a rules change (the console's
+    forms and the API). A change of the rules rewrites the rows of the confirmed tables (they are computed
+    again under the new rules); the ruleset itself changes only while no table has results (hands of one
+    ruleset mean nothing under another); a finished tournament keeps both until it is reopened."""
+    from scoring.models import TableResult
+
     changes = dict(fields)
     if rules is not None:
         changes["rules"] = dict(rules)
-    rules_changed = "rules" in changes and changes["rules"] != (tournament.rules or {})
+    ruleset_changed = "ruleset" in changes and changes["ruleset"] != tournament.ruleset
+    rules_changed = ruleset_changed or ("rules" in changes and changes["rules"] != (tournament.rules or {}))
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if rules_changed:
+            lifecycle.tournament_open_check(tournament=tournament)
+        if ruleset_changed:
+            entered = TableResult.objects.filter(table__session__tournament=tournament).count()
+            if entered:
+                raise ValidationError(
+                    {
+                        "ruleset": ngettext(
+                            "The ruleset cannot change: %(n)d table already has results under it.",
+                            "The ruleset cannot change: %(n)d tables already have results under it.",
+                            entered,
+                        )
+                        % {"n": entered}
+                    }
+                )
         base.tournament_update(tournament=tournament, **changes)
         if rules_changed:
             confirmed_tables_rewrite(tournament=tournament)
@@ -168,7 +188,8 @@ def confirmed_table_count(*, tournament: Tournament) -> int:
 def session_times_set(*, tournament: Tournament, starts: Mapping[int, dt.datetime | None]) -> None:
     with transaction.atomic():
         for session in Session.objects.select_for_update().filter(tournament=tournament):
-            if session.number in starts:
+            if session.number in starts and session.starts_at != _aware(starts[session.number]):
+                lifecycle.tournament_open_check(tournament=tournament)
                 session.starts_at = _aware(starts[session.number])
                 session.save(update_fields=["starts_at"])
         changed_send(tournament_id=tournament.pk, what={SCHEDULE})
@@ -181,6 +202,7 @@ def session_add(*, tournament: Tournament, starts_at: dt.datetime | None = None)
 def session_remove_last(*, tournament: Tournament) -> int:
     """Remove the last session while it has no seating."""
     with transaction.atomic():
+        lifecycle.tournament_open_check(tournament=tournament)
         last = Session.objects.select_for_update().filter(tournament=tournament).order_by("-number").first()
         if last is None:
             raise Blocked([_("This tournament has no sessions.")])
@@ -306,12 +328,12 @@ def possible_duplicates(
     among: QuerySet[Player] | None = None,
 ) -> list[Player]:
     """Players already known with the same name (ignoring case and accents) or the same EMA number.
-    ``among``: the players the caller may see (a name never reveals a private tournament's player; an
-    EMA number is public and belongs to one player, so it is matched among all)."""
+    ``among``: the players the caller may see (neither a name nor an EMA number reveals a private
+    tournament's player)."""
     name = fold(f"{first_name} {last_name}")
     found: dict[int, Player] = {}
     if ema_id:
-        for player in Player.objects.filter(ema_id=ema_id):
+        for player in (among if among is not None else Player.objects.all()).filter(ema_id=ema_id):
             found[player.pk] = player
     if name:
         last = fold(last_name).split(" ")[0] if last_name else fold(first_name).split(" ")[0]
@@ -338,14 +360,22 @@ def player_register(
     club: str = "",
     is_substitute: bool = False,
     existing: Player | None = None,
+    user=None,
 ) -> Registration:
     """Register one player by hand: ``existing`` (a known player) or a new player from the fields. A
-    player known by the EMA number is registered, not duplicated."""
+    player known by the EMA number is registered, not duplicated. ``user`` (the caller; None: the
+    server's operator) registers only players he may see: another organiser's private player, chosen by
+    id or by EMA number, is refused (400 on ``same_player`` or ``ema_id``) and left as he was."""
     with transaction.atomic():
         Tournament.objects.select_for_update().get(pk=tournament.pk)
+        lifecycle.tournament_open_check(tournament=tournament)
         ema_id = (ema_id or "").strip() or None
+        if existing is not None and base.players_hidden(ids=[existing.pk], user=user):
+            raise base.player_hidden_error(field="same_player")
         if existing is None and ema_id:
             existing = Player.objects.filter(ema_id=ema_id).first()
+            if existing is not None and base.players_hidden(ids=[existing.pk], user=user):
+                raise base.player_hidden_error(field="ema_id", ema_id=ema_id)
         if existing is not None:
             player = existing
         else:
@@ -372,6 +402,7 @@ def registration_edit(
     is_substitute: bool,
 ) -> Registration:
     with transaction.atomic():
+        lifecycle.tournament_open_check(tournament=registration.tournament_id)
         player = Player.objects.select_for_update().get(pk=registration.player_id)
         player.first_name = first_name.strip()
         player.last_name = (last_name or "").strip()
@@ -387,6 +418,7 @@ def registration_edit(
 
 
 def registration_reinstate(*, registration: Registration) -> Registration:
+    lifecycle.tournament_open_check(tournament=registration.tournament_id)
     registration.withdrawn_from = None
     registration.save(update_fields=["withdrawn_from"])
     base.roster_changed(tournament_id=registration.tournament_id, players=[registration.player_id])
@@ -400,6 +432,7 @@ def registration_remove(*, registration: Registration) -> None:
 
     with transaction.atomic():
         locked = Registration.objects.select_for_update().get(pk=registration.pk)
+        lifecycle.tournament_open_check(tournament=locked.tournament_id)
         blockers = []
         if locked.seats.exists():
             blockers.append(_("%(name)s has a seat in a session.") % {"name": locked.player.full_name})

@@ -39,6 +39,7 @@ from tournaments.console.forms import (
 from tournaments.console.rules_form import RulesForm
 from tournaments.models import Player, Registration, Role, Session, Tournament, TournamentRole
 from tournaments.permissions import can_create_tournament, can_manage, is_any_director, user_roles
+from tournaments.services import player_hidden_error as base_player_hidden_error
 
 
 def _director_tournament(request, slug: str) -> Tournament:
@@ -417,8 +418,10 @@ def players(request, slug: str):
             )
         else:
             if choice:
-                existing = get_object_or_404(visible_players(request.user), pk=choice)
+                existing = Player.objects.filter(pk=choice).first()
             try:
+                if choice and existing is None:
+                    raise base_player_hidden_error(field="same_player")
                 registration = services.player_register(
                     tournament=tournament,
                     first_name=data["first_name"],
@@ -428,6 +431,7 @@ def players(request, slug: str):
                     club=data["club"],
                     is_substitute=data["is_substitute"],
                     existing=existing,
+                    user=request.user,
                 )
             except ValidationError as exc:
                 _errors(form, exc)
@@ -481,6 +485,7 @@ def ema_register(request, slug: str):
             ema_id=line.ema_id,
             country=line.country,
             is_substitute=request.POST.get("is_substitute") == "1",
+            user=request.user,
         )
     except ValidationError as exc:
         for error in exc.messages:

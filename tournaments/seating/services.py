@@ -106,7 +106,16 @@ def seating_config_update(*, tournament: Tournament, config: SeatingConfig) -> S
 # -- reading the database -------------------------------------------------------------------------------
 
 
+def _open_check(tournament: Tournament) -> None:
+    """A finished tournament's seating stays as it is until the director reopens it."""
+    try:
+        lifecycle.tournament_open_check(tournament=tournament)
+    except lifecycle.TournamentFinished as exc:
+        raise SeatingError(exc.messages) from None
+
+
 def _lock_sessions(tournament: Tournament, sessions: Iterable[Session]) -> list[Session]:
+    _open_check(tournament)
     ids = {s.pk for s in sessions}
     locked = list(
         Session.objects.select_for_update().filter(tournament=tournament, pk__in=ids).order_by("number")
@@ -335,6 +344,7 @@ def seating_replan_after_withdrawal(*, tournament: Tournament) -> SeatingOutcome
     seats a withdrawn player is named in the notes: unpublish it to re-plan it). Substitutes take the seats
     of withdrawn players where the engine finds that best."""
     with transaction.atomic():
+        _open_check(tournament)
         sessions = list(Session.objects.select_for_update().filter(tournament=tournament).order_by("number"))
         facts = session_facts([s.pk for s in sessions])
         registrations = tournament_registrations(tournament)

@@ -143,7 +143,10 @@ class TeamViewSet(viewsets.ViewSet):
         tournament = self._tournament(request, tournament_slug, write=True)
         if not str(pk).isdigit():
             raise Http404
-        svc.team_delete(team=get_object_or_404(Team, pk=pk, tournament=tournament))
+        try:
+            svc.team_delete(team=get_object_or_404(Team, pk=pk, tournament=tournament))
+        except svc.TeamError as exc:
+            return self._refused(exc)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=TeamSizeSerializer, responses={200: TeamSizeSerializer})

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from tournaments import lifecycle
 from tournaments.countries import validate_country
 from tournaments.models import Registration, Team, Tournament
 from tournaments.signals import ROSTER, SETTINGS, changed_send
@@ -30,7 +31,13 @@ class TeamError(ValueError):
 
 
 def _locked(tournament: Tournament) -> Tournament:
-    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+    """The tournament locked for a change of its teams: refused (on ``status``) once it is finished."""
+    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    try:
+        lifecycle.tournament_open_check(tournament=locked)
+    except lifecycle.TournamentFinished as exc:
+        raise TeamError("status", exc.messages[0]) from None
+    return locked
 
 
 def team_size_set(*, tournament: Tournament, size: int | None) -> Tournament:

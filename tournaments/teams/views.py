@@ -88,6 +88,10 @@ def team_edit(request, slug: str, team_id: int):
 def team_remove(request, slug: str, team_id: int):
     tournament = tournament_for_director(user=request.user, slug=slug)
     team = get_object_or_404(Team, pk=team_id, tournament=tournament)
-    svc.team_delete(team=team)
-    messages.success(request, _("The team is deleted; its players stay registered."))
+    try:
+        svc.team_delete(team=team)
+    except svc.TeamError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The team is deleted; its players stay registered."))
     return redirect("teams", slug=slug)
