@@ -95,6 +95,13 @@ class TablePage:
     def state(self) -> selectors.TableState:
         return selectors.table_state(table=self.table, actor=self.actor)
 
+    def written(self, result: TableResult, notice: str) -> HttpResponse:
+        """The answer to a write asked by the page's script (``X-Entry-Fragments``): the fragments of the
+        page that changed, with ``notice``, from what the write read and stored (its hands, its replayed
+        game): one request, one replay, instead of a redirect and a second read of the table."""
+        self.__dict__["state"] = selectors.table_state(table=self.table, actor=self.actor, result=result)
+        return self.render(notice=notice)
+
     def refresh(self) -> None:
         """Read the table again (after a write that was refused as stale)."""
         selectors.table_refresh(self.table)
@@ -177,7 +184,7 @@ class TablePage:
         return bool(usual and s.mode == TableResult.Mode.HANDS and s.hands and len(s.hands) < usual)
 
     # -- rendering -------------------------------------------------------------------------------------
-    def render(self, refused: Refused | None = None) -> HttpResponse:
+    def render(self, refused: Refused | None = None, notice: str = "") -> HttpResponse:
         s = self.state
         forms = self.forms(refused)
         # a refused form's messages go in the summary at the top of the page, each linked to its field (or to
@@ -228,6 +235,7 @@ class TablePage:
             "players_confirm": bool(tournament.settings.get("players_confirm")),
             "short_hands": self._short_hands(),
             "table_clock": clock_selectors.table_clock(table=self.table, hand_times=s.hand_times),
+            "notice": notice,
         }
         status = refused.status if refused is not None else 200
         # The page's script asks, after a hand it saved, for what changed only (not the hand form).
@@ -245,7 +253,8 @@ def _write(
     call: Callable[[int], TableResult],
     success: Callable[[TableResult], str],
 ) -> Refused | HttpResponse:
-    """Validate ``form``, call the service with the version it carries, and redirect on success."""
+    """Validate ``form``, call the service with the version it carries, and redirect on success (or, for
+    the page's script, answer the fragments that changed)."""
     if not form.is_valid():
         return Refused(slot, form, 400)
     try:
@@ -258,6 +267,8 @@ def _write(
     except RuleError as exc:
         form.add_rule_error(exc)
         return Refused(slot, form, 400)
+    if page.request.headers.get(FRAGMENTS_HEADER) == "1":
+        return page.written(result, success(result))
     messages.success(page.request, success(result))
     return redirect(page.urls["page"] + "#" + slot)
 

@@ -124,6 +124,16 @@ def mcr_hand(number: int) -> dict:
     return {"result": "win", "winner": number % 4, "discarder": (number + 1) % 4, "fan": 8 + number % 17}
 
 
+def phone_save(client, url: str, fields: dict):
+    """The table page's script saving a hand: the form with its key, asking for the page's fragments; a
+    redirect, when the answer is one, is followed with the same headers (as the browser's fetch does)."""
+    headers = {"HTTP_IDEMPOTENCY_KEY": fields["idempotency_key"], "HTTP_X_ENTRY_FRAGMENTS": "1"}
+    response = client.post(url, fields, **headers)
+    if response.status_code in (301, 302, 303):
+        response = client.get(response["Location"], HTTP_X_ENTRY_FRAGMENTS="1")
+    return response
+
+
 def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
     from django.core.cache import cache
     from django.test import Client
@@ -196,6 +206,29 @@ def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
             "fan": hand.get("fan", ""),
         }
         record("hand add (page, by key)", count, measure(replays, lambda: by_key.post(key_url, form)))
+        # the phone's save as its script sends it: the hand form with its key, asking for the fragments
+        # of the page that change (a redirect, when answered with one, is followed and counted)
+        phone = {**form, "version": version(), "idempotency_key": f"bench-{table.pk}-{count}"}
+        phone.update(mcr_hand(count + 3))
+        record(
+            "phone's save (page)",
+            count,
+            measure(
+                replays,
+                lambda: phone_save(by_key, key_url, phone),
+            ),
+        )
+        saved = version()
+        record(
+            "phone's save repeated",
+            count,
+            measure(
+                replays,
+                lambda: phone_save(by_key, key_url, phone),
+            ),
+        )
+        if version() != saved:
+            raise SystemExit("the repeated save stored the hand again")
         keys = [s.registration.key for s in table.seats.order_by("position").select_related("registration")]
         body = {**mcr_hand(count + 2), "version": version()}
         for name in ("winner", "discarder"):
