@@ -37,9 +37,7 @@ def fresh_database(url: str) -> None:
 
 def setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
-    os.environ["DEBUG"] = "1"
-    os.environ.pop("CELERY_BROKER_URL", None)
-    os.environ.pop("REDIS_URL", None)
+    os.environ["DEBUG"] = "1"  # REDIS_URL and CELERY_BROKER_URL are kept: the cache and broker of production
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -155,7 +153,8 @@ def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
     from rankings.standings import services as standings
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    standings._publish = lambda tournament_id: None
+    if not settings.CELERY_BROKER_URL:  # with a broker the recompute is queued to it, as in production
+        standings._publish = lambda tournament_id: None
     tournament_tables = Table.objects.filter(session__tournament__slug=DEMO_SLUG).select_related(
         "session__tournament"
     )
@@ -294,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default=os.environ.get("DATABASE_URL", DEFAULT_DATABASE))
     parser.add_argument("--show", nargs="*", default=[], help="print the statements of these requests")
     args = parser.parse_args(argv)
-    fresh_database(args.database)
+    if args.database.startswith(("postgres://", "postgresql://")):
+        fresh_database(args.database)
     setup_django(args.database)
     figures = run(args.hands)
     report(figures, args.hands)
