@@ -69,12 +69,16 @@ def _stored(record: IdempotencyRecord) -> HttpResponse:
 
 
 def _answer_of(
-    record: IdempotencyRecord, fingerprint: str, again: Callable[[], HttpResponse | Mismatch | InProgress]
+    record: IdempotencyRecord,
+    fingerprint: str,
+    again: Callable[[], HttpResponse | Mismatch | InProgress],
+    legacy: Callable[[], str] | None = None,
 ) -> HttpResponse | Mismatch | InProgress:
     """The stored answer, once the first request is done. A record still being written is only seen where
     the database shows uncommitted rows (one connection shared by threads); wait for it, and start again
-    if it was rolled back."""
-    if record.fingerprint != fingerprint:
+    if it was rolled back. ``legacy``: the request's fingerprint as records stored before the present
+    form were made (asked only when the present one differs)."""
+    if record.fingerprint != fingerprint and (legacy is None or record.fingerprint != legacy()):
         return Mismatch(record)
     deadline = time.monotonic() + wait_seconds()
     while record.status == 0:
@@ -144,6 +148,7 @@ def idempotent_run(
     run: Callable[[], HttpResponse],
     kept: Callable[[HttpResponse], bool] = lambda response: True,
     savepoints: bool = False,
+    legacy: Callable[[], str] | None = None,
 ) -> HttpResponse | Mismatch | InProgress:
     """The answer of ``run()`` for the first request with (scope, key); the stored answer for a repeat
     with the same fingerprint; a ``Mismatch`` for a repeat with another one. An answer for which
@@ -165,6 +170,7 @@ def idempotent_run(
             run=run,
             kept=kept,
             savepoints=savepoints,
+            legacy=legacy,
         )
 
     try:
@@ -174,7 +180,7 @@ def idempotent_run(
                 existing = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
                 if existing is None:  # pragma: no cover - the other request's record was rolled back
                     raise _Again
-                return _answer_of(existing, fingerprint, again)
+                return _answer_of(existing, fingerprint, again, legacy)
             if savepoints:
                 response = run()
             else:
@@ -207,6 +213,7 @@ def idempotent_run(
             run=run,
             kept=kept,
             savepoints=True,
+            legacy=legacy,
         )
     except _NotKept as exc:
         return exc.response
