@@ -25,6 +25,7 @@ from scoring import policy
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
+from tournaments import pagecache
 from tournaments.fields import plain_number
 from tournaments.models import WIND_LETTERS, Player, Registration, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor
@@ -60,6 +61,22 @@ def table_for_page(*, slug: str, session_number: int, table_number: int) -> Tabl
 
 def table_for_key(*, key: str) -> Table:
     return _table_with_seats(private_key=key)
+
+
+def tournament_slug_of_key(*, key: str) -> str | None:
+    """The slug of the tournament of the table whose private link is ``key`` (None for no table): read once
+    per process and kept (a table never changes tournament), so that a page asked again costs no query."""
+    memo = f"table-key:{key}"
+    slug = pagecache.local.get(memo)
+    if slug is None:
+        slug = (
+            Table.objects.filter(private_key=key).values_list("session__tournament__slug", flat=True).first()
+            if key
+            else None
+        )
+        if slug is not None:
+            pagecache.local.set(memo, slug, 3600)
+    return slug
 
 
 def session_for_page(*, slug: str, session_number: int) -> Session:

@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.functional import cached_property
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
@@ -36,6 +37,7 @@ from scoring.services import StaleWrite
 from scoring.tiles import forms as tile_forms
 from scoring.tiles import services as tiles_services
 from scoring.tiles.views import tiles_value_url
+from tournaments import pagecache
 from tournaments.clock import selectors as clock_selectors
 from tournaments.models import Role, Table
 from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
@@ -350,20 +352,56 @@ def _table_view(request: HttpRequest, table: Table, actor: Actor, link_key: str 
     return page.render()
 
 
+def _page_tag(request: HttpRequest, slug: str | None) -> str | None:
+    """The validator of a table page as this visitor sees it now: the tournament's publication stamp
+    (renewed after every write of the tournament: hands, penalties, seating, clock, roles), the visitor
+    and the language. None when the page must be rendered anyway (a write, a query string, a message to
+    show). Weak: the bytes differ by the mask of the form's CSRF token, which is as valid in either copy."""
+    if request.method != "GET" or request.GET or slug is None:
+        return None
+    if request.COOKIES.get("messages") or len(messages.get_messages(request)):
+        return None
+    user = request.user.pk if request.user.is_authenticated else 0
+    return f'W/"{pagecache.stamp(slug)}.{user}.{get_language()}"'
+
+
+def _conditional(
+    request: HttpRequest, tag: str | None, render_page: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """304 when the visitor's copy of the page is the current one (``If-None-Match``), else the page."""
+    if tag is not None and pagecache.not_modified(request, tag.removeprefix("W/")):
+        response = HttpResponse(status=304)
+    else:
+        response = render_page()
+    if tag is not None and response.status_code in (200, 304):
+        response["ETag"] = tag
+        response["Cache-Control"] = "private, no-cache"
+    return response
+
+
 @gzip_page
 def table_page(request: HttpRequest, slug: str, session: int, number: int) -> HttpResponse:
     """The table page for the scorers, referees and directors of the tournament."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
-    return _table_view(request, table, _role_actor(request, table), None)
+
+    def page() -> HttpResponse:
+        table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
+        return _table_view(request, table, _role_actor(request, table), None)
+
+    return _conditional(request, _page_tag(request, slug), page)
 
 
 @gzip_page
 def table_link(request: HttpRequest, key: str) -> HttpResponse:
     """The table page reached by the table's private link, without an account."""
-    table = selectors.table_for_key(key=key)
-    return _table_view(request, table, actor_for(user=request.user, table=table, table_key=key), key)
+
+    def page() -> HttpResponse:
+        table = selectors.table_for_key(key=key)
+        return _table_view(request, table, actor_for(user=request.user, table=table, table_key=key), key)
+
+    tag = _page_tag(request, selectors.tournament_slug_of_key(key=key)) if request.method == "GET" else None
+    return _conditional(request, tag, page)
 
 
 # -- correcting a hand ------------------------------------------------------------------------------------

@@ -247,3 +247,44 @@ def test_a_refused_save_with_a_key_is_answered_and_kept_like_any_other(
         "Hand 1 saved."
         in phone.post(link_url(table), ok, HTTP_IDEMPOTENCY_KEY="a", **headers).content.decode()
     )
+
+
+def test_a_table_page_reloaded_unchanged_answers_304_and_a_change_gives_the_new_page(
+    make_tournament, referee, queued_not_run
+):
+    tournament = referee.tournament_roles.get().tournament
+    table = seat_session(tournament)[0]
+    phone, signed_in = Client(), Client()
+    signed_in.force_login(referee)
+    for client, url in ((phone, link_url(table)), (signed_in, table_url(table))):
+        first = client.get(url)
+        assert first.status_code == 200
+        tag = first["ETag"]
+        with CaptureQueriesContext(connection) as queries:
+            again = client.get(url, HTTP_IF_NONE_MATCH=tag)
+        assert again.status_code == 304 and again.content == b""
+        if client is phone:  # by key: the tournament's stamp only, no query
+            assert len(queries) == 0, [q["sql"] for q in queries.captured_queries]
+        else:  # signed in: the session and the user, nothing of the table
+            assert not any(
+                "scoring_" in q["sql"] or "tournaments_seat" in q["sql"] for q in queries.captured_queries
+            )
+    tag = phone.get(link_url(table))["ETag"]
+    hand = {
+        "action": "hand",
+        "version": version(table),
+        "result": "win",
+        "winner": 0,
+        "discarder": 1,
+        "fan": 8,
+    }
+    assert phone.post(link_url(table), hand).status_code == 302
+    shown = phone.get(link_url(table), HTTP_IF_NONE_MATCH=tag)
+    assert shown.status_code == 200 and "ETag" not in shown  # a page with a message is never a copy
+    assert "Hand 1 saved." in shown.content.decode()
+    changed = phone.get(link_url(table), HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag
+    later = phone.get(link_url(table), HTTP_IF_NONE_MATCH=changed["ETag"])
+    assert later.status_code == 304
+    # another visitor's copy (the referee's) is not the phone's
+    assert signed_in.get(link_url(table), HTTP_IF_NONE_MATCH=changed["ETag"]).status_code == 200
