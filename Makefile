@@ -52,6 +52,25 @@ browser-deps:
 	  || echo "Could not install chromium; the browser tests will be skipped."; \
 	else echo "chromium/chromedriver not found and cannot be installed here; the browser tests will be skipped."; fi
 
+## bench: every benchmark in bench/, each printing its figures. With DATABASE_URL (PostgreSQL), REDIS_URL and
+## CELERY_BROKER_URL set (as .ci/run sets them) they run against those, the broker in place; without them on
+## the embedded defaults (SQLite, the file cache, tasks in-process). bench/entry, bench/standings and
+## bench/ema need a PostgreSQL server and run only when DATABASE_URL names one.
+BENCH_DIR ?= /tmp/mahjong-bench
+BENCH_ENTRY_SECONDS ?= 15
+BENCH_HTTP_SECONDS ?= 10
+bench: install
+	@mkdir -p $(BENCH_DIR)
+	@set -e; for b in rules seating archive; do echo "== bench.$$b"; $(BIN)/python -m bench.$$b; done
+	@set -e; for b in requests director; do echo "== bench.$$b"; \
+	  if [ -n "$$DATABASE_URL" ]; then $(BIN)/python -m bench.$$b; \
+	  else rm -f $(BENCH_DIR)/$$b.sqlite3; $(BIN)/python -m bench.$$b --database sqlite:///$(BENCH_DIR)/$$b.sqlite3; fi; done
+	@set -e; case "$$DATABASE_URL" in postgres*) \
+	  echo "== bench.entry"; $(BIN)/python -m bench.entry --seconds $(BENCH_ENTRY_SECONDS); \
+	  echo "== bench.standings"; $(BIN)/python -m bench.standings --seconds $(BENCH_HTTP_SECONDS); \
+	  echo "== bench.ema"; $(BIN)/python -m bench.ema;; \
+	*) echo "== bench.entry, bench.standings, bench.ema: skipped (they need PostgreSQL: DATABASE_URL=postgres://…)";; esac
+
 lint: install-dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

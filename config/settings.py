@@ -122,7 +122,10 @@ ASGI_APPLICATION = "config.asgi.application"
 # Database: DATABASE_URL, an SQLite file by default.
 DATABASES = {"default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
-DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# No `SELECT 1` before every request: a reused connection is checked only after it sat idle
+# (config/dbcheck.py, CONN_IDLE_CHECK_SECONDS); CONN_HEALTH_CHECKS=true brings Django's own check back.
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = env.bool("CONN_HEALTH_CHECKS", default=False)
+CONN_IDLE_CHECK_SECONDS = env.float("CONN_IDLE_CHECK_SECONDS", default=30)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several writers (a web server, an eager task) share the file: wait instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

@@ -1,17 +1,25 @@
 """What identifies a request for the purpose of repeating it: pure functions, no Django import.
 
 Two requests are "the same" when their method, path, query and body are; form bodies are compared field
-by field (the order of fields and the CSRF token, which a page renews, do not count), JSON bodies by their
-canonical form (key order and spacing do not count).
+by field (the order of fields and the CSRF token, which a page renews, do not count), JSON bodies by a
+digest read as a stream that key order and spacing do not change (``json_digest``; keys stored before it
+were fingerprinted with ``canonical_json``, which the middleware still asks a repeat of such a key).
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from scoring.rules.jsontext import nesting_over
+
+try:  # the streaming parser (a dependency); without it JSON bodies are compared as parsed and dumped again
+    import ijson
+except ImportError:  # pragma: no cover
+    ijson = None
 
 MAX_KEY_LENGTH = 255
 IGNORED_FIELDS = frozenset({"csrfmiddlewaretoken", "idempotency_key"})
@@ -24,6 +32,68 @@ def key_problem(key: str) -> str | None:
     if not all(33 <= ord(c) <= 126 for c in key):
         return "must be printable ASCII characters without spaces"
     return None
+
+
+def json_digest(raw: bytes, *, max_bytes: int, max_depth: int) -> bytes | None:
+    """A digest of a JSON body that key order and spacing do not change, read as a stream (ijson's
+    events): each object is hashed from its keys, sorted, and the digests of their values; each array
+    from the digests of its items in order; each number as the value ``json.loads`` reads. Nothing of
+    the body is built: the memory is a digest per open level and the keys of the open objects. None when
+    the body is not JSON, or not within the bounds the API's parser reads (``max_bytes``, ``max_depth``):
+    its raw bytes are then what a repeat must match."""
+    if len(raw) > max_bytes or nesting_over(raw, max_depth) or ijson is None:
+        return None
+    stack: list[tuple[list | None, Any]] = []  # (pairs of an object or None for an array, key or hasher)
+    done: bytes | None = None
+    try:
+        for event, value in ijson.basic_parse(io.BytesIO(raw), use_float=True, buf_size=8192):
+            if event == "start_map":
+                stack.append(([], None))
+                continue
+            if event == "start_array":
+                stack.append((None, hashlib.sha256(b"[")))
+                continue
+            if event == "map_key":
+                pairs, _ = stack[-1]
+                stack[-1] = (pairs, value)
+                continue
+            if event == "end_map":
+                pairs, _ = stack.pop()
+                digest = hashlib.sha256(b"{")
+                for key, item in sorted(pairs):
+                    digest.update(_text(key))
+                    digest.update(item)
+                child = digest.digest()
+            elif event == "end_array":
+                child = stack.pop()[1].digest()
+            else:
+                child = hashlib.sha256(_scalar(event, value)).digest()
+            if not stack:
+                done = child
+                continue
+            pairs, slot = stack[-1]
+            if pairs is None:
+                slot.update(child)
+            else:
+                pairs.append((slot, child))
+    except (ijson.JSONError, UnicodeDecodeError, ValueError):
+        return None
+    return None if done is None or stack else done.hex().encode()
+
+
+def _text(value: str) -> bytes:
+    data = value.encode("utf-8", "surrogatepass")
+    return b"%d:" % len(data) + data
+
+
+def _scalar(event: str, value: Any) -> bytes:
+    if event == "string":
+        return b"s" + _text(value)
+    if event == "number":
+        return b"n" + repr(value).encode()  # an int, or the float ``json.loads`` reads
+    if event == "boolean":
+        return b"t" if value else b"f"
+    return b"0"  # null
 
 
 def canonical_json(raw: bytes, *, max_bytes: int, max_depth: int) -> bytes | None:

@@ -60,7 +60,10 @@ def actor_scope(request: HttpRequest, view_kwargs: dict, api_user=None) -> str:
     return fp.scope_hash("address", request.META.get("REMOTE_ADDR", ""))
 
 
-def request_fingerprint(request: HttpRequest) -> str:
+def request_fingerprint(request: HttpRequest, legacy: bool = False) -> str:
+    """The request's fingerprint. A JSON body counts by its streamed digest (``fp.json_digest``: no copy of
+    the body is built); ``legacy``: by its canonical form parsed and dumped again, as keys stored before
+    the digest were fingerprinted (a repeat across that change still matches)."""
     if _is_form(request):
         fields = list(request.POST.lists())
         for name, files in request.FILES.lists():
@@ -73,7 +76,7 @@ def request_fingerprint(request: HttpRequest) -> str:
     else:
         raw = request.body  # bounded before: BoundedBodyMiddleware checked its length
         body = (
-            fp.canonical_json(
+            (fp.canonical_json if legacy else fp.json_digest)(
                 raw,
                 max_bytes=getattr(settings, "JSON_MAX_BYTES", 1024 * 1024),
                 max_depth=getattr(settings, "JSON_MAX_DEPTH", 32),
@@ -191,6 +194,7 @@ class IdempotencyMiddleware:
             scope=actor_scope(request, view_kwargs, api_user),
             key=key,
             fingerprint=request_fingerprint(request),
+            legacy=lambda: request_fingerprint(request, legacy=True),
             method=request.method or "",
             path=request.path,
             run=lambda: view_func(request, *view_args, **view_kwargs),

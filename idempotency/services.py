@@ -1,10 +1,11 @@
 """Writes done once per key: run a write and store its answer, replay the answer to a repeat.
 
-The record of a key is inserted in the same transaction as the write it guards, before the write runs.
-A concurrent request with the same key blocks on the record's unique constraint until the first one
-commits (PostgreSQL; SQLite serialises writers on its file lock) and then replays the stored answer; if
-the first one failed with an exception, its record is rolled back with everything it did and the second
-one does the work. So a write is done at most once per actor and key, and its answer is the same every
+The record of a key is inserted in the same transaction as the write it guards, before the write runs,
+by one statement that does nothing when the key has a record already (``ON CONFLICT DO NOTHING``), and its
+answer is stored by one more once the write is done: two statements in all. A concurrent request with the
+same key blocks on the record's unique constraint until the first one commits (PostgreSQL; SQLite
+serialises writers on its file lock) and then replays the stored answer; if the first one failed with an
+exception, its record is rolled back with everything it did and the second one does the work. So a write is done at most once per actor and key, and its answer is the same every
 time it is asked for.
 """
 
@@ -13,10 +14,11 @@ from __future__ import annotations
 import datetime as dt
 import time
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import connection, transaction
 from django.http import HttpResponse
 from django.utils import timezone
 
@@ -67,12 +69,16 @@ def _stored(record: IdempotencyRecord) -> HttpResponse:
 
 
 def _answer_of(
-    record: IdempotencyRecord, fingerprint: str, again: Callable[[], HttpResponse | Mismatch | InProgress]
+    record: IdempotencyRecord,
+    fingerprint: str,
+    again: Callable[[], HttpResponse | Mismatch | InProgress],
+    legacy: Callable[[], str] | None = None,
 ) -> HttpResponse | Mismatch | InProgress:
     """The stored answer, once the first request is done. A record still being written is only seen where
     the database shows uncommitted rows (one connection shared by threads); wait for it, and start again
-    if it was rolled back."""
-    if record.fingerprint != fingerprint:
+    if it was rolled back. ``legacy``: the request's fingerprint as records stored before the present
+    form were made (asked only when the present one differs)."""
+    if record.fingerprint != fingerprint and (legacy is None or record.fingerprint != legacy()):
         return Mismatch(record)
     deadline = time.monotonic() + wait_seconds()
     while record.status == 0:
@@ -86,6 +92,52 @@ def _answer_of(
     return _stored(record)
 
 
+class _WithSavepoints(Exception):
+    """A failure inside the request was caught without a savepoint to roll back to: do it again with them."""
+
+
+@contextmanager
+def _without_savepoints():
+    """Nested ``transaction.atomic`` blocks take no savepoint: a failure inside one marks the whole
+    transaction for rollback (``connection.needs_rollback``) instead of rolling back to it."""
+    connection._savepoint_allowed = lambda: False
+    try:
+        yield
+    finally:
+        del connection._savepoint_allowed
+
+
+class _Again(Exception):
+    """The record that blocked this key was rolled back: start again."""
+
+
+def _claim(*, scope: str, key: str, fingerprint: str, method: str, path: str) -> IdempotencyRecord | None:
+    """Insert the record of (scope, key) in the current transaction, in one statement: the new record, or
+    None when the key has one already. A concurrent request's record not yet committed blocks this one
+    until it commits (then None) or rolls back (then this one is inserted), on the unique constraint."""
+    record = IdempotencyRecord(
+        scope=scope, key=key, fingerprint=fingerprint, method=method[:8], path=path[:500], status=0, body=b""
+    )
+    table = connection.ops.quote_name(IdempotencyRecord._meta.db_table)
+    columns = ("scope", "key", "fingerprint", "method", "path", "status", "headers", "body", "created_at")
+    fields = [IdempotencyRecord._meta.get_field(name) for name in columns]
+    values = [f.get_db_prep_save(getattr(record, f.attname), connection) for f in fields]
+    names = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {table} ({names}) VALUES ({marks}) "
+            f'ON CONFLICT ("scope", "key") DO NOTHING RETURNING "id"',
+            values,
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    record.pk = row[0]
+    record._state.adding = False
+    return record
+
+
 def idempotent_run(
     *,
     scope: str,
@@ -95,37 +147,52 @@ def idempotent_run(
     path: str,
     run: Callable[[], HttpResponse],
     kept: Callable[[HttpResponse], bool] = lambda response: True,
+    savepoints: bool = False,
+    legacy: Callable[[], str] | None = None,
 ) -> HttpResponse | Mismatch | InProgress:
     """The answer of ``run()`` for the first request with (scope, key); the stored answer for a repeat
     with the same fingerprint; a ``Mismatch`` for a repeat with another one. An answer for which
-    ``kept(answer)`` is false (a refusal) is rolled back with its record: nothing stored."""
+    ``kept(answer)`` is false (a refusal) is rolled back with its record: nothing stored.
+
+    ``run()`` is first called with no savepoint inside the record's transaction (its services' own
+    transactions are part of it: a savepoint would cost two statements for nothing, since a failed write
+    rolls the record back with it). When something inside it failed and was caught (a refused write
+    whose form is shown again, a race lost on a unique constraint), the transaction can only roll back:
+    the whole request is then done again, from the record, with savepoints as usual."""
 
     def again():
         return idempotent_run(
-            scope=scope, key=key, fingerprint=fingerprint, method=method, path=path, run=run, kept=kept
+            scope=scope,
+            key=key,
+            fingerprint=fingerprint,
+            method=method,
+            path=path,
+            run=run,
+            kept=kept,
+            savepoints=savepoints,
+            legacy=legacy,
         )
 
-    existing = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
-    if existing is not None:
-        return _answer_of(existing, fingerprint, again)
     try:
         with transaction.atomic():
-            try:
-                with transaction.atomic():
-                    record = IdempotencyRecord.objects.create(
-                        scope=scope,
-                        key=key,
-                        fingerprint=fingerprint,
-                        method=method[:8],
-                        path=path[:500],
-                        status=0,
-                        body=b"",
-                    )
-            except IntegrityError:
-                record = None  # a concurrent request with this key committed first
-            if record is None:
-                return _answer_of(IdempotencyRecord.objects.get(scope=scope, key=key), fingerprint, again)
-            response = run()
+            record = _claim(scope=scope, key=key, fingerprint=fingerprint, method=method, path=path)
+            if record is None:  # the key was used before (or by a concurrent request, now committed)
+                existing = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
+                if existing is None:  # pragma: no cover - the other request's record was rolled back
+                    raise _Again
+                return _answer_of(existing, fingerprint, again, legacy)
+            if savepoints:
+                response = run()
+            else:
+                with _without_savepoints():
+                    try:
+                        response = run()
+                    except Exception:
+                        if connection.needs_rollback:
+                            raise _WithSavepoints from None
+                        raise
+                if connection.needs_rollback:
+                    raise _WithSavepoints
             if callable(getattr(response, "render", None)) and not getattr(response, "is_rendered", True):
                 response = response.render()
             if response.streaming or response.status_code >= 500 or not kept(response):
@@ -134,6 +201,20 @@ def idempotent_run(
             record.body = response.content
             record.headers = {k: v for k, v in response.items() if k.lower() not in SKIPPED_HEADERS}
             record.save(update_fields=["status", "body", "headers"])
+    except _Again:  # pragma: no cover - a race lost twice in a row is not expected
+        return again()
+    except _WithSavepoints:
+        return idempotent_run(
+            scope=scope,
+            key=key,
+            fingerprint=fingerprint,
+            method=method,
+            path=path,
+            run=run,
+            kept=kept,
+            savepoints=True,
+            legacy=legacy,
+        )
     except _NotKept as exc:
         return exc.response
     return response

@@ -25,6 +25,7 @@ from scoring import policy
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
+from tournaments import pagecache
 from tournaments.fields import plain_number
 from tournaments.lifecycle import results_closed
 from tournaments.models import WIND_LETTERS, Player, Registration, Seat, Session, Table, Tournament
@@ -35,17 +36,48 @@ from tournaments.presenters import MINUS, WIND_NAMES, SeatLine, TableView, num, 
 TABLE_PAGE_RELATED = ("session__tournament", "session__clock", "result")
 
 
+def _table_with_seats(**where: Any) -> Table:
+    """The table (with its session, tournament, clock and result) and its four seats with their players,
+    in one read; the seated registrations are kept on the table (``table_seats``, ``table_seat_names``).
+    A table not seated with four players is read alone."""
+    seats = list(
+        Seat.objects.select_related(
+            "table", *(f"table__{name}" for name in TABLE_PAGE_RELATED), "registration__player"
+        )
+        .filter(**{f"table__{name}": value for name, value in where.items()})
+        .order_by("position")
+    )
+    if [s.position for s in seats] == [0, 1, 2, 3]:
+        table = seats[0].table
+        table._registrations = [s.registration for s in seats]
+        return table
+    return get_object_or_404(Table.objects.select_related(*TABLE_PAGE_RELATED), **where)
+
+
 def table_for_page(*, slug: str, session_number: int, table_number: int) -> Table:
-    return get_object_or_404(
-        Table.objects.select_related(*TABLE_PAGE_RELATED),
-        session__tournament__slug=slug,
-        session__number=session_number,
-        number=table_number,
+    return _table_with_seats(
+        session__tournament__slug=slug, session__number=session_number, number=table_number
     )
 
 
 def table_for_key(*, key: str) -> Table:
-    return get_object_or_404(Table.objects.select_related(*TABLE_PAGE_RELATED), private_key=key)
+    return _table_with_seats(private_key=key)
+
+
+def tournament_slug_of_key(*, key: str) -> str | None:
+    """The slug of the tournament of the table whose private link is ``key`` (None for no table): read once
+    per process and kept (a table never changes tournament), so that a page asked again costs no query."""
+    memo = f"table-key:{key}"
+    slug = pagecache.local.get(memo)
+    if slug is None:
+        slug = (
+            Table.objects.filter(private_key=key).values_list("session__tournament__slug", flat=True).first()
+            if key
+            else None
+        )
+        if slug is not None:
+            pagecache.local.set(memo, slug, 3600)
+    return slug
 
 
 def result_hidden_from(*, user, table: Table) -> bool:
@@ -310,6 +342,9 @@ def table_seat_keys(table: Table) -> tuple[list[str], dict[str, str]]:
 def table_seat_names(table: Table) -> list[str]:
     """The short names of the table's players by wind: what a posted hand form needs (one read; the
     seated registrations are kept on ``table`` for the service)."""
+    read = getattr(table, "_registrations", None)  # the four seats, read with the table
+    if read is not None:
+        return [short_name(r.player) for r in read]
     seats = list(Seat.objects.filter(table=table).select_related("registration__player").order_by("position"))
     if [s.position for s in seats] == [0, 1, 2, 3]:
         table._registrations = [s.registration for s in seats]

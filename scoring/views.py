@@ -22,6 +22,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.functional import cached_property
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET
@@ -38,6 +39,7 @@ from scoring.services import StaleWrite
 from scoring.tiles import forms as tile_forms
 from scoring.tiles import services as tiles_services
 from scoring.tiles.views import tiles_value_url
+from tournaments import pagecache
 from tournaments.clock import selectors as clock_selectors
 from tournaments.lifecycle import results_closed
 from tournaments.models import Role, Session, Table, Tournament
@@ -116,6 +118,13 @@ class TablePage:
     @cached_property
     def state(self) -> selectors.TableState:
         return selectors.table_state(table=self.table, actor=self.actor)
+
+    def written(self, result: TableResult, notice: str) -> HttpResponse:
+        """The answer to a write asked by the page's script (``X-Entry-Fragments``): the fragments of the
+        page that changed, with ``notice``, from what the write read and stored (its hands, its replayed
+        game): one request, one replay, instead of a redirect and a second read of the table."""
+        self.__dict__["state"] = selectors.table_state(table=self.table, actor=self.actor, result=result)
+        return self.render(notice=notice)
 
     def refresh(self) -> None:
         """Read the table again (after a write that was refused as stale)."""
@@ -224,7 +233,7 @@ class TablePage:
         return bool(usual and s.mode == TableResult.Mode.HANDS and s.hands and len(s.hands) < usual)
 
     # -- rendering -------------------------------------------------------------------------------------
-    def render(self, refused: Refused | None = None) -> HttpResponse:
+    def render(self, refused: Refused | None = None, notice: str = "") -> HttpResponse:
         s = self.state
         forms = self.forms(refused)
         # a refused form's messages go in the summary at the top of the page, each linked to its field (or to
@@ -279,6 +288,7 @@ class TablePage:
             "short_hands": self._short_hands(),
             "closed": self.closed_sentence(),
             "table_clock": clock_selectors.table_clock(table=self.table, hand_times=s.hand_times),
+            "notice": notice,
         }
         status = refused.status if refused is not None else 200
         # The page's script asks, after a hand it saved, for what changed only (not the hand form).
@@ -296,7 +306,8 @@ def _write(
     call: Callable[[int], TableResult],
     success: Callable[[TableResult], str],
 ) -> Refused | HttpResponse:
-    """Validate ``form``, call the service with the version it carries, and redirect on success."""
+    """Validate ``form``, call the service with the version it carries, and redirect on success (or, for
+    the page's script, answer the fragments that changed)."""
     if not form.is_valid():
         return Refused(slot, form, 400)
     try:
@@ -309,6 +320,8 @@ def _write(
     except RuleError as exc:
         form.add_rule_error(exc)
         return Refused(slot, form, 400)
+    if page.request.headers.get(FRAGMENTS_HEADER) == "1":
+        return page.written(result, success(result))
     messages.success(page.request, success(result))
     return redirect(page.urls["page"] + "#" + slot)
 
@@ -390,20 +403,56 @@ def _table_view(request: HttpRequest, table: Table, actor: Actor, link_key: str 
     return offline_stamp(request, page.render())
 
 
+def _page_tag(request: HttpRequest, slug: str | None) -> str | None:
+    """The validator of a table page as this visitor sees it now: the tournament's publication stamp
+    (renewed after every write of the tournament: hands, penalties, seating, clock, roles), the visitor
+    and the language. None when the page must be rendered anyway (a write, a query string, a message to
+    show). Weak: the bytes differ by the mask of the form's CSRF token, which is as valid in either copy."""
+    if request.method != "GET" or request.GET or slug is None:
+        return None
+    if request.COOKIES.get("messages") or len(messages.get_messages(request)):
+        return None
+    user = request.user.pk if request.user.is_authenticated else 0
+    return f'W/"{pagecache.stamp(slug)}.{user}.{get_language()}"'
+
+
+def _conditional(
+    request: HttpRequest, tag: str | None, render_page: Callable[[], HttpResponse]
+) -> HttpResponse:
+    """304 when the visitor's copy of the page is the current one (``If-None-Match``), else the page."""
+    if tag is not None and pagecache.not_modified(request, tag.removeprefix("W/")):
+        response = HttpResponse(status=304)
+    else:
+        response = render_page()
+    if tag is not None and response.status_code in (200, 304):
+        response["ETag"] = tag
+        response["Cache-Control"] = "private, no-cache"
+    return response
+
+
 @gzip_page
 def table_page(request: HttpRequest, slug: str, session: int, number: int) -> HttpResponse:
     """The table page for the scorers, referees and directors of the tournament."""
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
-    table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
-    return _table_view(request, table, _seen_role_actor(request, table), None)
+
+    def page() -> HttpResponse:
+        table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
+        return _table_view(request, table, _seen_role_actor(request, table), None)
+
+    return _conditional(request, _page_tag(request, slug), page)
 
 
 @gzip_page
 def table_link(request: HttpRequest, key: str) -> HttpResponse:
     """The table page reached by the table's private link, without an account."""
-    table = selectors.table_for_key(key=key)
-    return _table_view(request, table, actor_for(user=request.user, table=table, table_key=key), key)
+
+    def page() -> HttpResponse:
+        table = selectors.table_for_key(key=key)
+        return _table_view(request, table, actor_for(user=request.user, table=table, table_key=key), key)
+
+    tag = _page_tag(request, selectors.tournament_slug_of_key(key=key)) if request.method == "GET" else None
+    return _conditional(request, tag, page)
 
 
 # -- correcting a hand ------------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self):
+        from config import dbcheck
         from config.receivers import connect
 
         connect()  # the domain event's listeners, all in one place
+        dbcheck.connect()  # persistent connections checked after they sat idle, not on every request

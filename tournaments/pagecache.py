@@ -2,10 +2,11 @@
 
 Each tournament has a *publication stamp* in the shared cache, changed (after the commit) by every write
 that changes what its public pages show: results and standings, seating, the clock, announcements,
-registrations. A public page is rendered once per stamp and language and stored, with its gzip form,
-under its path; ``PublicPageMiddleware`` (right after WhiteNoise) answers an anonymous GET from there
+registrations. A public page is rendered once per stamp and language and stored, with its gzip and
+Brotli forms and a strong ETag (a hash of its bytes), under its path; ``PublicPageMiddleware`` (right after WhiteNoise) answers an anonymous GET from there
 with two cache reads (the stamp, and the page from this process's memory or the shared cache) and no
-database query, session, template or view.
+database query, session, template or view. A visitor whose copy is current (``If-None-Match``) gets a
+304 the same way.
 
 Pages are the same for every anonymous visitor: the only per-visitor part, the CSRF token of their
 forms, is filled in by ``static/js/csrf-fill.js`` from the CSRF cookie, which the middleware sets when
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import hashlib
 import re
 import secrets
 import threading
@@ -35,6 +37,11 @@ from django.http import HttpResponse
 from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
 from django.utils.crypto import get_random_string
 from django.utils.translation import get_language, get_language_from_request
+
+try:  # Brotli beside gzip (requirements.txt); without it pages are served gzipped or plain
+    import brotli
+except ImportError:  # pragma: no cover - exercised only where Brotli is not installed
+    brotli = None
 
 CSRF_MARKER = "csrf-marker-public-page-9f2b"
 EMA_RANKING = "~ema-ranking"  # the stamp of the EMA ranking pages (not a tournament slug: those have no ~)
@@ -203,21 +210,21 @@ def cache_path(request) -> str | None:
     return f"{request.path}?{raw}"
 
 
-def accepts_gzip(request) -> bool:
-    return "gzip" in request.headers.get("Accept-Encoding", "")
-
-
 def _seconds() -> int:
     return int(getattr(settings, "PUBLIC_PAGE_CACHE_SECONDS", 10)) or 1
 
 
 def store(*, path: str, slug: str, page_stamp: str, html: str) -> dict:
     body = html.encode()
+    small = len(body) < MIN_GZIP_BYTES
     entry = {
         "slug": slug,
         "stamp": page_stamp,
         "body": body,
-        "gz": gzip.compress(body, 6, mtime=0) if len(body) >= MIN_GZIP_BYTES else None,
+        "gz": None if small else gzip.compress(body, 6, mtime=0),
+        "br": None if small or brotli is None else brotli.compress(body, quality=9),
+        # a strong validator: the bytes of the page (each encoding gets its own, see ``respond``)
+        "etag": hashlib.blake2b(body, digest_size=12).hexdigest(),
     }
     keep(local, _page_key(path, get_language()), entry, _seconds())
     return entry
@@ -232,12 +239,45 @@ def lookup(path: str, language: str) -> dict | None:
     return entry
 
 
+def _encoding(request, entry: dict) -> str:
+    """The encoding the page is sent in: Brotli, gzip or none (``""``), the smallest the visitor takes."""
+    accepted = {part.split(";")[0].strip() for part in request.headers.get("Accept-Encoding", "").split(",")}
+    if entry.get("br") is not None and "br" in accepted:
+        return "br"
+    if entry["gz"] is not None and "gzip" in accepted:
+        return "gzip"
+    return ""
+
+
+def etag_of(entry: dict, encoding: str) -> str:
+    """The strong ETag of the page in ``encoding``: the same bytes, the same tag; each encoding its own."""
+    return f'"{entry["etag"]}{"-" + encoding if encoding else ""}"'
+
+
+def not_modified(request, tag: str) -> bool:
+    """The visitor's copy (``If-None-Match``) is the page's current one."""
+    asked = request.headers.get("If-None-Match", "")
+    if not asked:
+        return False
+    if asked.strip() == "*":
+        return True
+    return tag in (part.strip().removeprefix("W/") for part in asked.split(","))
+
+
 def respond(request, entry: dict) -> HttpResponse:
-    if entry["gz"] is not None and accepts_gzip(request):
-        response = HttpResponse(entry["gz"], content_type="text/html; charset=utf-8")
-        response["Content-Encoding"] = "gzip"
+    """The page from its entry: 304 when the visitor's copy is current, else the page in the smallest
+    encoding it takes. No query either way: the stamp and the entry come from the caches."""
+    encoding = _encoding(request, entry)
+    tag = etag_of(entry, encoding) if entry.get("etag") else None  # (entries stored before tags had none)
+    if tag is not None and not_modified(request, tag):
+        response = HttpResponse(status=304)
     else:
-        response = HttpResponse(entry["body"], content_type="text/html; charset=utf-8")
+        body = {"br": entry.get("br"), "gzip": entry["gz"]}.get(encoding) or entry["body"]
+        response = HttpResponse(body, content_type="text/html; charset=utf-8")
+        if encoding:
+            response["Content-Encoding"] = encoding
+    if tag is not None:
+        response["ETag"] = tag
     response["Vary"] = "Accept-Encoding, Accept-Language, Cookie"
     response["Cache-Control"] = "no-cache"
     response["X-Page-Cache"] = "hit"

@@ -152,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="print the statements of each action")
     parser.add_argument("--database", default=os.environ.get("DATABASE_URL", DEFAULT_DATABASE))
     args = parser.parse_args(argv)
-    fresh_database(args.database)
+    if args.database.startswith(("postgres://", "postgresql://")):
+        fresh_database(args.database)
     setup_django(args.database)
     figures = run(args.players, args.sessions, args.profile)
     if args.show:

@@ -64,7 +64,6 @@ def create_database(url: str) -> None:
 def setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
     os.environ["DEBUG"] = "1"  # the driver's own settings; the server runs with DEBUG off
-    os.environ.pop("CELERY_BROKER_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -142,7 +141,6 @@ def start_server(
         "LOG_LEVEL": "ERROR",  # 409s are expected here: no log line each
         "AXES_ENABLED": "false",
     }
-    env.pop("CELERY_BROKER_URL", None)
     if pages:  # the pages name their static files from the manifest, as in production
         subprocess.run(
             [sys.executable, "manage.py", "collectstatic", "--noinput", "-v", "0"],
@@ -169,6 +167,26 @@ def start_server(
             time.sleep(0.2)
     server.terminate()
     raise SystemExit("the server did not start")
+
+
+def start_worker() -> subprocess.Popen:
+    """A Celery worker on the broker, as in production: the standings recomputes the writes queue are
+    done (and cost the database what they cost) while the scorers write."""
+    from django.conf import settings
+
+    celery = Path(sys.executable).parent / "celery"
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "SECRET_KEY": SECRET,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "LOG_LEVEL": "ERROR",
+    }
+    return subprocess.Popen(
+        [str(celery), "-A", "config", "worker", "--pool=solo", "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
+         "--loglevel=WARNING", "--without-gossip", "--without-mingle", "--without-heartbeat"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
+    )  # fmt: skip
 
 
 def free_port() -> int:
@@ -622,6 +640,7 @@ def main(argv: list[str] | None = None) -> int:
     server = start_server(
         database_url, port, args.workers, args.threads, pages=bool(args.offline_phones or args.phone)
     )
+    worker = start_worker() if os.environ.get("CELERY_BROKER_URL") else None
     tally, lock = Tally(), threading.Lock()
     try:
         started = time.monotonic()
@@ -639,6 +658,8 @@ def main(argv: list[str] | None = None) -> int:
         phone = online_phone(seating, port) if args.phone else None
     finally:
         stop_server(server)
+        if worker is not None:
+            stop_server(worker)
 
     ms = [1000 * v for v in tally.latencies]
     hand_ms = [1000 * v for v in tally.hand_latencies]

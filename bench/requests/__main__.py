@@ -37,9 +37,7 @@ def fresh_database(url: str) -> None:
 
 def setup_django(database_url: str) -> None:
     os.environ["DATABASE_URL"] = database_url
-    os.environ["DEBUG"] = "1"
-    os.environ.pop("CELERY_BROKER_URL", None)
-    os.environ.pop("REDIS_URL", None)
+    os.environ["DEBUG"] = "1"  # REDIS_URL and CELERY_BROKER_URL are kept: the cache and broker of production
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -124,6 +122,16 @@ def mcr_hand(number: int) -> dict:
     return {"result": "win", "winner": number % 4, "discarder": (number + 1) % 4, "fan": 8 + number % 17}
 
 
+def phone_save(client, url: str, fields: dict):
+    """The table page's script saving a hand: the form with its key, asking for the page's fragments; a
+    redirect, when the answer is one, is followed with the same headers (as the browser's fetch does)."""
+    headers = {"HTTP_IDEMPOTENCY_KEY": fields["idempotency_key"], "HTTP_X_ENTRY_FRAGMENTS": "1"}
+    response = client.post(url, fields, **headers)
+    if response.status_code in (301, 302, 303):
+        response = client.get(response["Location"], HTTP_X_ENTRY_FRAGMENTS="1")
+    return response
+
+
 def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
     from django.core.cache import cache
     from django.test import Client
@@ -145,7 +153,8 @@ def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
     from rankings.standings import services as standings
 
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    standings._publish = lambda tournament_id: None
+    if not settings.CELERY_BROKER_URL:  # with a broker the recompute is queued to it, as in production
+        standings._publish = lambda tournament_id: None
     tournament_tables = Table.objects.filter(session__tournament__slug=DEMO_SLUG).select_related(
         "session__tournament"
     )
@@ -196,6 +205,29 @@ def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
             "fan": hand.get("fan", ""),
         }
         record("hand add (page, by key)", count, measure(replays, lambda: by_key.post(key_url, form)))
+        # the phone's save as its script sends it: the hand form with its key, asking for the fragments
+        # of the page that change (a redirect, when answered with one, is followed and counted)
+        phone = {**form, "version": version(), "idempotency_key": f"bench-{table.pk}-{count}"}
+        phone.update(mcr_hand(count + 3))
+        record(
+            "phone's save (page)",
+            count,
+            measure(
+                replays,
+                lambda: phone_save(by_key, key_url, phone),
+            ),
+        )
+        saved = version()
+        record(
+            "phone's save repeated",
+            count,
+            measure(
+                replays,
+                lambda: phone_save(by_key, key_url, phone),
+            ),
+        )
+        if version() != saved:
+            raise SystemExit("the repeated save stored the hand again")
         keys = [s.registration.key for s in table.seats.order_by("position").select_related("registration")]
         body = {**mcr_hand(count + 2), "version": version()}
         for name in ("winner", "discarder"):
@@ -261,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default=os.environ.get("DATABASE_URL", DEFAULT_DATABASE))
     parser.add_argument("--show", nargs="*", default=[], help="print the statements of these requests")
     args = parser.parse_args(argv)
-    fresh_database(args.database)
+    if args.database.startswith(("postgres://", "postgresql://")):
+        fresh_database(args.database)
     setup_django(args.database)
     figures = run(args.hands)
     report(figures, args.hands)

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 from scoring.rules.base import RuleError
-from scoring.rules.jsontext import nesting_over
+from scoring.rules.jsontext import nesting_over, stream_nesting_over
 
 try:  # streaming parser; without it a document is parsed whole
     import ijson
@@ -156,11 +156,10 @@ def open_source(document: Any) -> ObjectSource | StreamSource:
 
 def _check_nesting(stream) -> None:
     """The nesting of the whole text, checked on its bytes before any parser sees it: a parser's own
-    stack grows with the nesting (a 50,000-deep array costs gigabytes in the C parser)."""
-    data = stream.read()
-    if nesting_over(data if isinstance(data, bytes) else data.encode(), MAX_DEPTH):
+    stack grows with the nesting (a 50,000-deep array costs gigabytes in the C parser). Read in pieces,
+    in one pass: the text is never copied whole."""
+    if stream_nesting_over(stream, MAX_DEPTH):
         raise too_deep("")
-    del data
     stream.seek(0)
 
 

@@ -395,6 +395,7 @@
             body: new URLSearchParams(item.fields),
             credentials: "same-origin",
             cache: "no-store",
+            // one request: the server stores the hand and answers the page's fragments that changed
             headers: { "X-Entry-Fragments": "1" },
             signal: abort.signal,
           });

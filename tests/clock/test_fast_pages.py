@@ -1,11 +1,13 @@
 """Every public page (standings, session, player, clock, venue screen) is rendered once per publication
-stamp and then served from the cache with no database query, gzipped when the client accepts it; a
+stamp and then served from the cache with no database query, compressed (Brotli or gzip) when the
+client accepts it, 304 when the client's copy is current (its ETag); a
 change to what it shows gives a new page at once."""
 
 from __future__ import annotations
 
 import gzip
 
+import brotli
 import pytest
 from django.db import connection
 from django.test import Client
@@ -42,7 +44,7 @@ def test_second_visit_costs_no_query_and_is_gzipped(path, played):
     first = client.get(path, HTTP_ACCEPT_ENCODING="gzip")
     assert first.status_code == 200
     with CaptureQueriesContext(connection) as queries:
-        again = Client().get(path, HTTP_ACCEPT_ENCODING="gzip, br")
+        again = Client().get(path, HTTP_ACCEPT_ENCODING="gzip, deflate")
     assert again.status_code == 200
     assert len(queries) == 0, [q["sql"] for q in queries.captured_queries]
     assert again["Content-Encoding"] == "gzip"
@@ -51,6 +53,35 @@ def test_second_visit_costs_no_query_and_is_gzipped(path, played):
     plain = Client().get(path)
     assert "Content-Encoding" not in plain and plain.content.decode() == html
     assert len(again.content) < len(plain.content)
+    squeezed = Client().get(path, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert squeezed["Content-Encoding"] == "br"
+    assert brotli.decompress(squeezed.content).decode() == html
+    assert len(squeezed.content) < len(again.content)
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_a_reload_with_the_current_copy_gets_a_304_with_no_query(path, played):
+    first = Client().get(path, HTTP_ACCEPT_ENCODING="gzip")
+    tag = first["ETag"]
+    assert tag.startswith('"') and not tag.startswith("W/")  # a strong validator
+    with CaptureQueriesContext(connection) as queries:
+        again = Client().get(path, HTTP_ACCEPT_ENCODING="gzip", HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == tag
+    assert len(queries) == 0, [q["sql"] for q in queries.captured_queries]
+    # another encoding is other bytes: its own tag, and the gzip copy's tag does not stand for it
+    plain = Client().get(path, HTTP_IF_NONE_MATCH=tag)
+    assert plain.status_code == 200 and plain["ETag"] != tag
+
+
+def test_a_copy_older_than_the_last_result_gets_the_new_page(played, referee):
+    first = Client().get("/t/open-2026/standings/")
+    tables = list(played.sessions.get(number=1).tables.order_by("number"))
+    confirm(tables[1], [40, 0, 0, -40], referee)
+    standings_refresh(tournament_id=played.pk)
+    again = Client().get("/t/open-2026/standings/", HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200
+    assert again["ETag"] != first["ETag"] and again.content != first.content
 
 
 def test_a_new_result_gives_a_new_standings_page(played, referee):

@@ -295,3 +295,28 @@ def test_a_session_cookie_with_a_key_still_needs_its_csrf_token(scorer, table):
     assert "CSRF" in refused.json()["detail"]
     assert not Hand.objects.exists()
     assert not IdempotencyRecord.objects.exists()
+
+
+def test_a_key_stored_before_the_streamed_digest_still_replays_its_answer(api_as, scorer, table):
+    """Keys stored with the body's canonical form (parsed and dumped again) keep matching their repeats."""
+    from idempotency import fingerprint as fp
+
+    client = api_as(scorer)
+    key = new_key()
+    path = url(table, "hands/")
+    body = '{"version":1,"result":"draw"}'
+    first = client.post(path, body, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key)
+    record = IdempotencyRecord.objects.get(key=key)
+    canonical = fp.canonical_json(body.encode(), max_bytes=10_000, max_depth=32)
+    record.fingerprint = fp.fingerprint(
+        method="POST", path=path, query="", content_type="application/json", body=canonical
+    )
+    record.save(update_fields=["fingerprint"])
+    again = client.post(
+        path, '{"result": "draw", "version": 1}', content_type="application/json", HTTP_IDEMPOTENCY_KEY=key
+    )
+    same_answer(first, again)
+    other = client.post(
+        path, '{"result": "draw", "version": 2}', content_type="application/json", HTTP_IDEMPOTENCY_KEY=key
+    )
+    assert other.status_code == 422

@@ -24,6 +24,9 @@ CEILINGS = {
     "table page by key": 10,
     "table page signed in": 10,
     "hand add": 10,
+    # the phone's save: the hand with its key, answered with the page's fragments (no redirect, no second
+    # request); the key's record is two of these statements
+    "phone's save": 12,
     "hand correction": 15,
     "confirm": 15,
 }
@@ -91,6 +94,17 @@ def _costs(tournament, table, count, referee, replays) -> dict[str, tuple[int, i
         "fan": 8,
     }
     measure("hand add", lambda: by_key.post(link_url(table), hand), 302)
+    phone = {**hand, "version": version(table), "winner": 2, "discarder": 0}
+    measure(
+        "phone's save",
+        lambda: by_key.post(
+            link_url(table),
+            phone,
+            HTTP_IDEMPOTENCY_KEY=f"save-{table.pk}",
+            HTTP_X_ENTRY_FRAGMENTS="1",
+        ),
+        200,
+    )
     correction = {
         "version": version(table),
         "result": "win",
@@ -128,6 +142,39 @@ def test_requests_replay_once_and_do_not_grow_with_the_hands(
         assert replayed_few <= 1 and replayed_many <= 1, (kind, replayed_few, replayed_many)
         assert statements_many == statements_few, (kind, statements_few, statements_many)
         assert statements_few <= ceiling, (kind, statements_few, ceiling)
+
+
+def test_the_phones_save_answers_the_fragments_once_and_a_repeat_replays_them(
+    make_tournament, referee, replays, queued_not_run
+):
+    tournament = referee.tournament_roles.get().tournament
+    table = seat_session(tournament)[0]
+    phone = Client()
+    phone.get(link_url(table))
+    hand = {
+        "action": "hand",
+        "version": version(table),
+        "result": "win",
+        "winner": 0,
+        "discarder": 1,
+        "fan": 8,
+    }
+    headers = {"HTTP_IDEMPOTENCY_KEY": "phone-1", "HTTP_X_ENTRY_FRAGMENTS": "1"}
+    first = phone.post(link_url(table), hand, **headers)
+    assert first.status_code == 200
+    page = first.content.decode()
+    assert 'id="entry-fragments"' in page and "Hand 1 saved." in page
+    assert version(table) == 2
+    before = replays["n"]
+    with CaptureQueriesContext(connection) as queries:
+        again = phone.post(link_url(table), hand, **headers)
+    assert again.status_code == 200 and again.content == first.content
+    assert again["Idempotent-Replayed"] == "true"
+    assert replays["n"] == before  # the stored answer, not the table read again
+    assert not any(q["sql"].startswith('SELECT "scoring_') for q in queries.captured_queries)
+    assert version(table) == 2  # stored once
+    # the next page visit shows no leftover "saved" message: the answer carried it
+    assert "Hand 1 saved." not in phone.get(link_url(table)).content.decode()
 
 
 def test_the_table_page_and_the_api_show_the_same_actions(client, make_tournament, referee, scorer):
@@ -173,3 +220,71 @@ def test_the_api_renders_the_table_state_the_page_builds(client, make_tournament
     assert [h["number"] for h in body["hands"]] == [row.number for row in state.hands] == [1, 2]
     assert body["seats"][0]["name"] == state.seats[0].name
     assert body["state"]["round_wind"] == state.round_wind
+
+
+def test_a_refused_save_with_a_key_is_answered_and_kept_like_any_other(
+    make_tournament, referee, queued_not_run
+):
+    """The key's transaction takes no savepoint around the write; a write refused inside it (stale version,
+    a rule) is done again with them, so its answer is the usual one and a repeat replays it."""
+    tournament = referee.tournament_roles.get().tournament
+    table = seat_session(tournament)[0]
+    phone = Client()
+    phone.get(link_url(table))
+    headers = {"HTTP_X_ENTRY_FRAGMENTS": "1"}
+    ok = {"action": "hand", "version": version(table), "result": "win", "winner": 0, "discarder": 1, "fan": 8}
+    assert phone.post(link_url(table), ok, HTTP_IDEMPOTENCY_KEY="a", **headers).status_code == 200
+    stale = phone.post(link_url(table), ok | {"fan": 9}, HTTP_IDEMPOTENCY_KEY="b", **headers)
+    assert stale.status_code == 409
+    assert phone.post(link_url(table), ok | {"fan": 9}, HTTP_IDEMPOTENCY_KEY="b", **headers).content == (
+        stale.content
+    )
+    too_small = ok | {"version": version(table), "fan": 3}
+    refused = phone.post(link_url(table), too_small, HTTP_IDEMPOTENCY_KEY="c", **headers)
+    assert refused.status_code == 400
+    assert version(table) == 2  # only the first hand was stored
+    assert (
+        "Hand 1 saved."
+        in phone.post(link_url(table), ok, HTTP_IDEMPOTENCY_KEY="a", **headers).content.decode()
+    )
+
+
+def test_a_table_page_reloaded_unchanged_answers_304_and_a_change_gives_the_new_page(
+    make_tournament, referee, queued_not_run
+):
+    tournament = referee.tournament_roles.get().tournament
+    table = seat_session(tournament)[0]
+    phone, signed_in = Client(), Client()
+    signed_in.force_login(referee)
+    for client, url in ((phone, link_url(table)), (signed_in, table_url(table))):
+        first = client.get(url)
+        assert first.status_code == 200
+        tag = first["ETag"]
+        with CaptureQueriesContext(connection) as queries:
+            again = client.get(url, HTTP_IF_NONE_MATCH=tag)
+        assert again.status_code == 304 and again.content == b""
+        if client is phone:  # by key: the tournament's stamp only, no query
+            assert len(queries) == 0, [q["sql"] for q in queries.captured_queries]
+        else:  # signed in: the session and the user, nothing of the table
+            assert not any(
+                "scoring_" in q["sql"] or "tournaments_seat" in q["sql"] for q in queries.captured_queries
+            )
+    tag = phone.get(link_url(table))["ETag"]
+    hand = {
+        "action": "hand",
+        "version": version(table),
+        "result": "win",
+        "winner": 0,
+        "discarder": 1,
+        "fan": 8,
+    }
+    assert phone.post(link_url(table), hand).status_code == 302
+    shown = phone.get(link_url(table), HTTP_IF_NONE_MATCH=tag)
+    assert shown.status_code == 200 and "ETag" not in shown  # a page with a message is never a copy
+    assert "Hand 1 saved." in shown.content.decode()
+    changed = phone.get(link_url(table), HTTP_IF_NONE_MATCH=tag)
+    assert changed.status_code == 200 and changed["ETag"] != tag
+    later = phone.get(link_url(table), HTTP_IF_NONE_MATCH=changed["ETag"])
+    assert later.status_code == 304
+    # another visitor's copy (the referee's) is not the phone's
+    assert signed_in.get(link_url(table), HTTP_IF_NONE_MATCH=changed["ETag"]).status_code == 200

@@ -284,3 +284,23 @@ def test_any_size_seats_everyone_once_and_reports_consistently(tables, sessions,
     assert plan.quality.max_wind_spread <= 1
     if 3 * sessions <= n - 1 and n >= 16 and sessions <= 4:
         assert plan.quality.repeated_meetings == 0
+
+
+def test_clubs_and_countries_too_large_to_spread_meet_no_more_than_the_pigeonholes_force():
+    """15 compatriots at 10 tables share five tables in every session at best: the plan reaches that
+    floor (and the planner knows it cannot do better), with no repeat."""
+    countries = ["ES"] * 15 + ["FR"] * 10 + ["DE"] * 5 + ["IT"] * 5 + ["NL"] * 5
+    players = [Player(id=i + 1, country=countries[i]) for i in range(40)]
+    plan = plan_schedule(Tournament(players, settings=SeatingSettings(seed=0)), 6)
+    assert plan.quality.repeated_meetings == 0
+    assert plan.quality.same_country_meetings == 6 * 5  # ES: 5 tables with two each; the others one a table
+
+
+def test_the_floor_of_the_rules_counts_each_session_where_they_apply():
+    players = [
+        Player(id=i + 1, country="ES" if i < 15 else "", club="A" if i < 12 else "") for i in range(40)
+    ]
+    settings = SeatingSettings(seed=0, country_sessions=2)
+    problem = _Problem(Tournament(players, settings=settings), 4)
+    # countries in the first two sessions only: 15 at 10 tables is 5 pairs; 12 of a club at 10 tables is 2
+    assert problem.rules_floor(range(4), flat=True) == 2 * 5 + 4 * 2

@@ -306,11 +306,13 @@ def relabel(
     max_iters: int,
     deadline: float | None = None,
     initial: list[int] | None = None,
+    floor: int = 0,
 ) -> tuple[list[int], int]:
     """Choose which player takes which template point, minimising the pair costs of meetings.
 
     ``pair_cost[c]`` is a flat ``n*n`` matrix (or None for all zero) charged once for every
-    meeting of two players in a session of class ``c``. Returns ``(player_of_point, cost)``.
+    meeting of two players in a session of class ``c``; ``floor`` is a cost no relabelling can
+    beat (the search stops there). Returns ``(player_of_point, cost)``.
     """
     neighbours: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     for s, session in enumerate(template):
@@ -334,12 +336,12 @@ def relabel(
     local = [point_cost(u) for u in range(n)]
     total = sum(local) // 2
     best, best_player = total, list(player)
-    if total == 0:
-        return best_player, 0
+    if total <= floor:
+        return best_player, total
     tabu = [0] * n
     stall = 0
     for it in range(1, max_iters + 1):
-        if best == 0:
+        if best <= floor:
             break
         if deadline is not None and (it & 15) == 0 and time.monotonic() > deadline:
             break

@@ -290,9 +290,41 @@ class _Problem:
         together = sum(k * (k - 1) // 2 * max(0, S - 1) for k in per_table.values())
         repeats = max(unavoidable, together)
         # Meetings that are repeats or forbidden: those beyond the repeats cost at least the
-        # smallest weight of a repeat or of a rule.
+        # smallest weight of a repeat or of a rule. Whatever the repeats, the clubs and countries
+        # too large to spread one to a table meet at least as often as the pigeonholes say.
         beyond = max(0, (ruled_excess + 1) // 2 - repeats)
-        return constant + repeats * (wr + wx) + beyond * min(rule_weights)
+        rules = max(beyond * min(rule_weights), self.rules_floor(range(S), flat))
+        return constant + repeats * (wr + wx) + rules
+
+    def rules_floor(self, sessions, flat: bool = False) -> int:
+        """The least the club and country rules can cost over ``sessions`` (indices of the plan's
+        sessions): in each session, ``k`` players of one club or country at ``g`` tables share them at
+        best evenly, which makes some pairs meet (15 compatriots at 10 tables: at least 5 meetings)."""
+        if self.swiss or self.g == 0:
+            return 0
+        g = self.g
+
+        def floor(counts) -> int:
+            total = 0
+            for k in counts.values():
+                q, r = divmod(k, g)
+                total += r * (q + 1) * q // 2 + (g - r) * q * (q - 1) // 2
+            return total
+
+        clubs: dict[str, int] = {}
+        countries: dict[str, int] = {}
+        for p in self.roster:
+            if p.club:
+                clubs[p.club] = clubs.get(p.club, 0) + 1
+            if p.country:
+                countries[p.country] = countries.get(p.country, 0) + 1
+        w_club, w_country = (1, 1) if flat else (self.w_club, self.w_country)
+        per_club, per_country = floor(clubs) * w_club, floor(countries) * w_country
+        total = 0
+        for k in sessions:
+            club, country = self.class_keys[self.session_class[k]]
+            total += (per_club if club else 0) + (per_country if country else 0)
+        return total
 
     def _budget(self, sample: int, evaluations: float = 3_000_000) -> int:
         """Iterations worth ``evaluations`` priced swaps (scaled by the effort setting)."""
@@ -337,7 +369,8 @@ class _Problem:
                 self.rng.shuffle(player)
             else:
                 iters = max(50, int(300 * self.settings.effort))
-                player, _ = relabel(part, n, costs, classes, self.rng, iters, self.deadline)
+                floor = self.rules_floor(range(len(sessions), len(sessions) + len(part)))
+                player, _ = relabel(part, n, costs, classes, self.rng, iters, self.deadline, floor=floor)
             block = [[[player[u] for u in table] for table in session] for session in part]
             for session in block:
                 for table in session:
