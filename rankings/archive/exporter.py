@@ -52,7 +52,13 @@ def archive_export(*, tournament: Tournament) -> dict[str, Any]:
         "sessions": sessions,
         "penalties": _penalties(tournament, key_of),
     }
-    statuses = [s.get("status", shape.session_status_implied(s["tables"])) for s in sessions]
+    statuses = [
+        s.get(
+            "status",
+            shape.session_status_implied(s["tables"], published=s.get("published", bool(s["tables"]))),
+        )
+        for s in sessions
+    ]
     if tournament.status != shape.tournament_status_implied(statuses):
         doc["tournament"]["status"] = tournament.status
     teams = [
@@ -159,7 +165,8 @@ def _sessions(tournament: Tournament, key_of: dict[int, str]) -> list[dict[str, 
             for table in tables_of.get(session.pk, [])
         ]
         # a live session's state, when the tables do not imply it (a backup taken while it runs)
-        if session.status != shape.session_status_implied(doc["tables"]):
+        implied = shape.session_status_implied(doc["tables"], published=session.seating_published)
+        if session.status != implied:
             doc["status"] = session.status
         if session.seating_published != bool(doc["tables"]):
             doc["published"] = session.seating_published

@@ -61,14 +61,17 @@ def table_played(table: Mapping[str, Any]) -> bool:
     return bool(table.get("hands")) or table.get("scores") is not None
 
 
-def session_status_implied(tables: Sequence[Mapping[str, Any]]) -> str:
+def session_status_implied(tables: Sequence[Mapping[str, Any]], *, published: bool = False) -> str:
     """A session's status when the document does not say it: every table played and confirmed, finished;
-    some played, playing; none, planned (a finished tournament's archive)."""
+    some played, playing; none, planned (a finished tournament's archive), or seated when its seating is
+    published (the status goes with the seating: the next step is to play it)."""
     played = sum(1 for t in tables if table_played(t))
     confirmed = all(t.get("status", "confirmed") == "confirmed" for t in tables)
     if tables and played == len(tables) and confirmed:
         return "finished"
-    return "playing" if played else "planned"
+    if played:
+        return "playing"
+    return "seated" if published and tables else "planned"
 
 
 def tournament_status_implied(sessions: Sequence[str]) -> str:

@@ -103,7 +103,14 @@
       }
     });
   }
+  function tellAccount() {
+    var account = document.querySelector('meta[name="offline-account"]');
+    if (account && "serviceWorker" in navigator && navigator.serviceWorker.controller) {
+      navigator.serviceWorker.controller.postMessage({ type: "account", account: account.content });
+    }
+  }
   function ready() {
+    tellAccount();
     showErrors();
     scrollables();
     window.addEventListener("resize", scrollables);
@@ -115,8 +122,4 @@
   // The table pages' offline copies (the service worker's) belong to one account: tell the worker which
   // account this page was shown to ("" for nobody), so that it forgets the copies taken for any other (a
   // session that ended, another account signed in by any door).
-  var account = document.querySelector('meta[name="offline-account"]');
-  if (account && "serviceWorker" in navigator && navigator.serviceWorker.controller) {
-    navigator.serviceWorker.controller.postMessage({ type: "account", account: account.content });
-  }
 })();

@@ -54,11 +54,12 @@ def _play(tournament, number: int, keys: list[str], director, *, clock_at: dt.da
     session_advance(session=tournament.sessions.get(number=number))
 
 
-def passing_tournament(director, referee_user) -> object:
+def passing_tournament(director, referee_user, *, late_substitute: str = "") -> object:
     """1 day, 4 sessions of 120 minutes with breaks of 30 minutes or more, 16 players from four EMA
     countries with EMA numbers the EMA list knows by the same name and country, a substitute asked, a
     referee, an observer and a prize; every clock ran, every session's results confirmed before the next
-    session started (the sessions lie ahead of the confirmations)."""
+    session started (the sessions lie ahead of the confirmations). ``late_substitute`` ("First Last"): a
+    substitute registered after session 1, who is never seated."""
     day = timezone.localdate() + dt.timedelta(days=30)
     tournament = services.tournament_create(
         name="Open de Ødegaard", slug="passes", ruleset="mcr", starts_on=day, director=director, sessions=4,
@@ -93,6 +94,10 @@ def passing_tournament(director, referee_user) -> object:
     keys = [f"p{i}" for i in range(1, 17)]
     for number, start in ((1, _at(day, 9)), (2, _at(day, 11, 30)), (3, _at(day, 14, 30)), (4, _at(day, 17))):
         _play(tournament, number, keys, director, clock_at=start)
+        if number == 1 and late_substitute:
+            first, last = late_substitute.split(" ", 1)
+            late = services.player_create(first_name=first, last_name=last, country="POL")
+            services.registration_create(tournament=tournament, player=late, key="s2", is_substitute=True)
     tournament_finish(tournament=tournament)
     return tournament
 

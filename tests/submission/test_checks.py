@@ -156,9 +156,7 @@ def test_a_ruleset_the_ema_does_not_rank_has_no_checks(director):
 def test_a_substitute_added_late_who_never_played_leaves_the_finished_tournament_green(director, make_user):
     """A substitute added at a later session's check-in and never seated: nothing of theirs counts, so the
     EMA does not need their answer; the substitute who played was asked."""
-    tournament = passing_tournament(director, make_user("rita"))
-    late = services.player_create(first_name="Marek", last_name="Nowak", country="POL")
-    services.registration_create(tournament=tournament, player=late, key="s2", is_substitute=True)
+    tournament = passing_tournament(director, make_user("rita"), late_substitute="Marek Nowak")
     check = {c.key: c for c in selectors.checks(tournament=tournament)}["substitutes"]
     assert check.status == engine.OK
     assert "Marek Nowak never played: no answer is needed, no results to count." in [
