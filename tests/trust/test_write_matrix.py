@@ -80,14 +80,8 @@ def csv_upload(name="players.csv"):
 
 
 def importable_archive(world: World) -> dict:
-    """The tournament's archive, without session 2's table of three (a partly seated table does not
-    import again)."""
-    doc = archive_export(tournament=world.tournament)
-    for session in doc.get("sessions", []):
-        session["tables"] = [
-            t for t in session.get("tables", []) if all(session_seat for session_seat in t.get("seats", []))
-        ]
-    return doc
+    """The tournament's archive as it is (session 2's table of three included: its empty seat is null)."""
+    return archive_export(tournament=world.tournament)
 
 
 def archive_upload(world: World):
@@ -170,11 +164,9 @@ def announcement_id(world: World) -> dict:
 
 
 def backup(world: World) -> None:
-    """A backup that imports again (without session 2's partly seated table of three)."""
+    """A backup of the tournament as it is (session 2's partly seated table of three included)."""
     from rankings.backups.services import backup_write
 
-    world.open_table.seats.all().delete()
-    world.open_table.delete()
     backup_write(tournament=world.tournament)
 
 
