@@ -423,3 +423,44 @@ def test_back_after_a_correction_and_saving_again_is_not_a_refusal(
     browser.save_screenshot(str(ARTIFACTS / "entry-back-after-correction-390.png"))
     # the table is one tap away whatever the answer
     assert browser.find_elements("css selector", f"a[href$='{page}'], a[href$='{page}#hands']")
+
+
+def test_a_used_key_with_other_data_gets_a_page_in_words_with_a_way_back(
+    browser, live_server, make_tournament, director
+):
+    """A browser that cannot remember what it sent (no storage) sends a used key with other data: the page
+    says what happened and what to do, in the reader's words, with a link back to the form."""
+    _, table = table_for(make_tournament, director, "phone-used-key")
+    page = link_url(table)
+    browser.get(live_server.url + page)
+    win(browser, winner="2", discarder="0", fan="8")
+    save(browser)
+    wait_for(lambda: len(stored(table)) == 1 and queued(browser) == 0, "hand 1 stored")
+
+    def correct(fan: str) -> None:
+        browser.get(live_server.url + page + "hand/1/")
+        browser.execute_script(
+            "sessionStorage.clear(); const f = document.querySelector('form.hand-form');"
+            "f.idempotency_key.value = 'the-same-key-twice'; f.fan.value = arguments[0];"
+            "f.reason.value = 'fan miscounted'; f.requestSubmit();",
+            fan,
+        )
+
+    correct("9")
+    wait_for(
+        lambda: "Hand 1 corrected." in browser.execute_script("return document.body.innerText;"), "saved"
+    )
+    correct("10")
+    text = wait_for(
+        lambda: browser.execute_script(
+            "const a = document.getElementById('idempotency-refused'); return a ? a.innerText : '';"
+        ),
+        "the refusal",
+    )
+    assert "already sent, with other data: nothing was saved" in text and "Open the page again" in text
+    assert "Idempotency-Key" not in text and "/hand/1/" not in text and "POST" not in text
+    assert no_sideways_scroll(browser)
+    browser.save_screenshot(str(ARTIFACTS / "entry-used-key-390.png"))
+    click(browser, "#idempotency-back")
+    wait_for(lambda: browser.find_elements("css selector", "form.hand-form [name=reason]"), "the form again")
+    assert stored(table)[0]["fan"] == 9

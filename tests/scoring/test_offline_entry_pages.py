@@ -144,3 +144,47 @@ def test_a_hand_saved_by_the_script_answers_with_what_changed_not_the_hand_form(
     assert full["Content-Encoding"] == "gzip"
     full_html = gzip.decompress(full.content).decode()
     assert "data-tile-picker" in full_html and "main content" not in full_html
+
+
+def closed_of(html: str) -> str:
+    found = re.search(r'<div id="offline-entry"[^>]*?data-closed="([^"]*)"', html)
+    return found.group(1) if found else ""
+
+
+@pytest.mark.django_db
+def test_a_table_that_takes_no_more_hands_tells_its_phone_why(client, tournament, referee, scorer):
+    """The table page says, for the phone's queue, why it takes no more hands: nothing while it does, then
+    that a referee confirmed it (in the reader's language); a hand sent to it then is refused in words."""
+    from scoring import services
+    from scoring.models import TableResult
+    from scoring.services import Actor
+    from tournaments.models import Role
+
+    table = seat_session(tournament)[0]
+    page = link_url(table)
+    assert closed_of(client.get(page).content.decode()) == ""
+    services.hand_add(
+        table=table,
+        hand={"result": "win", "winner": 0, "discarder": 2, "fan": 8},
+        actor=Actor(user=referee, role=Role.REFEREE),
+        expected_version=1,
+    )
+    services.result_confirm(
+        table=table,
+        actor=Actor(user=referee, role=Role.REFEREE),
+        expected_version=TableResult.objects.get(table=table).version,
+        short_reason="time",
+    )
+    said = closed_of(client.get(page).content.decode())
+    assert said.startswith("A referee confirmed this table") and "show them to a referee" in said
+    spanish = closed_of(client.get(page, headers={"Accept-Language": "es"}).content.decode())
+    assert spanish.startswith("Un árbitro confirmó esta mesa")
+    # a phone that had the page open sends its hand at the old version: the answer names what happened
+    response = client.post(
+        page, {"action": "hand", "version": 1, "result": "draw"}, headers={"X-Entry-Fragments": "1"}
+    )
+    assert response.status_code in (400, 409)
+    html = response.content.decode()
+    assert closed_of(html).startswith("A referee confirmed this table")
+    if response.status_code == 409:
+        assert "A referee confirmed this table while you were entering." in html
