@@ -34,6 +34,7 @@ router.register("penalties", penalties_api.PenaltyViewSet, basename="penalty")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/standings", rankings_api.StandingsViewSet, basename="standings"
 )
+router.register(r"tournaments/(?P<tournament_slug>[^/.]+)/needs", rankings_api.NeedsViewSet, basename="needs")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/exports",
     export_api.ExportJobViewSet,

@@ -1041,6 +1041,14 @@ class RiichiRuleset(Ruleset):
             game, self.config, transfers=transfers, deductions=deductions, chombos=chombos, excluded=excluded
         )
 
+    def session_places(self, ranking: Sequence[Number]) -> tuple[Number, ...]:
+        """Uma and the oka by place, shared as the preset's ``ties`` says."""
+        return uma_shares(ranking, self.config)
+
+    def session_spread(self) -> int:
+        """Raw points within ``score_bound`` either way, counted from the target."""
+        return self.score_bound() + abs(self.config.target_points)
+
     def score_bound(self) -> int:
         """Raw points: no player ends with more than the whole table's points twice over, or owes as much."""
         return 8 * self.config.start_points
