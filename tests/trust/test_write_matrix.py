@@ -641,6 +641,7 @@ READ_PAGES = {
     "director-backup-download", "ema-imports", "ema-import-detail", "print-schedules", "print-sheets",
     "venue-screen", "venue-screen-panels", "ema-submission", "ema-submission-panel", "ema-submission-pdf",
     "director-players-job", "live-stamp", "standings-needs", "standings-needs-csv",
+    "ema-ranking-what-if", "players-search", "player-record",
 }  # fmt: skip
 
 # The player imports again with every file imported in the background (PLAYER_IMPORT_INLINE_ROWS = 0):
