@@ -235,3 +235,49 @@ def player_across(*, player_id: int, user) -> tuple[Player, list[PlayedHere], li
         )
     entries = list(EmaRankingEntry.objects.filter(player_id=player_id).order_by("family"))
     return player, lines, entries
+
+
+@dataclass(frozen=True)
+class PlayingNow:
+    """A public tournament of this server the player is playing, as a what-if offers it: his place in the
+    standings the public sees, its players (substitutes apart), days and countries."""
+
+    name: str
+    place: int
+    players: int
+    days: int
+    countries: int
+
+
+def playing_now(*, player_id: int, family: str) -> list[PlayingNow]:
+    """The public tournaments of ``family`` still playing in which the player is ranked now."""
+    from rankings.standings.selectors import standings_document_shown
+
+    found = []
+    registrations = Registration.objects.filter(
+        player_id=player_id,
+        is_substitute=False,
+        tournament__is_public=True,
+        tournament__status=Tournament.Status.RUNNING,
+    ).select_related("tournament")
+    for registration in registrations:
+        tournament = registration.tournament
+        if tournament.family != family:
+            continue
+        document = standings_document_shown(tournament=tournament) or {}
+        row = next((r for r in document.get("standings", []) if r.get("player") == registration.key), None)
+        if row is None or row.get("rank") is None:
+            continue
+        players = Registration.objects.filter(tournament=tournament, is_substitute=False)
+        found.append(
+            PlayingNow(
+                name=tournament.name,
+                place=row["rank"],
+                players=players.count(),
+                days=tournament.days,
+                countries=max(
+                    players.exclude(player__country="").values("player__country").distinct().count(), 1
+                ),
+            )
+        )
+    return found

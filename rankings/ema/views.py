@@ -632,6 +632,22 @@ def ranking_what_if(request, family: str, ema_id: str):
     else:
         entry, player, on, _facts = player_ranking_facts(family, ema_id)
         answer, faults = {"entry": entry, "player": player, "on": on, "ended_on": on}, {}
+    from rankings.ema.selectors import playing_now
+
+    offers = [
+        {
+            "offer": offer,
+            "query": urlencode(
+                {
+                    "players": offer.players,
+                    "place": offer.place,
+                    "days": offer.days,
+                    "countries": offer.countries,
+                }
+            ),
+        }
+        for offer in playing_now(player_id=answer["player"].pk, family=family)
+    ]
     rows = []
     for i in range(3):
         rows.append(
@@ -649,6 +665,7 @@ def ranking_what_if(request, family: str, ema_id: str):
         "asked": asked,
         "rows": rows,
         "on_value": (request.GET.get("on") or "")[:10] or answer["on"].isoformat(),
+        "offers": offers,
     }
     return render(request, "rankings/ema/what_if.html", context, status=400 if faults else 200)
 

@@ -176,3 +176,31 @@ def test_the_what_if_page_in_spanish(client, ranked):  # noqa: F811
         url, {"players": "4", "place": "1", "days": "1"}, HTTP_ACCEPT_LANGUAGE="es"
     ).content.decode()
     assert 'lang="es"' in html and "Qué pasaría si" in html and "517,50" in html
+
+
+@pytest.mark.django_db
+def test_a_tournament_still_playing_here_is_offered_with_the_current_place(
+    client,
+    ranked,  # noqa: F811
+    make_tournament,
+    director,
+):
+    """Ana plays a public MCR tournament here, 3rd of 8 (shared) after its first session: the what-if offers it."""
+    from rankings.ema.selectors import playing_now
+    from tests.rankings.test_standings_pages import SESSION_1, play
+    from tournaments.models import Player, Tournament
+    from tournaments.services import registration_create
+
+    ana = Player.objects.get(ema_id="04010001")
+    tournament = make_tournament(slug="still-playing", director=director, players=7)
+    registration_create(tournament=tournament, player=ana, key="p8")
+    play(tournament, director, SESSION_1)
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
+    (offer,) = playing_now(player_id=ana.pk, family="mcr")
+    assert (offer.place, offer.players, offer.countries) == (3, 8, 4)
+    html = client.get(reverse("ema-ranking-what-if", args=["mcr", "04010001"])).content.decode()
+    assert "Still Playing, where you are 3 of 8 now" in html
+    assert "?players=8&amp;place=3&amp;days=1&amp;countries=4" in html
+    # a private tournament is never offered
+    Tournament.objects.filter(pk=tournament.pk).update(is_public=False)
+    assert playing_now(player_id=ana.pk, family="mcr") == []
