@@ -69,9 +69,15 @@ def _axis_bounds(values: list[float]) -> tuple[int, int]:
 
 
 def ranking_chart_svg(
-    points: Sequence[HistoryPoint], *, title: str, empty_text: str, number_format=lambda v: f"{v:.0f}"
+    points: Sequence[HistoryPoint],
+    *,
+    title: str,
+    empty_text: str,
+    number_format=lambda v: f"{v:.0f}",
+    marks: Sequence[date] = (),
 ) -> str:
-    """The history as an inline SVG step chart (ranking against time); text in ``title`` is escaped."""
+    """The history as an inline SVG step chart (ranking against time); text in ``title`` is escaped.
+    ``marks``: the weeks something moved the ranking (:func:`ranking_moves`), a tick each on the time axis."""
     known = [p for p in points if p.ranking is not None]
     label = escape(title)
     if not known:
@@ -121,6 +127,13 @@ def ranking_chart_svg(
             f'<text x="{LEFT}" y="{HEIGHT - BOTTOM + 16}" font-size="11" fill="currentColor" '
             f'fill-opacity="0.75">{start.isoformat()}</text>'
         )
+    for mark in sorted(set(marks)):
+        if start <= mark <= end:
+            mx = x(mark)
+            parts.append(
+                f'<line class="move-mark" x1="{mx:.1f}" x2="{mx:.1f}" y1="{HEIGHT - BOTTOM - 7}" '
+                f'y2="{HEIGHT - BOTTOM}" stroke="currentColor" stroke-opacity="0.7" stroke-width="1.5"/>'
+            )
     # a step line: the ranking holds until the next day it changes; gaps where it is not ranked
     path: list[str] = []
     drawing = False

@@ -310,6 +310,7 @@ def _player_page(request, family: str, ema_id: str, extra: dict) -> str:
         title=_("Ranking of %(name)s over time") % {"name": player.full_name},
         empty_text=_("Not listed yet"),
         number_format=lambda v: number_format(round(v, 2), 2),
+        marks=[move["week"] for move in moves],
     )
     context = {
         "family": family,

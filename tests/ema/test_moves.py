@@ -50,6 +50,8 @@ def test_the_players_page_and_the_api_say_why_it_moved(client, ranked):  # noqa:
     """Ana: Open B (500 days ago, 2nd of 4) counts half since its first anniversary; Open A (30 days ago)."""
     html = client.get(reverse("ema-ranking-player", args=["mcr", "04010001"])).content.decode()
     assert "Why it moved" in html
+    # the chart marks the weeks listed (those within the chart's span)
+    assert 1 <= html.count('class="move-mark"') <= html[html.index('id="moves"') :].count("Week of")
     moves = html[html.index('id="moves"') :]
     assert "Open A</a>: new result" in moves and "Open B</a>: a year old: counts half" in moves
     body = client.get("/api/ema-ranking/mcr/04010001/").json()
