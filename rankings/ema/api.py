@@ -576,6 +576,7 @@ class PlayerRecordViewSet(viewsets.ViewSet):
     role in); a player who plays in none of them is unknown (404)."""
 
     permission_classes = [permissions.AllowAny]
+    lookup_value_regex = r"[0-9]+"
 
     @extend_schema(
         parameters=[
@@ -612,6 +613,7 @@ class PlayerRecordViewSet(viewsets.ViewSet):
         )
 
     @extend_schema(
+        parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH, description="The player's id.")],
         responses=inline_serializer(
             "PlayerRecord",
             {
