@@ -34,6 +34,7 @@ router.register("penalties", penalties_api.PenaltyViewSet, basename="penalty")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/standings", rankings_api.StandingsViewSet, basename="standings"
 )
+router.register(r"tournaments/(?P<tournament_slug>[^/.]+)/needs", rankings_api.NeedsViewSet, basename="needs")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/exports",
     export_api.ExportJobViewSet,
@@ -42,6 +43,7 @@ router.register(
 router.register("archives", archive_api.ArchiveViewSet, basename="archive")
 router.register("ranking-imports", ema_api.ImportedTournamentViewSet, basename="ranking-import")
 router.register(r"ema-ranking/(?P<family>[a-z]+)", ema_api.EmaRankingViewSet, basename="ema-ranking-api")
+router.register("player-records", ema_api.PlayerRecordViewSet, basename="player-record-api")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/seating", seating_api.SeatingViewSet, basename="seating-api"
 )

@@ -168,7 +168,21 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
         ),
         # a penalty at the player's tables: say that it lowers the score, not the table points (MERS)
         "table_order_note": _table_order_note(tournament, sessions),
+        **_player_needs(tournament, registration),
     }
+
+
+def _player_needs(tournament: Tournament, registration: Registration) -> dict:
+    """What the player needs in the last session for the podium, when it can be worked out (not while
+    the standings are hidden, not once the session is finished)."""
+    from rankings.standings.needs_selectors import needs_table
+
+    if tournament.status == Tournament.Status.FINISHED or registration.withdrawn_from:
+        return {"needs": None, "need_line": None}
+    table = needs_table(tournament=tournament)
+    if table.session is None or table.session.status == table.session.Status.FINISHED:
+        return {"needs": None, "need_line": None}
+    return {"needs": table, "need_line": table.line(registration.key)}
 
 
 def _table_order_note(tournament: Tournament, sessions) -> str:

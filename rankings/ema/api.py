@@ -43,7 +43,7 @@ from rankings.ema.imports import (
 from rankings.ema.ranking import RANKED_FAMILIES, player_details
 from rankings.ema.results_file import MAX_FILE_BYTES, Fault
 from rankings.ema.selectors import ema_ranking_entries, ema_ranking_state
-from rankings.ema.views import body_too_large, change_of, player_ranking_facts
+from rankings.ema.views import body_too_large, change_of, player_moves, player_ranking_facts
 from rankings.models import ImportedResult, ImportedTournament
 
 
@@ -424,6 +424,12 @@ class EmaRankingViewSet(viewsets.ViewSet):
                 "on": serializers.DateField(),
                 "results": serializers.ListField(child=serializers.DictField()),
                 "history": serializers.ListField(child=serializers.DictField()),
+                "moves": serializers.ListField(
+                    child=serializers.DictField(),
+                    help_text="Week by week, latest first, what moved the ranking: week (its Monday), before, "
+                    "after (null: not listed) and reasons (kind: new, half, gone, dropped, back or corrected; "
+                    "the tournament).",
+                ),
             },
         ),
         summary="A player's ranking, counted results and history",
@@ -433,6 +439,7 @@ class EmaRankingViewSet(viewsets.ViewSet):
         entry, player, on, facts = player_ranking_facts(family, ema_id or "")
         ranking, details = player_details(player_id=player.pk, family=family, on=on, facts=facts)
         history = ranking_history([f.as_result() for f in facts], ruleset=family, until=on)
+        moves = player_moves(facts, family=family, on=on)
         return Response(
             {
                 "ranking": _row(entry) if entry is not None else None,
@@ -448,6 +455,214 @@ class EmaRankingViewSet(viewsets.ViewSet):
                         "results": p.counted,
                     }
                     for p in history
+                ],
+                "moves": [
+                    {
+                        **move,
+                        "reasons": [
+                            {"kind": r["kind"], "tournament": r["tournament"], "text": str(r["text"])}
+                            for r in move["reasons"]
+                        ],
+                    }
+                    for move in moves
+                ],
+            }
+        )
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("family", str, OpenApiParameter.PATH, enum=[*RANKED_FAMILIES]),
+            OpenApiParameter(
+                "players", int, many=True, description="Players of each hypothetical tournament (2 to 2000)."
+            ),
+            OpenApiParameter("place", int, many=True, description="The place in it (1 to its players)."),
+            OpenApiParameter("days", int, many=True, description="Its days (1 to 7; default 2)."),
+            OpenApiParameter(
+                "countries", int, many=True, description="Its players' countries (1 to 60; default 1)."
+            ),
+            OpenApiParameter(
+                "weight", str, many=True, description="Its MERS weight, when known (0.5 to 10, in halves)."
+            ),
+            OpenApiParameter(
+                "on",
+                str,
+                description="The tournaments' last day (YYYY-MM-DD; the ranking's date to two years on).",
+            ),
+        ],
+        responses=inline_serializer(
+            "EmaWhatIf",
+            {
+                "on": serializers.DateField(help_text="The stored ranking's date."),
+                "ended_on": serializers.DateField(),
+                "now": inline_serializer(
+                    "EmaWhatIfNow",
+                    {
+                        "position": serializers.IntegerField(allow_null=True),
+                        "ranking": serializers.FloatField(),
+                        "part_a": serializers.FloatField(),
+                        "part_b": serializers.FloatField(),
+                        "counted": serializers.IntegerField(),
+                    },
+                ),
+                "then": inline_serializer(
+                    "EmaWhatIfThen",
+                    {
+                        "position": serializers.IntegerField(
+                            allow_null=True,
+                            help_text="Among the other players' stored rankings; null: not listed.",
+                        ),
+                        "ranking": serializers.FloatField(),
+                        "part_a": serializers.FloatField(),
+                        "part_b": serializers.FloatField(),
+                        "counted": serializers.IntegerField(),
+                    },
+                ),
+                "results": serializers.ListField(
+                    child=serializers.DictField(),
+                    help_text="Every result that counts now or then: tournament, hypothetical, base_rank, "
+                    'weight, ended_on, before and after ("A", "B", "A+B" or ""), ageing before and after.',
+                ),
+            },
+        ),
+        summary="What hypothetical results would do to a player's ranking (three at most)",
+    )
+    @action(detail=True, methods=["get"], url_path="what-if")
+    def what_if(self, request, family=None, ema_id=None):
+        from rest_framework.exceptions import ValidationError
+
+        from rankings.ema.views import what_if_answer
+
+        family = self._family()
+        answer, faults = what_if_answer(family, ema_id or "", request.query_params)
+        if faults:
+            raise ValidationError(faults)
+        entry = answer["entry"]
+
+        def figures(ranking, position):
+            return {
+                "position": position,
+                "ranking": _fig(ranking.ranking),
+                "part_a": _fig(ranking.part_a),
+                "part_b": _fig(ranking.part_b),
+                "counted": ranking.counted,
+            }
+
+        return Response(
+            {
+                "on": answer["on"],
+                "ended_on": answer["ended_on"],
+                "now": figures(answer["before"], entry.position if entry else None),
+                "then": figures(answer["after"], answer["position"]),
+                "results": [
+                    {
+                        "tournament": str(c["tournament"]),
+                        "hypothetical": c["hypothetical"],
+                        "ended_on": c["ended_on"],
+                        "base_rank": c["base_rank"],
+                        "weight": str(c["weight"]),
+                        "before": c["before"],
+                        "after": c["after"],
+                        "ageing_before": str(c["ageing_before"]),
+                        "ageing_after": str(c["ageing_after"]),
+                    }
+                    for c in answer["changes"]
+                ],
+            }
+        )
+
+
+class PlayerRecordViewSet(viewsets.ViewSet):
+    """A player across the tournaments of this server: public tournaments only (and those the caller has a
+    role in); a player who plays in none of them is unknown (404)."""
+
+    permission_classes = [permissions.AllowAny]
+    lookup_value_regex = r"[0-9]+"
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("q", str, description="A name (accents and case ignored) or an EMA number.")
+        ],
+        responses=inline_serializer(
+            "PlayerFound",
+            {
+                "id": serializers.IntegerField(),
+                "first_name": serializers.CharField(),
+                "last_name": serializers.CharField(),
+                "ema_id": serializers.CharField(allow_null=True),
+                "country": serializers.CharField(),
+            },
+            many=True,
+        ),
+        summary="Find players by name or EMA number (50 at most)",
+    )
+    def list(self, request):
+        from rankings.ema.selectors import players_found
+
+        query = request.query_params.get("q", "").strip()[:100]
+        return Response(
+            [
+                {
+                    "id": p.pk,
+                    "first_name": p.first_name,
+                    "last_name": p.last_name,
+                    "ema_id": p.ema_id,
+                    "country": p.country,
+                }
+                for p in players_found(query=query, user=request.user)
+            ]
+        )
+
+    @extend_schema(
+        parameters=[OpenApiParameter("id", int, OpenApiParameter.PATH, description="The player's id.")],
+        responses=inline_serializer(
+            "PlayerRecord",
+            {
+                "id": serializers.IntegerField(),
+                "first_name": serializers.CharField(),
+                "last_name": serializers.CharField(),
+                "ema_id": serializers.CharField(allow_null=True),
+                "tournaments": serializers.ListField(
+                    child=serializers.DictField(),
+                    help_text="Latest first: slug, name, starts_on, status, key (the player's page), "
+                    "substitute, place, players and base_rank (null until the tournament is finished).",
+                ),
+                "ema_ranking": serializers.ListField(
+                    child=serializers.DictField(), help_text="family, position, ranking."
+                ),
+            },
+        ),
+        summary="A player across the tournaments of this server",
+    )
+    def retrieve(self, request, pk=None):
+        from rankings.ema.selectors import player_across
+        from tournaments.models import Player
+
+        try:
+            player, lines, entries = player_across(player_id=_pk(pk), user=request.user)
+        except Player.DoesNotExist:
+            raise Http404("No such player.") from None
+        return Response(
+            {
+                "id": player.pk,
+                "first_name": player.first_name,
+                "last_name": player.last_name,
+                "ema_id": player.ema_id,
+                "tournaments": [
+                    {
+                        "slug": line.tournament.slug,
+                        "name": line.tournament.name,
+                        "starts_on": line.tournament.starts_on,
+                        "status": line.tournament.status,
+                        "key": line.key,
+                        "substitute": line.substitute,
+                        "place": line.place,
+                        "players": line.players,
+                        "base_rank": line.base_rank,
+                    }
+                    for line in lines
+                ],
+                "ema_ranking": [
+                    {"family": e.family, "position": e.position, "ranking": _fig(e.ranking)} for e in entries
                 ],
             }
         )

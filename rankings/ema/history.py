@@ -9,17 +9,20 @@ results that count (not listed, the ranking system's §3) has no ranking.
 
 :func:`ranking_chart_svg` draws the history as a step line, sized by its ``viewBox`` so that it scales to
 the width of a phone and its labels stay readable; every text is escaped.
+
+:func:`ranking_moves` says, week by week, what moved the ranking: a new result, a result a year or two old,
+a result pushed out of Part A (or back into it), a corrected import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from fractions import Fraction
 from html import escape
 
-from rankings.ema.engine import EmaResult, anniversary, ema_ranking
+from rankings.ema.engine import EmaRanking, EmaResult, anniversary, ema_ranking
 
 WIDTH, HEIGHT = 360, 210
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 14, 28
@@ -66,9 +69,15 @@ def _axis_bounds(values: list[float]) -> tuple[int, int]:
 
 
 def ranking_chart_svg(
-    points: Sequence[HistoryPoint], *, title: str, empty_text: str, number_format=lambda v: f"{v:.0f}"
+    points: Sequence[HistoryPoint],
+    *,
+    title: str,
+    empty_text: str,
+    number_format=lambda v: f"{v:.0f}",
+    marks: Sequence[date] = (),
 ) -> str:
-    """The history as an inline SVG step chart (ranking against time); text in ``title`` is escaped."""
+    """The history as an inline SVG step chart (ranking against time); text in ``title`` is escaped.
+    ``marks``: the weeks something moved the ranking (:func:`ranking_moves`), a tick each on the time axis."""
     known = [p for p in points if p.ranking is not None]
     label = escape(title)
     if not known:
@@ -118,6 +127,13 @@ def ranking_chart_svg(
             f'<text x="{LEFT}" y="{HEIGHT - BOTTOM + 16}" font-size="11" fill="currentColor" '
             f'fill-opacity="0.75">{start.isoformat()}</text>'
         )
+    for mark in sorted(set(marks)):
+        if start <= mark <= end:
+            mx = x(mark)
+            parts.append(
+                f'<line class="move-mark" x1="{mx:.1f}" x2="{mx:.1f}" y1="{HEIGHT - BOTTOM - 7}" '
+                f'y2="{HEIGHT - BOTTOM}" stroke="currentColor" stroke-opacity="0.7" stroke-width="1.5"/>'
+            )
     # a step line: the ranking holds until the next day it changes; gaps where it is not ranked
     path: list[str] = []
     drawing = False
@@ -147,3 +163,86 @@ def ranking_chart_svg(
         )
     parts.append("</svg>")
     return "".join(parts)
+
+
+# -- why the ranking moved ----------------------------------------------------------------------------
+
+NEW, HALF, GONE, DROPPED, BACK, CORRECTED = "new", "half", "gone", "dropped", "back", "corrected"
+
+
+@dataclass(frozen=True)
+class Reason:
+    kind: str  # NEW, HALF (a year old: half its weight), GONE (two years old), DROPPED (out of Part A),
+    # BACK (into Part A again), CORRECTED (its imported tournament was corrected that day)
+    tournament: str  # the result's ``tournament`` label
+
+
+@dataclass(frozen=True)
+class Move:
+    """What changed a player's ranking in one week (Monday ``week``), with the ranking before and after."""
+
+    week: date
+    before: Fraction | None  # None: not listed
+    after: Fraction | None
+    reasons: tuple[Reason, ...]
+
+
+def ranking_moves(
+    results: Sequence[EmaResult],
+    *,
+    ruleset: str,
+    until: date,
+    corrections: Mapping[str, date] | None = None,
+) -> list[Move]:
+    """Week by week, latest first, what changed the ranking computed from ``results`` up to ``until``: a
+    new result, a result a year old (half its weight) or two (no longer counting), a result leaving or
+    entering Part A, and the days imported results were corrected (``corrections``: label → day; the
+    figures are those of the results as they are now, the earlier ones are not kept)."""
+    own = [r for r in results if r.ruleset == ruleset and r.ended_on <= until]
+    if not own:
+        return []
+    days = set(change_days(own))
+    for label, day in (corrections or {}).items():
+        if any(r.tournament == label for r in own):
+            days.add(day)
+    days = {d for d in days if d <= until}
+    weeks: dict[date, list[tuple[date, EmaRanking, EmaRanking, list[Reason]]]] = {}
+    for day in sorted(days)[-MAX_POINTS:]:
+        before = ema_ranking(own, ruleset=ruleset, on=day - timedelta(days=1))
+        after = ema_ranking(own, ruleset=ruleset, on=day)
+        a_before = {id(c.result) for c in before.part_a_results if c.result is not None}
+        a_after = {id(c.result) for c in after.part_a_results if c.result is not None}
+        reasons: list[Reason] = []
+        for r in own:
+            if r.ended_on == day:
+                kind = NEW
+            elif anniversary(r.ended_on, 1) + timedelta(days=1) == day:
+                kind = HALF
+            elif anniversary(r.ended_on, 2) + timedelta(days=1) == day:
+                kind = GONE
+            elif id(r) in a_before and id(r) not in a_after:
+                kind = DROPPED
+            elif id(r) in a_after and id(r) not in a_before:
+                kind = BACK
+            else:
+                kind = ""
+            if kind:
+                reasons.append(Reason(kind, r.tournament))
+            if (corrections or {}).get(r.tournament) == day:
+                reasons.append(Reason(CORRECTED, r.tournament))
+        if reasons:
+            week = day - timedelta(days=day.weekday())
+            weeks.setdefault(week, []).append((day, before, after, reasons))
+    moves = []
+    for week, changes in weeks.items():
+        first, last = changes[0][1], changes[-1][2]
+        moves.append(
+            Move(
+                week=week,
+                before=first.ranking if first.listed else None,
+                after=last.ranking if last.listed else None,
+                reasons=tuple(reason for *_, reasons in changes for reason in reasons),
+            )
+        )
+    moves.sort(key=lambda m: m.week, reverse=True)
+    return moves

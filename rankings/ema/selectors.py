@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from rankings.ema.engine import (
     RULESETS,
@@ -15,7 +16,7 @@ from rankings.ema.engine import (
     tournament_weight,
 )
 from rankings.ema.ranking import RankingLine, ranking_compute
-from rankings.models import EmaRankingEntry, EmaRankingState
+from rankings.models import EmaRankingEntry, EmaRankingState, ImportedTournament
 from tournaments.models import Player, Registration, Tournament
 from tournaments.search import fold
 
@@ -137,3 +138,146 @@ def ema_ranking_entry(*, family: str, ema_id: str) -> EmaRankingEntry | None:
 def ema_player_by_number(*, ema_id: str) -> Player | None:
     """The player holding an EMA number, listed in the ranking or not."""
     return Player.objects.filter(ema_id=ema_id).first()
+
+
+def ema_position_of(*, family: str, ranking, player_id: int) -> int:
+    """The position a ranking of ``family`` would take among the stored ones of every other player (equal
+    rankings share the best position)."""
+    values = (
+        EmaRankingEntry.objects.filter(family=family)
+        .exclude(player_id=player_id)
+        .values_list("ranking", flat=True)
+    )
+    return 1 + sum(1 for value in values if value > ranking)
+
+
+def imported_corrections(*, links) -> dict[str, date]:
+    """The day each imported tournament among ``links`` ("imported:<id>") was corrected, when it was
+    (changed a minute or more after its import)."""
+    ids = [int(link.partition(":")[2]) for link in links if link.startswith("imported:")]
+    found = {}
+    for pk, imported_at, updated_at in ImportedTournament.objects.filter(pk__in=ids).values_list(
+        "pk", "imported_at", "updated_at"
+    ):
+        if (updated_at - imported_at).total_seconds() >= 60:
+            found[f"imported:{pk}"] = timezone.localdate(updated_at)
+    return found
+
+
+# -- a player across the tournaments of this server ----------------------------------------------------
+
+PLAYER_SEARCH_LIMIT = 50
+
+
+def _visible_tournaments(user):
+    from tournaments.selectors import tournament_list_visible
+
+    return tournament_list_visible(user=user).values("pk")
+
+
+def players_found(*, query: str, user) -> list[Player]:
+    """Players whose folded name holds the folded ``query`` (or whose EMA number is it), among those who
+    play in a tournament ``user`` may see; at most :data:`PLAYER_SEARCH_LIMIT`, by name."""
+    text = fold(query)[:100]
+    if not text:
+        return []
+    found = Player.objects.filter(registrations__tournament__in=_visible_tournaments(user))
+    if text.isdigit():
+        found = found.filter(Q(ema_id=text) | Q(search_name__contains=text))
+    else:
+        found = found.filter(search_name__contains=text)
+    return list(found.distinct().order_by("last_name", "first_name", "pk")[:PLAYER_SEARCH_LIMIT])
+
+
+@dataclass(frozen=True)
+class PlayedHere:
+    tournament: Tournament
+    key: str  # the registration's key: the player's page in the tournament
+    substitute: bool
+    place: int | None  # finished and counted: the place and the EMA base rank
+    players: int | None
+    base_rank: int | None
+
+
+def player_across(*, player_id: int, user) -> tuple[Player, list[PlayedHere], list[EmaRankingEntry]]:
+    """A player, every tournament of this server ``user`` may see that he played (latest first, with his
+    place and base rank once finished) and his EMA ranking entries. A player who plays in no tournament
+    ``user`` may see is unknown (``Player.DoesNotExist``): neither his name nor his existence shows."""
+    registrations = list(
+        Registration.objects.filter(player_id=player_id, tournament__in=_visible_tournaments(user))
+        .select_related("tournament", "player")
+        .order_by("-tournament__starts_on", "tournament__name")
+    )
+    if not registrations:
+        raise Player.DoesNotExist(player_id)
+    player = registrations[0].player
+    from rankings.models import TournamentResult
+
+    results = {
+        r.registration_id: r
+        for r in TournamentResult.objects.filter(
+            registration__in=[r.pk for r in registrations]
+        ).select_related("tournament__ema_state")
+    }
+    lines = []
+    for registration in registrations:
+        result = results.get(registration.pk)
+        state = getattr(result.tournament, "ema_state", None) if result else None
+        lines.append(
+            PlayedHere(
+                tournament=registration.tournament,
+                key=registration.key,
+                substitute=registration.is_substitute,
+                place=result.place if result else None,
+                players=state.players if state else None,
+                base_rank=result.base_rank if result else None,
+            )
+        )
+    entries = list(EmaRankingEntry.objects.filter(player_id=player_id).order_by("family"))
+    return player, lines, entries
+
+
+@dataclass(frozen=True)
+class PlayingNow:
+    """A public tournament of this server the player is playing, as a what-if offers it: his place in the
+    standings the public sees, its players (substitutes apart), days and countries."""
+
+    name: str
+    place: int
+    players: int
+    days: int
+    countries: int
+
+
+def playing_now(*, player_id: int, family: str) -> list[PlayingNow]:
+    """The public tournaments of ``family`` still playing in which the player is ranked now."""
+    from rankings.standings.selectors import standings_document_shown
+
+    found = []
+    registrations = Registration.objects.filter(
+        player_id=player_id,
+        is_substitute=False,
+        tournament__is_public=True,
+        tournament__status=Tournament.Status.RUNNING,
+    ).select_related("tournament")
+    for registration in registrations:
+        tournament = registration.tournament
+        if tournament.family != family:
+            continue
+        document = standings_document_shown(tournament=tournament) or {}
+        row = next((r for r in document.get("standings", []) if r.get("player") == registration.key), None)
+        if row is None or row.get("rank") is None:
+            continue
+        players = Registration.objects.filter(tournament=tournament, is_substitute=False)
+        found.append(
+            PlayingNow(
+                name=tournament.name,
+                place=row["rank"],
+                players=players.count(),
+                days=tournament.days,
+                countries=max(
+                    players.exclude(player__country="").values("player__country").distinct().count(), 1
+                ),
+            )
+        )
+    return found

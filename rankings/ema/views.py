@@ -241,6 +241,53 @@ def player_ranking_facts(family: str, ema_id: str):
     return entry, player, on, facts
 
 
+MOVE_WEEKS = 52  # the weeks a page lists (the API gives every week)
+REASON_TEXTS = {
+    "new": gettext_lazy("new result"),
+    "half": gettext_lazy("a year old: counts half"),
+    "gone": gettext_lazy("two years old: no longer counts"),
+    "dropped": gettext_lazy("left the counted results"),
+    "back": gettext_lazy("back among the counted results"),
+    "corrected": gettext_lazy("its results were corrected (figures as corrected)"),
+}
+
+
+def player_moves(facts, *, family: str, on) -> list[dict]:
+    """Week by week, latest first, what moved the player's ranking, the tournaments named."""
+    from rankings.ema.history import ranking_moves
+    from rankings.ema.selectors import imported_corrections
+
+    names = {f.link: f for f in facts}
+    moves = ranking_moves(
+        [f.as_result() for f in facts],
+        ruleset=family,
+        until=on,
+        corrections=imported_corrections(links=list(names)),
+    )
+    return [
+        {
+            "week": move.week,
+            "before": None if move.before is None else _figure(move.before),
+            "after": None if move.after is None else _figure(move.after),
+            "reasons": [
+                {
+                    "kind": reason.kind,
+                    "text": REASON_TEXTS[reason.kind],
+                    "tournament": names[reason.tournament].tournament,
+                    "slug": reason.tournament.partition(":")[2]
+                    if reason.tournament.startswith("local:")
+                    else "",
+                    "imported": int(reason.tournament.partition(":")[2])
+                    if reason.tournament.startswith("imported:")
+                    else None,
+                }
+                for reason in move.reasons
+            ],
+        }
+        for move in moves
+    ]
+
+
 def _player_page(request, family: str, ema_id: str, extra: dict) -> str:
     entry, player, on, facts = player_ranking_facts(family, ema_id)
     ranking, details = player_details(player_id=player.pk, family=family, on=on, facts=facts)
@@ -257,11 +304,13 @@ def _player_page(request, family: str, ema_id: str, extra: dict) -> str:
             }
         )
     history = ranking_history([f.as_result() for f in facts], ruleset=family, until=on)
+    moves = player_moves(facts, family=family, on=on)
     chart = ranking_chart_svg(
         history,
         title=_("Ranking of %(name)s over time") % {"name": player.full_name},
         empty_text=_("Not listed yet"),
         number_format=lambda v: number_format(round(v, 2), 2),
+        marks=[move["week"] for move in moves],
     )
     context = {
         "family": family,
@@ -282,6 +331,9 @@ def _player_page(request, family: str, ema_id: str, extra: dict) -> str:
         "padding_in_b": sum(1 for d in padding if d["part_b"]),
         "chart": mark_safe(chart),  # built from numbers and escaped text only
         "history_from": history[0].on if history else None,
+        "moves": moves,
+        # the page of every tournament played here, for a player who played a public one here
+        "played_here": player.registrations.filter(tournament__is_public=True).exists(),
         "today": timezone.localdate(),
         **extra,
     }
@@ -442,3 +494,220 @@ def import_delete(request, pk: int):
     imported_tournament_delete(tournament=tournament)
     messages.success(request, _("%(name)s removed; the ranking follows.") % {"name": name})
     return redirect(reverse("ema-imports"))
+
+
+# -- what a result would do to a player's ranking --------------------------------------------------------
+
+WHAT_IF_FIELDS = ("players", "place", "days", "countries", "weight")
+_WHAT_IF_BOUNDS = {"players": (2, 2000), "place": (1, 2000), "days": (1, 7), "countries": (1, 60)}
+
+
+def _whole(text: str, field: str, low: int, high: int, faults: dict) -> int | None:
+    text = (text or "").strip()
+    if not text.isdigit() or len(text) > 5 or not low <= int(text) <= high:
+        faults[field] = [_("a whole number from %(low)s to %(high)s") % {"low": low, "high": high}]
+        return None
+    return int(text)
+
+
+def what_if_params(data, *, on) -> tuple[list, object, dict[str, list[str]]]:
+    """The hypothetical results of a query (``players``, ``place``, ``days``, ``countries`` and an
+    optional ``weight`` in halves, each repeated once per result, at most three results) and their
+    tournaments' last day (``on``: from the ranking's date to two years after it); the faults by field."""
+    import datetime as dt
+
+    from rankings.ema.engine import anniversary
+    from rankings.ema.whatif import MAX_RESULTS, Hypothesis
+
+    faults: dict[str, list[str]] = {}
+    columns = {name: data.getlist(name) for name in WHAT_IF_FIELDS}
+    rows = max((len(v) for v in columns.values()), default=0)
+    if rows > MAX_RESULTS:
+        faults["players"] = [_("at most %(n)s results at once") % {"n": MAX_RESULTS}]
+        return [], on, faults
+    hypotheses = []
+    for i in range(rows):
+        cell = {name: (values[i] if i < len(values) else "") for name, values in columns.items()}
+        if not any(v.strip() for v in cell.values()):
+            continue  # an empty row of the form
+        at = f"[{i + 1}]"
+        figures = {
+            name: _whole(
+                cell[name] or ("2" if name == "days" else "1" if name == "countries" else ""),
+                name + at,
+                *_WHAT_IF_BOUNDS[name],
+                faults,
+            )
+            for name in ("players", "place", "days", "countries")
+        }
+        weight = None
+        if cell["weight"].strip():
+            text = cell["weight"].strip().replace(",", ".")
+            try:
+                weight = Fraction(text) if len(text) <= 6 and text.replace(".", "", 1).isdigit() else None
+            except (ValueError, ZeroDivisionError):
+                weight = None
+            if weight is None or weight <= 0 or weight > 10 or (weight * 2).denominator != 1:
+                faults["weight" + at] = [_("a weight from 0.5 to 10, in halves")]
+        if None in figures.values() or ("weight" + at) in faults:
+            continue
+        if figures["place"] > figures["players"]:
+            faults["place" + at] = [
+                _("place %(place)s is outside 1 to %(players)s")
+                % {"place": figures["place"], "players": figures["players"]}
+            ]
+            continue
+        hypotheses.append(Hypothesis(**figures, given_weight=weight))
+    ended_on = on
+    text = (data.get("on") or "").strip()
+    if text:
+        try:
+            ended_on = dt.date.fromisoformat(text[:10])
+        except ValueError:
+            faults["on"] = [_("a date as YYYY-MM-DD")]
+        else:
+            if not on <= ended_on <= anniversary(on, 2):
+                faults["on"] = [
+                    _("a date from %(start)s to %(end)s")
+                    % {"start": on.isoformat(), "end": anniversary(on, 2).isoformat()}
+                ]
+    if not hypotheses and not faults:
+        faults["players"] = [_("give at least one result: the players and the place")]
+    return hypotheses, ended_on, faults
+
+
+def what_if_answer(family: str, ema_id: str, data) -> tuple[dict, dict[str, list[str]]]:
+    """The player, his ranking now and with the hypothetical results, and the faults of the query."""
+    from rankings.ema.selectors import ema_position_of
+    from rankings.ema.whatif import what_if
+
+    entry, player, on, facts = player_ranking_facts(family, ema_id)
+    hypotheses, ended_on, faults = what_if_params(data, on=on)
+    answer = {"entry": entry, "player": player, "on": on, "ended_on": ended_on, "hypotheses": hypotheses}
+    if faults:
+        return answer, faults
+    result = what_if([f.as_result() for f in facts], hypotheses, ruleset=family, on=on, ended_on=ended_on)
+    labels = {f.link: f for f in facts}
+    answer.update(
+        {
+            "before": result.before,
+            "after": result.after,
+            "position": ema_position_of(family=family, ranking=result.after.ranking, player_id=player.pk)
+            if result.after.listed
+            else None,
+            "changes": [
+                {
+                    "tournament": labels[c.result.tournament].tournament
+                    if c.result.tournament in labels
+                    else _("Result %(n)s (what if)") % {"n": c.result.tournament.rpartition(":")[2]},
+                    "hypothetical": c.hypothetical,
+                    "ended_on": c.result.ended_on,
+                    "base_rank": c.result.base_rank,
+                    "weight": c.result.weight,
+                    "before": _parts(c.before_a, c.before_b),
+                    "after": _parts(c.after_a, c.after_b),
+                    "ageing_before": c.ageing_before,
+                    "ageing_after": c.ageing_after,
+                    "changed": c.changed,
+                }
+                for c in result.changes
+            ],
+        }
+    )
+    return answer, {}
+
+
+def _parts(in_a: bool, in_b: bool) -> str:
+    return "+".join(p for p, yes in (("A", in_a), ("B", in_b)) if yes)
+
+
+@require_GET
+def ranking_what_if(request, family: str, ema_id: str):
+    """What hypothetical results would do to a player's ranking: public, read-only, three results at most."""
+    family = _family(family)
+    if not ema_id.isdigit() or len(ema_id) != 8:
+        raise Http404("An EMA number has 8 digits.")
+    asked = any(request.GET.getlist(name) for name in WHAT_IF_FIELDS)
+    if asked:
+        answer, faults = what_if_answer(family, ema_id, request.GET)
+    else:
+        entry, player, on, _facts = player_ranking_facts(family, ema_id)
+        answer, faults = {"entry": entry, "player": player, "on": on, "ended_on": on}, {}
+    from rankings.ema.selectors import playing_now
+
+    offers = [
+        {
+            "offer": offer,
+            "query": urlencode(
+                {
+                    "players": offer.players,
+                    "place": offer.place,
+                    "days": offer.days,
+                    "countries": offer.countries,
+                }
+            ),
+        }
+        for offer in playing_now(player_id=answer["player"].pk, family=family)
+    ]
+    rows = []
+    for i in range(3):
+        rows.append(
+            {
+                name: (request.GET.getlist(name)[i] if i < len(request.GET.getlist(name)) else "")
+                for name in WHAT_IF_FIELDS
+            }
+        )
+    context = {
+        **answer,
+        "family": family,
+        "family_label": FAMILY_LABELS[family],
+        "ema_id": ema_id,
+        "faults": faults,
+        "asked": asked,
+        "rows": rows,
+        "on_value": (request.GET.get("on") or "")[:10] or answer["on"].isoformat(),
+        "offers": offers,
+    }
+    return render(request, "rankings/ema/what_if.html", context, status=400 if faults else 200)
+
+
+# -- a player across the tournaments of this server ----------------------------------------------------
+
+
+@require_GET
+def players_search(request):
+    """Find a player by name (accents, case and strokes ignored) or EMA number, among those who play in a
+    tournament the visitor may see."""
+    from rankings.ema.selectors import PLAYER_SEARCH_LIMIT, players_found
+
+    query = request.GET.get("q", "").strip()[:MAX_QUERY_CHARS]
+    found = players_found(query=query, user=request.user) if query else []
+    return render(
+        request,
+        "rankings/ema/players.html",
+        {"query": query, "found": found, "limit": PLAYER_SEARCH_LIMIT},
+    )
+
+
+@require_GET
+def player_record(request, pk: int):
+    """One player across the tournaments of this server: each one's place and base rank, his EMA ranking."""
+    from rankings.ema.selectors import player_across
+    from tournaments.models import Player
+
+    try:
+        player, lines, entries = player_across(player_id=pk, user=request.user)
+    except Player.DoesNotExist:
+        raise Http404("No such player.") from None
+    return render(
+        request,
+        "rankings/ema/player_record.html",
+        {
+            "player": player,
+            "lines": lines,
+            "entries": [
+                {"entry": e, "label": FAMILY_LABELS.get(e.family, e.family), "ranking": _figure(e.ranking)}
+                for e in entries
+            ],
+        },
+    )

@@ -8,6 +8,7 @@ from rest_framework import permissions, serializers, viewsets
 from rest_framework.response import Response
 
 from rankings.standings import selectors
+from rankings.standings.engine import printable
 from tournaments.permissions import can_view
 
 
@@ -62,3 +63,126 @@ class StandingsViewSet(viewsets.ViewSet):
             raise Http404("No such tournament.")
         document = selectors.standings_document_shown(tournament=tournament, user=request.user)
         return Response({**(document or {}), "freshness": freshness.as_dict()})
+
+
+NEED_CELL = inline_serializer(
+    "PlaceNeed",
+    {
+        "place": serializers.IntegerField(help_text="Finish in this place or better."),
+        "status": serializers.ChoiceField(
+            choices=["safe", "needs", "open", "out"],
+            help_text=(
+                "safe: whatever happens; needs: sure with a result (``guaranteed``); open: possible "
+                "(from ``possible``) but no result makes it sure; out: out of reach."
+            ),
+        ),
+        "guaranteed": serializers.FloatField(
+            allow_null=True,
+            help_text="The least result at the player's table from which every better result makes the "
+            "place sure (table points, or uma with the oka, in points); null: none does.",
+        ),
+        "possible": serializers.FloatField(
+            allow_null=True, help_text="The least result that keeps the place possible; null: out of reach."
+        ),
+        "text": serializers.CharField(help_text="The answer in words, in the request's language."),
+    },
+)
+
+
+class NeedsViewSet(viewsets.ViewSet):
+    """GET /api/tournaments/<slug>/needs/: what each player needs in a session for the podium and a
+    cut line, worked out from the rules; public for public tournaments."""
+
+    permission_classes = [permissions.AllowAny]
+    lookup_field = "tournament_slug"
+    schema_single_object = True
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("tournament_slug", str, OpenApiParameter.PATH),
+            OpenApiParameter("session", int, description="The session (1 to 999); default: the last."),
+            OpenApiParameter(
+                "cut", int, description="A cut line: finish in this place or better (4 to 9999)."
+            ),
+        ],
+        responses=inline_serializer(
+            "Needs",
+            {
+                "tournament": serializers.CharField(),
+                "session": serializers.IntegerField(allow_null=True),
+                "places": serializers.ListField(child=serializers.IntegerField()),
+                "unit": serializers.CharField(help_text="What a result counts."),
+                "results": serializers.ListField(
+                    child=serializers.CharField(), help_text="The results open at a table, worst first."
+                ),
+                "reason": serializers.CharField(
+                    allow_blank=True,
+                    help_text="Why nothing is worked out (empty when it is): no session, a session finished "
+                    "or not seated yet, an earlier one not finished, or the standings hidden.",
+                ),
+                "hidden": serializers.BooleanField(
+                    help_text="The standings before the session are hidden until the prize-giving: "
+                    "nothing is worked out from hidden results."
+                ),
+                "players": serializers.ListField(
+                    child=inline_serializer(
+                        "PlayerNeeds",
+                        {
+                            "rank": serializers.IntegerField(),
+                            "player": serializers.CharField(),
+                            "name": serializers.CharField(),
+                            "table": serializers.IntegerField(allow_null=True),
+                            "plays": serializers.BooleanField(),
+                            "places": serializers.ListField(child=NEED_CELL),
+                        },
+                    )
+                ),
+            },
+        ),
+    )
+    def list(self, request, tournament_slug: str):
+        from rest_framework.exceptions import ValidationError
+
+        from rankings.standings.needs_selectors import needs_table
+        from rankings.standings.views import needs_params
+
+        tournament, _freshness = selectors.tournament_with_freshness(slug=tournament_slug)
+        if not can_view(request.user, tournament):
+            raise Http404("No such tournament.")
+        number, cuts, faults = needs_params(request.query_params)
+        if faults:
+            raise ValidationError(faults)
+        table = needs_table(tournament=tournament, session_number=number, cuts=cuts)
+        if number is not None and table.session is None:
+            raise ValidationError({"session": [f"This tournament has no session {number}."]})
+        return Response(
+            {
+                "tournament": tournament.slug,
+                "session": table.session.number if table.session else None,
+                "places": list(table.places),
+                "unit": str(table.unit),
+                "results": list(table.results),
+                "reason": table.reason,
+                "hidden": table.hidden,
+                "players": [
+                    {
+                        "rank": line.rank,
+                        "player": line.player,
+                        "name": line.name,
+                        "table": line.table,
+                        "plays": line.plays,
+                        "places": [
+                            {
+                                "place": cell.place,
+                                "status": cell.status,
+                                "guaranteed": None if cell.guaranteed is None else printable(cell.guaranteed),
+                                "possible": None if cell.possible is None else printable(cell.possible),
+                                "text": cell.text,
+                            }
+                            for cell in line.cells
+                        ],
+                    }
+                    for line in table.lines
+                ],
+            }
+        )

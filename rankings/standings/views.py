@@ -25,7 +25,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
-from rankings.standings import selectors, services
+from rankings.standings import needs_selectors, selectors, services
 from rankings.standings.engine import TIEBREAKS, method_of
 from scoring.rules.base import RuleError
 from tournaments import pagecache, presenters
@@ -236,3 +236,83 @@ def director_tiebreaks(request, slug: str):
             request, " ".join(str(e) for e in form.non_field_errors()) or _("Check the tie-breaks.")
         )
     return redirect("director-dashboard", slug=tournament.slug)
+
+
+# -- what each player needs in a session -------------------------------------------------------------
+
+
+class NeedsParams(forms.Form):
+    """The session (default: the last) and a cut line (finish in that place or better) a visitor asks
+    about; both bounded."""
+
+    session = forms.IntegerField(label=_("Session"), min_value=1, max_value=999, required=False)
+    cut = forms.IntegerField(label=_("Cut line"), min_value=4, max_value=9999, required=False)
+
+
+def needs_params(data) -> tuple[int | None, tuple[int, ...], dict[str, list[str]]]:
+    """The session number, the cuts and the faults (field → messages) of a request's query."""
+    form = NeedsParams(data)
+    if not form.is_valid():
+        return None, (), {k: [str(m) for m in v] for k, v in form.errors.items()}
+    cut = form.cleaned_data.get("cut")
+    return form.cleaned_data.get("session"), ((cut,) if cut else ()), {}
+
+
+def _needs_context(request, tournament: Tournament) -> tuple[dict, int]:
+    number, cuts, faults = needs_params(request.GET)
+    table = None
+    if not faults:
+        table = needs_selectors.needs_table(tournament=tournament, session_number=number, cuts=cuts)
+        if number is not None and table.session is None:
+            faults = {"session": [_("This tournament has no session %(n)s.") % {"n": number}]}
+    context = {
+        "tournament": tournament,
+        "needs": table,
+        "faults": faults,
+        "form": NeedsParams(request.GET or None),
+        "query": request.GET.urlencode(),
+        "player_base": _player_base(tournament),
+        "roles": user_roles(request.user, tournament),
+    }
+    return context, (400 if faults else 200)
+
+
+@require_GET
+def needs(request, slug: str):
+    """What each player needs in a session for the podium (and a cut line), worked out from the rules."""
+    tournament, _freshness = _visible(request, slug)
+    if tournament.is_public and not request.GET:
+
+        def page(extra: dict) -> str:
+            context, _status = _needs_context(request, tournament)
+            return render_to_string(
+                "rankings/needs.html", {**context, "roles": set(), **extra}, request=request
+            )
+
+        cached = pagecache.public_page(request, slug=slug, render=page)
+        if cached is not None:
+            return cached
+    context, status = _needs_context(request, tournament)
+    return render(request, "rankings/needs.html", context, status=status)
+
+
+@require_GET
+def needs_csv(request, slug: str):
+    """The table of what each player needs, as CSV for the director's announcement."""
+    from rankings.exports.base import render_csv
+
+    tournament, _freshness = _visible(request, slug)
+    number, cuts, faults = needs_params(request.GET)
+    if faults:
+        return HttpResponse(
+            "\n".join(f"{k}: {' '.join(v)}" for k, v in faults.items()), status=400, content_type="text/plain"
+        )
+    table = needs_selectors.needs_table(tournament=tournament, session_number=number, cuts=cuts)
+    if table.session is None and number is not None:
+        return HttpResponse(f"session: no session {number}", status=400, content_type="text/plain")
+    response = HttpResponse(
+        render_csv(needs_selectors.needs_rows(table)), content_type="text/csv; charset=utf-8"
+    )
+    name = f"{tournament.slug}-needs-session-{table.session.number if table.session else 0}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

@@ -104,6 +104,30 @@ class TableResult:
     seats: tuple[SeatResult, SeatResult, SeatResult, SeatResult]
 
 
+#: every finishing order of a table, ties included, as ranking values of the four seats (the 75 weak
+#: orders of four; equal values are tied)
+WEAK_ORDERS: tuple[tuple[int, int, int, int], ...] = tuple(
+    sorted(
+        {
+            (a, b, c, d)
+            for a in range(4)
+            for b in range(4)
+            for c in range(4)
+            for d in range(4)
+            if set(range(len({a, b, c, d}))) == {a, b, c, d}
+        }
+    )
+)
+
+
+@dataclass(frozen=True)
+class SessionOutcomes:
+    """The range of one table's session for the standings (:meth:`Ruleset.session_outcomes`)."""
+
+    places: tuple[Four, ...]  # every sharing of the places, each the four seats' values best first
+    spread: int  # the most a seat's score moves beyond its place's value, up or down
+
+
 @dataclass(frozen=True)
 class LateArrival:
     points: int  # offender-only deduction (0 or negative)
@@ -435,6 +459,30 @@ class Ruleset:
         """The largest score, up or down, one player's session can end on under these rules; totals beyond
         it are a typing slip far more often than a real game, so a referee confirms them. None: no bound."""
         return None
+
+    def session_places(self, ranking: Sequence[Number]) -> tuple[Number, ...]:
+        """What each of the four seats gets, by its place alone, in what ranks the standings first (MCR:
+        table points; riichi: uma and oka; nothing elsewhere), when the table finishes in the order of
+        ``ranking`` (higher is better; equal values are tied). The rest of a seat's session is its score."""
+        return (0, 0, 0, 0)
+
+    def session_outcomes(self) -> SessionOutcomes | None:
+        """The range of one table's session: every way the places can fall (each as the values the four
+        seats get, best first) and the most a seat's score moves beyond them, up or down. None: the rules
+        set no bound on a session's score."""
+        bound = self.score_bound()
+        if bound is None:
+            return None
+        vectors = {tuple(sorted(self.session_places(order), reverse=True)) for order in WEAK_ORDERS}
+        return SessionOutcomes(
+            places=tuple(sorted(vectors, reverse=True)),  # type: ignore[arg-type]
+            spread=self.session_spread(),
+        )
+
+    def session_spread(self) -> int:
+        """The most a seat's session score moves beyond its place's value, up or down (``score_bound``
+        unless the score counts from a target, as riichi's raw points do)."""
+        return self.score_bound() or 0
 
     def session_hand_limit(self) -> int:
         """The most hands a session can have: the highest hand number a penalty on a table entered as

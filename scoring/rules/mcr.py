@@ -397,6 +397,10 @@ class MCRRuleset(Ruleset):
             )
         return tuple(-each * (SEATS - 1) if s == offender else each for s in range(SEATS))  # type: ignore[return-value]
 
+    def session_places(self, ranking: Sequence[Number]) -> tuple[Number, ...]:
+        """Table points by place, tied seats sharing the points of the places they occupy."""
+        return self.table_points(ranking)
+
     def score_bound(self) -> int:
         """Every hand a self-drawn 88 fan: the winner takes 88 + base from each of three players."""
         return (self.config.max_hands or 16) * 3 * (88 + self.config.base_points)

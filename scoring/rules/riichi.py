@@ -1097,6 +1097,14 @@ class RiichiRuleset(Ruleset):
             substitutes=substitutes,
         )
 
+    def session_places(self, ranking: Sequence[Number]) -> tuple[Number, ...]:
+        """Uma and the oka by place, shared as the preset's ``ties`` says."""
+        return uma_shares(ranking, self.config)
+
+    def session_spread(self) -> int:
+        """Raw points within ``score_bound`` either way, counted from the target."""
+        return self.score_bound() + abs(self.config.target_points)
+
     def score_bound(self) -> int:
         """Raw points: no player ends with more than the whole table's points twice over, or owes as much."""
         return 8 * self.config.start_points

@@ -159,3 +159,22 @@ def test_the_family_check_finds_what_it_looks_for():
     assert any(tell.search('config = getattr(rules, "config", None)') for tell in TELLS)
     assert any(tell.search('getattr(tournament.get_rules(), "config", None)') for tell in TELLS)
     assert not any(tell.search("if rules.shows_dealer:") for tell in TELLS)
+
+
+@pytest.mark.parametrize("rules", RULESETS)
+@pytest.mark.parametrize("deltas", [(3000, 1000, -1000, -3000), (2000, 2000, -1000, -3000), (0, 0, 0, 0)])
+def test_the_range_of_a_session_is_what_a_confirmed_table_gives(rules: Ruleset, deltas):
+    """What each player needs (rankings.standings.needs) counts the places as a confirmed table pays
+    them: table points, or uma with the oka, tied players sharing; and every sharing is in the range."""
+    scores = [s + d for s, d in zip(rules.start_scores(), deltas, strict=True)]
+    seats = rules.table_result(rules.game_from_totals(scores)).seats
+    paid = tuple(
+        Fraction(s.table_points if rules.ranks_by == "table_points" else (s.uma or 0)) for s in seats
+    )
+    assert tuple(Fraction(v) for v in rules.session_places(deltas)) == paid
+    outcomes = rules.session_outcomes()
+    assert tuple(sorted(paid, reverse=True)) in {
+        tuple(Fraction(v) for v in vector) for vector in outcomes.places
+    }
+    assert outcomes.spread >= rules.score_bound()
+    assert all(len(vector) == 4 and sum(vector) == sum(paid) for vector in outcomes.places)

@@ -38,6 +38,7 @@ FOUND_ENGLISH = (
 PAGES = (
     "/t/{slug}/",
     "/t/{slug}/standings/",
+    "/t/{slug}/standings/needs/",
     "/t/{slug}/players/",
     "/t/{slug}/s/1/",
     "/t/{slug}/s/1/tables/",

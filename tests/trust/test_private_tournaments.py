@@ -27,7 +27,11 @@ def page_kwargs(world, name: str, route: str) -> dict:
         "hand": 1,
         "key": "p1",
         "player_key": "p1",
-        "pk": world.penalty.pk if "penalt" in name else world.job.pk,
+        "pk": world.penalty.pk
+        if "penalt" in name
+        else world.registration.player_id  # a player of the private tournament only
+        if name == "player-record"
+        else world.job.pk,
         "kind": "late_arrival",
         "family": "mcr",
         "ema_id": "04000001",
@@ -55,7 +59,7 @@ def api_kwargs(world, path: str) -> str:
         name = match.group(1)
         if name in values:
             return str(values[name])
-        if path.startswith("/api/players/"):
+        if path.startswith(("/api/players/", "/api/player-records/")):
             return str(world.registration.player_id)
         if path.startswith("/api/registrations/"):
             return str(world.registration.pk)
