@@ -33,6 +33,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from penalties import services
+from penalties.kinds import kind_of
 from penalties.models import Kind, Penalty, Scope, Variant
 from scoring.rules.base import RuleError
 from scoring.rules.numbers import POINTS_LIMIT, TEXT_LIMIT, read_number
@@ -371,8 +372,8 @@ class PenaltyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
             substitute=substitute,
             during=data["during"],
             reason=data["reason"],
-            points=points if data["kind"] == Kind.REFEREE else None,
-            table_points=points if data["kind"] == Kind.TABLE_POINTS else None,
+            points=points if "points" in kind_of(data["kind"]).fields else None,
+            table_points=points if "table_points" in kind_of(data["kind"]).fields else None,
         )
         penalty = Penalty.objects.select_related(
             "tournament", "registration__player", "session", "table", "substitute"

@@ -11,25 +11,14 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from penalties.kinds import KINDS, kind_of
 from penalties.models import Kind, Scope
 from scoring.rules.base import RuleError, Ruleset
 from scoring.rules.numbers import POINTS_LIMIT, read_number
 from tournaments.models import Registration, Session, Table
 
-#: the order kinds are offered in
-KIND_ORDER = (
-    Kind.LATE_ARRIVAL,
-    Kind.FOUL,
-    Kind.FALSE_HU,
-    Kind.DEAD_HAND,
-    Kind.FORGOT_WINNING_TILE,
-    Kind.CHOMBO,
-    Kind.REFEREE,
-    Kind.TABLE_POINTS,
-    Kind.REPLACED,
-    Kind.DISQUALIFIED,
-)
-HAND_KINDS = (Kind.FALSE_HU, Kind.FORGOT_WINNING_TILE, Kind.DEAD_HAND)
+#: the kinds recorded at a hand of the game
+HAND_KINDS = tuple(value for value, kind in KINDS.items() if kind.at_hand)
 SUBSTITUTION_REASON_CHOICES = (
     ("late_arrival", _("Late arrival (past the limit)")),
     ("illness", _("Illness")),
@@ -37,29 +26,9 @@ SUBSTITUTION_REASON_CHOICES = (
 )
 
 
-def _supported(rules: Ruleset, kind: str) -> bool:
-    probes = {
-        Kind.LATE_ARRIVAL: lambda: rules.late_arrival(0),
-        Kind.FOUL: lambda: rules.foul(1),
-        Kind.FALSE_HU: lambda: rules.false_hu(0, rules.false_hu_default),
-        Kind.FORGOT_WINNING_TILE: lambda: rules.forgot_winning_tile(),
-        Kind.CHOMBO: lambda: rules.chombo_points(),
-    }
-    if kind == Kind.TABLE_POINTS:
-        return rules.table_points_deductions
-    probe = probes.get(kind)
-    if probe is None:
-        return True
-    try:
-        probe()
-    except RuleError:
-        return False
-    return True
-
-
 def penalty_kinds(rules: Ruleset) -> list[tuple[str, str]]:
     """The kinds of penalty the ruleset has an amount (or a meaning) for, in the order they are offered."""
-    return [(str(k.value), str(k.label)) for k in KIND_ORDER if _supported(rules, k)]
+    return [(value, kind.label) for value, kind in KINDS.items() if kind.supported(rules)]
 
 
 def late_arrival_help(rules: Ruleset) -> str:
@@ -168,6 +137,7 @@ class PenaltyForm(forms.Form):
     ):
         super().__init__(*args, **kwargs)
         self.kind = kind
+        asks = kind_of(kind)
         self.rules = rules
         self.players = {str(r.key): r for r, _ in players}
         self.sessions = {str(s.number): s for s in sessions or ()}
@@ -184,16 +154,16 @@ class PenaltyForm(forms.Form):
             f["session"] = forms.ChoiceField(
                 label=_("Session"),
                 choices=[("", "—"), *[(str(s.number), str(s.number)) for s in sessions]],
-                required=kind != Kind.DISQUALIFIED,
+                required=asks.session_required,
             )
-        if kind in HAND_KINDS:
+        if asks.at_hand:
             f["hand_number"] = forms.IntegerField(
                 label=_("Hand number"),
                 min_value=1,
                 max_value=99,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
-        if kind == Kind.LATE_ARRIVAL:
+        if "minutes_late" in asks.fields:
             f["minutes_late"] = forms.IntegerField(
                 label=_("Minutes late"),
                 min_value=0,
@@ -201,7 +171,7 @@ class PenaltyForm(forms.Form):
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                 help_text=late_arrival_help(rules),
             )
-        if kind == Kind.FALSE_HU and rules.false_hu_variants:
+        if "variant" in asks.fields and rules.false_hu_variants:
             below, invalid = rules.false_hu(0, "below_minimum")[1], rules.false_hu(0, "invalid_hand")[1]
             f["variant"] = forms.ChoiceField(
                 label=_("What was shown"),
@@ -219,12 +189,12 @@ class PenaltyForm(forms.Form):
                     ),
                 ],
             )
-        if kind == Kind.FOUL:
+        if "persists" in asks.fields:
             f["persists"] = forms.BooleanField(
                 label=_("Obstruction or time-wasting (the count carries on to the next sessions)"),
                 required=False,
             )
-        if kind == Kind.REFEREE:
+        if "points" in asks.fields:
             low, high = rules.referee_bounds()
             step = rules.referee_step()
             bounds = _("Between %(low)s and %(high)s.") % {"low": low, "high": high}
@@ -239,20 +209,20 @@ class PenaltyForm(forms.Form):
                 help_text=bounds,
                 widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
             )
-        if kind == Kind.TABLE_POINTS:
+        if "table_points" in asks.fields:
             f["table_points"] = forms.CharField(
                 label=_("Table points to deduct (negative)"),
                 max_length=20,
                 widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
             )
-        if kind == Kind.DISQUALIFIED:
+        if "scope" in asks.fields:
             f["scope"] = forms.ChoiceField(
                 label=_("Disqualified from"),
                 choices=Scope.choices,
                 widget=forms.RadioSelect,
                 initial=Scope.SESSION,
             )
-        if kind == Kind.REPLACED:
+        if "substitute" in asks.fields:
             f["substitute"] = forms.ChoiceField(
                 label=_("Replaced by"),
                 choices=[
@@ -279,7 +249,7 @@ class PenaltyForm(forms.Form):
                 required=False,
             )
         else:
-            needs_reason = kind in (Kind.REFEREE, Kind.DISQUALIFIED, Kind.TABLE_POINTS)
+            needs_reason = asks.reason_asked
             f["reason"] = forms.CharField(
                 label=_("Reason") if needs_reason else _("Reason (optional)"),
                 required=needs_reason,

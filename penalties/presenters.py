@@ -8,11 +8,11 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from penalties.models import Kind, Penalty, Scope
-from scoring.rules.base import RuleError, Ruleset
+from penalties.kinds import kind_of
+from penalties.models import Penalty
+from scoring.rules.base import Ruleset
 from tournaments.fields import plain_number
 from tournaments.models import Seat
-from tournaments.presenters import num, signed
 
 
 @dataclass
@@ -39,54 +39,11 @@ class PenaltyLine:
 
 def penalty_amount(penalty: Penalty, rules: Ruleset, position: int | None = None) -> tuple[str, str]:
     """What the penalty costs, as the ruleset computes it: the amount, and a note on how it is paid."""
-    kind = penalty.kind
-    if kind == Kind.FALSE_HU:
-        try:
-            transfers = rules.false_hu(position or 0, penalty.variant)
-        except RuleError:
-            return "—", ""
-        own = transfers[position or 0]
-        others = sorted({t for i, t in enumerate(transfers) if i != (position or 0)})
-        if len(others) == 1:
-            return signed(own), _("pays %(each)s to each other player") % {"each": num(others[0])}
-        return signed(own), _("paid to the other players")
-    if kind == Kind.TABLE_POINTS:
-        return signed(penalty.table_points), _("table points")
-    if kind == Kind.LATE_ARRIVAL and penalty.disqualifies:
-        return _("out"), _("out of the session: a substitute takes the seat")
-    if kind == Kind.FOUL and not penalty.points:
-        return _("warning"), ""
-    if kind in (Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE, Kind.CHOMBO):
-        return signed(penalty.points), ""
-    return "", ""
+    return kind_of(penalty.kind).amount(penalty, rules, position)
 
 
 def penalty_detail(p: Penalty) -> str:
-    parts = []
-    if p.kind == Kind.LATE_ARRIVAL and p.minutes_late is not None:
-        parts.append(_("%(n)s minutes late") % {"n": p.minutes_late})
-    if p.variant:
-        parts.append(p.get_variant_display())
-    if p.kind == Kind.REPLACED:
-        if p.substitute_id:
-            parts.append(_("replaced by %(name)s") % {"name": p.substitute.player.full_name})
-        reasons = {
-            "late_arrival": _("late arrival"),
-            "illness": _("illness"),
-            "disqualified": _("disqualified"),
-        }
-        parts.append(str(reasons.get(p.reason, p.reason)))
-        if p.during:
-            parts.append(_("during the session"))
-    elif p.kind == Kind.DISQUALIFIED:
-        parts.append(_("for the tournament") if p.scope == Scope.TOURNAMENT else _("for the session"))
-        if p.reason:
-            parts.append(p.reason)
-    elif p.reason:
-        parts.append(p.reason)
-    if p.persists:
-        parts.append(_("obstruction or time-wasting: the count carries on"))
-    return " · ".join(parts)
+    return " · ".join(kind_of(p.kind).details(p))
 
 
 def _penalty_where(p: Penalty) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.db.models import Q
 
-from penalties.models import Kind, Penalty
+from penalties.kinds import Replaced
+from penalties.models import Penalty
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 from tournaments.names import person_key
 
@@ -49,7 +50,7 @@ def substitutes_free(*, tournament: Tournament, session: Session) -> list[Regist
     leaving out whoever already sits or already substitutes in that session."""
     seated = Seat.objects.filter(session=session).values("registration_id")
     substituting = Penalty.objects.filter(
-        session=session, kind=Kind.REPLACED, cancelled_at__isnull=True
+        session=session, kind=Replaced.value, cancelled_at__isnull=True
     ).values("substitute_id")
     qs = (
         Registration.objects.filter(tournament=tournament)
@@ -65,6 +66,6 @@ def replacements(*, sessions) -> dict[tuple[int, int], Registration]:
     substitute, from the active ``replaced`` penalties of ``sessions`` (one query). The pages that show
     where people sit (venue screen, seating, tables) show the substitute there."""
     rows = Penalty.objects.filter(
-        session__in=sessions, kind=Kind.REPLACED, cancelled_at__isnull=True, substitute__isnull=False
+        session__in=sessions, kind=Replaced.value, cancelled_at__isnull=True, substitute__isnull=False
     ).select_related("substitute__player")
     return {(p.session_id, p.registration_id): p.substitute for p in rows.order_by("sequence")}

@@ -20,7 +20,8 @@ from django.views.decorators.http import require_POST
 from penalties import selectors as penalty_selectors
 from penalties import services
 from penalties.forms import HAND_KINDS, AppealForm, CancelForm, PenaltyFilterForm, PenaltyForm, penalty_kinds
-from penalties.models import Kind, Penalty, Scope
+from penalties.kinds import Replaced
+from penalties.models import Penalty, Scope
 from penalties.presenters import penalty_lines
 from scoring import selectors
 from scoring.rules.base import RuleError
@@ -148,7 +149,7 @@ def table_penalty(request: HttpRequest, slug: str, session: int, number: int, ki
                     )
                     % {"name": penalty.registration.player.full_name},
                 )
-                url = reverse("table-penalty", args=[slug, session, number, Kind.REPLACED])
+                url = reverse("table-penalty", args=[slug, session, number, Replaced.value])
                 return redirect(f"{url}?player={penalty.registration.key}&reason=late_arrival")
             return redirect(table_url + "#penalties")
         status = 400
@@ -225,7 +226,7 @@ def player_penalties(request: HttpRequest, slug: str, key: str) -> HttpResponse:
                         % {"name": registration.player.full_name},
                     )
                     return redirect(
-                        f"{url}?kind={Kind.REPLACED}&session={penalty.session.number}&reason=late_arrival#record"
+                        f"{url}?kind={Replaced.value}&session={penalty.session.number}&reason=late_arrival#record"
                     )
                 return redirect(url)
             status = 400

@@ -11,3 +11,11 @@ class ScoringConfig(AppConfig):
         from scoring.rules import text
 
         text.set_translator(gettext)  # engine messages in the reader's language
+
+        from penalties import tables
+        from scoring import selectors
+
+        # the penalties below read table results through this layer's selectors
+        tables.install(
+            tables.Readers(entry=selectors.penalty_table_entry, touched=selectors.penalty_tables_touched)
+        )

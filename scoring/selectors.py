@@ -19,8 +19,10 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from penalties.models import Kind, Penalty
+from penalties.kinds import KINDS, Replaced, kind_of
+from penalties.models import Penalty
 from penalties.selectors import replacements
+from penalties.tables import TableEntry as PenaltyTableEntry
 from scoring import policy
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
@@ -278,7 +280,7 @@ def table_seats(table: Table, active: list[Penalty] | None = None) -> list[SeatV
         active = list(
             Penalty.objects.filter(
                 session_id=table.session_id,
-                kind=Kind.REPLACED,
+                kind=Replaced.value,
                 cancelled_at__isnull=True,
                 registration_id__in=seated,
             ).select_related("substitute__player")
@@ -286,7 +288,7 @@ def table_seats(table: Table, active: list[Penalty] | None = None) -> list[SeatV
     replaced = {
         p.registration_id: p.substitute
         for p in active
-        if p.kind == Kind.REPLACED and p.registration_id in seated
+        if kind_of(p.kind).replaces and p.registration_id in seated
     }
     return [
         SeatView(
@@ -711,12 +713,11 @@ RESULT_FIELDS = {
 
 
 def _penalty_summary(record, names: Mapping[int, str]) -> str:
-    kind = str(Kind(record.kind).label) if record.kind in Kind.values else record.kind
-    parts = [kind, names.get(record.registration_id, "?")]
-    if record.kind == Kind.TABLE_POINTS and record.table_points is not None:
-        parts.append(signed(record.table_points))
-    elif record.points:
-        parts.append(signed(record.points))
+    kind = KINDS.get(record.kind)
+    parts = [kind.label if kind else record.kind, names.get(record.registration_id, "?")]
+    amount = kind.shown_points(record) if kind else record.points or None
+    if amount is not None:
+        parts.append(signed(amount))
     if record.hand_number:
         parts.append(_("hand %(n)s") % {"n": record.hand_number})
     if record.reason:
@@ -841,3 +842,32 @@ def table_history(*, table: Table, state: TableState | None = None) -> list[Hist
         previous_penalty[record.id] = record
     entries.sort(key=lambda e: e.when, reverse=True)
     return entries
+
+
+def penalty_table_entry(*, table: Table) -> PenaltyTableEntry:
+    """How ``table``'s result is entered, as the penalties below read it (one query)."""
+    row = (
+        TableResult.objects.filter(table=table)
+        .annotate(recorded=Count("hands"))
+        .values_list("mode", "scores", "recorded")
+        .first()
+    )
+    if row is None:
+        return PenaltyTableEntry(mode=None, totals=False, hands=0)
+    mode, scores, recorded = row
+    return PenaltyTableEntry(mode=mode, totals=scores is not None, hands=recorded)
+
+
+def penalty_tables_touched(*, session_id: int, registration_id: int, table_id: int | None) -> list[int]:
+    """The tables of a session a player's penalty touches: where they sit, where their summary rows are,
+    and the penalty's own table."""
+    return list(
+        Table.objects.filter(session_id=session_id)
+        .filter(
+            Q(seats__registration=registration_id)
+            | Q(summaries__registration=registration_id)
+            | Q(pk=table_id)
+        )
+        .distinct()
+        .values_list("pk", flat=True)
+    )

@@ -391,12 +391,12 @@ def confirmation_faults(
 
     ``registrations`` (seat order) and ``penalties`` (the session's active penalties, with their
     registrations and players) when the caller has read them."""
-    from penalties.models import Kind
+    from penalties.kinds import kind_of
     from penalties.services import active_penalties
 
     seated = {r.pk for r in (registrations if registrations is not None else table_registrations(table))}
     penalties = active_penalties(session=table.session) if penalties is None else penalties
-    replaced = {p.registration_id for p in penalties if p.kind == Kind.REPLACED}
+    replaced = {p.registration_id for p in penalties if kind_of(p.kind).replaces}
     out = [
         p
         for p in penalties

@@ -27,7 +27,8 @@ from typing import Any
 
 from django.utils import timezone
 
-from penalties.models import Kind, Penalty, Scope
+from penalties.kinds import kind_of
+from penalties.models import Penalty
 from rankings.submission.models import EmaSubmission
 from scoring import handshape
 from scoring.models import Hand, TableResult
@@ -202,29 +203,15 @@ def _penalties(tournament: Tournament, key_of: dict[int, str]) -> list[dict[str,
 
 def _penalty(p: Penalty, key_of: dict[int, str]) -> dict[str, Any]:
     doc: dict[str, Any] = {"player": key_of[p.registration_id]}
-    if p.session is not None and not (p.kind == Kind.DISQUALIFIED and p.scope == Scope.TOURNAMENT):
+    kind = kind_of(p.kind)
+    if kind.archive_session(p):
         doc["session"] = p.session.number
     if p.table is not None:
         doc["table"] = p.table.number
     if p.hand_number is not None:
         doc["hand"] = p.hand_number
     doc["kind"] = p.kind
-    if p.kind == Kind.LATE_ARRIVAL:
-        doc["minutes_late"] = p.minutes_late
-    elif p.kind == Kind.FALSE_HU and p.variant:
-        doc["variant"] = p.variant
-    elif p.kind == Kind.FOUL and p.persists:
-        doc["persists"] = True
-    elif p.kind == Kind.REFEREE:
-        doc["points"] = plain(p.points)
-    elif p.kind == Kind.DISQUALIFIED:
-        doc["scope"] = p.scope
-    elif p.kind == Kind.REPLACED:
-        doc["by"] = key_of[p.substitute_id] if p.substitute_id else None
-        if p.during:
-            doc["during"] = True
-    elif p.kind == Kind.TABLE_POINTS:
-        doc["points"] = plain(p.table_points)
+    doc.update(kind.archive_fields(p, key_of, plain))
     if p.reason:
         doc["reason"] = p.reason
     return doc

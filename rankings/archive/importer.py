@@ -23,7 +23,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from penalties.models import Penalty, Scope
+from penalties.kinds import kind_of
+from penalties.models import Penalty
 from penalties.services import penalty_record
 from rankings.standings.engine import check_tiebreaks
 from rankings.submission import services as submission_services
@@ -715,7 +716,7 @@ class ArchiveImport:
             session = self.sessions.get(session_number)
             if session is None:
                 raise RuleError(f"session {session_number} is not in the archive", join(path, "session"))
-        if kind == "disqualified" and p.get("scope") == Scope.TOURNAMENT and session is not None:
+        if not kind_of(kind).session_needed(p.get("scope") or "") and session is not None:
             raise RuleError("a disqualification from the tournament names no session", join(path, "session"))
         table = None
         if p.get("table") is not None:

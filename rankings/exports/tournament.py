@@ -13,7 +13,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from penalties.models import Kind, Penalty
+from penalties.kinds import Chombo, kind_of
+from penalties.models import Penalty
 from rankings.ema.engine import EmaPlayer, ema_results_rows
 from rankings.exports.base import JSON, Cell, Exporter, Text
 from rankings.exports.registry import register
@@ -198,30 +199,11 @@ class SeatingExporter(Exporter):
 
 
 def _penalty_amount(penalty: Penalty, rules) -> Cell:
-    if penalty.kind == Kind.FALSE_HU:
-        try:
-            return Fraction(rules.false_hu(0, penalty.variant)[0])  # what the offender pays in all
-        except RuleError:
-            return None
-    if penalty.kind in (Kind.TABLE_POINTS, Kind.DISQUALIFIED, Kind.REPLACED, Kind.DEAD_HAND):
-        return None
-    return penalty.points
+    return kind_of(penalty.kind).export_amount(penalty, rules)
 
 
 def _penalty_details(penalty: Penalty) -> str:
-    if penalty.kind == Kind.LATE_ARRIVAL and penalty.minutes_late is not None:
-        details = _("%(minutes)s minutes late") % {"minutes": penalty.minutes_late}
-        return details + (", " + _("out of the session") if penalty.disqualifies else "")
-    if penalty.kind == Kind.FALSE_HU and penalty.variant:
-        return str(penalty.get_variant_display())
-    if penalty.kind == Kind.DISQUALIFIED and penalty.scope:
-        return str(penalty.get_scope_display())
-    if penalty.kind == Kind.REPLACED and penalty.substitute_id:
-        details = _("replaced by %(name)s") % {"name": penalty.substitute.player.full_name}
-        return details + (", " + _("during the session") if penalty.during else "")
-    if penalty.kind == Kind.FOUL and penalty.persists:
-        return _("obstruction or time-wasting")
-    return ""
+    return kind_of(penalty.kind).export_details(penalty)
 
 
 def _user(user) -> str:
@@ -329,7 +311,7 @@ class ChombosExporter(Exporter):
             registration = seated.get((table.pk, hand.data.get("player")))
             found.append((table.session.number, table.number, hand.number, registration, _("hand")))
         penalties = Penalty.objects.filter(
-            tournament=self.tournament, kind=Kind.CHOMBO, cancelled_at__isnull=True
+            tournament=self.tournament, kind=Chombo.value, cancelled_at__isnull=True
         ).select_related("session", "table", "registration__player")
         for p in penalties:
             table = p.table.number if p.table else table_of.get((p.session_id, p.registration_id))

@@ -16,7 +16,8 @@ from django.db.models.functions import Cast
 from django.http import Http404
 from django.utils import timezone
 
-from penalties.models import Kind, Penalty, Scope
+from penalties.kinds import kind_of
+from penalties.models import Penalty
 from penalties.presenters import PenaltyLine, penalty_lines
 from penalties.selectors import player_penalties, replacements
 from rankings.models import StandingsState
@@ -37,9 +38,6 @@ from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tourna
 from tournaments.names import person_key
 from tournaments.presenters import SeatLine
 from tournaments.search import name_query
-
-OFFENDER_ONLY = {Kind.LATE_ARRIVAL, Kind.FOUL, Kind.FORGOT_WINNING_TILE, Kind.REFEREE}
-
 
 NUMBER_FIELDS = ("game_score", "table_points", "uma", "transfers", "chombo", "penalties", "final")
 
@@ -117,19 +115,18 @@ def standings_inputs(*, tournament: Tournament, upto_session: int | None = None)
             )
     rows += replacement_rows(tournament=tournament, penalties=penalties, key_of=key_of, in_rows=in_rows)
     rows += absent_rows(tournament=tournament, registrations=registrations, in_rows=in_rows)
-    disqualified = {
-        p.registration_id for p in penalties if p.kind == Kind.DISQUALIFIED and p.scope == Scope.TOURNAMENT
-    }
+    disqualified = {p.registration_id for p in penalties if kind_of(p.kind).out_of_tournament(p)}
     score_penalties, tp_penalties = [], []
     for p in penalties:
-        number = p.session.number if p.session else None
-        if p.kind in OFFENDER_ONLY and p.points and (p.registration_id, number) not in in_rows:
+        kind, number = kind_of(p.kind), p.session.number if p.session else None
+        points, table_points = kind.score_points(p), kind.table_points_off(p)
+        if points and (p.registration_id, number) not in in_rows:
             score_penalties.append(
-                ScorePenalty(player=key_of[p.registration_id], session=number, points=p.points)
+                ScorePenalty(player=key_of[p.registration_id], session=number, points=points)
             )
-        elif p.kind == Kind.TABLE_POINTS and p.table_points:
+        elif table_points:
             tp_penalties.append(
-                TablePointsPenalty(player=key_of[p.registration_id], session=number, points=p.table_points)
+                TablePointsPenalty(player=key_of[p.registration_id], session=number, points=table_points)
             )
     if upto_session is not None:
         rows = [r for r in rows if r.session <= upto_session]
@@ -200,7 +197,7 @@ def replacement_rows(
     (plus ``replacement_uma``) for the session they missed, once their table is confirmed (the substitute,
     who is never ranked, keeps the seat's real result). One query, only when there are replacements."""
     fixed = tournament.get_rules().replacement_result()
-    replaced = [p for p in penalties if p.kind == Kind.REPLACED and p.session_id]
+    replaced = [p for p in penalties if kind_of(p.kind).replaces and p.session_id]
     if fixed is None or not replaced:
         return []
     wanted = {(p.registration_id, p.session_id) for p in replaced}

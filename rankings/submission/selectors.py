@@ -11,7 +11,8 @@ from fractions import Fraction
 from django.conf import settings
 from django.db.models import Max
 
-from penalties.models import Kind, Penalty
+from penalties.kinds import kind_of
+from penalties.models import Penalty
 from rankings.ema.engine import EmaResult, base_ranks, ema_ranking, shared_places, tournament_weight
 from rankings.ema.ranking import result_facts, window_start
 from rankings.ema.selectors import tournament_ended_on
@@ -383,10 +384,7 @@ def irregularities(*, tournament: Tournament) -> list[Penalty]:
         .order_by("sequence")
     ):
         above = (
-            (p.points or 0) != 0
-            or (p.table_points or 0) != 0
-            or p.disqualifies
-            or p.kind in (Kind.DISQUALIFIED, Kind.CHOMBO, Kind.FALSE_HU, Kind.DEAD_HAND)
+            (p.points or 0) != 0 or (p.table_points or 0) != 0 or p.disqualifies or kind_of(p.kind).irregular
         )
         if above or p.appeal:
             found.append(p)

@@ -38,13 +38,14 @@ def seating_by_name(*, session: Session) -> list[SeatLine]:
     replaces a seated player (a substitution of that session) is listed at that seat, under their own
     name and with the replaced player's; the replaced player is not listed. A substitute seated directly
     is marked as one."""
-    from penalties.models import Kind, Penalty
+    from penalties.kinds import Replaced
+    from penalties.models import Penalty
 
     seats = Seat.objects.filter(session=session).select_related("table", "registration__player")
     replaced = {
         p.registration_id: p.substitute
         for p in Penalty.objects.filter(
-            session=session, kind=Kind.REPLACED, cancelled_at__isnull=True, substitute__isnull=False
+            session=session, kind=Replaced.value, cancelled_at__isnull=True, substitute__isnull=False
         ).select_related("substitute__player", "registration__player")
     }
     lines = []

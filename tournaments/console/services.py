@@ -768,10 +768,11 @@ def checkin_apply(
 
 def _out_without_substitute(session: Session, tables: Iterable[Table] | None = None) -> list[str]:
     """Seated players put out of the session (late past the limit) whom no substitute replaced."""
-    from penalties.models import Kind, Penalty
+    from penalties.kinds import Replaced
+    from penalties.models import Penalty
 
     penalties = Penalty.objects.filter(session=session, cancelled_at__isnull=True)
-    replaced = set(penalties.filter(kind=Kind.REPLACED).values_list("registration_id", flat=True))
+    replaced = set(penalties.filter(kind=Replaced.value).values_list("registration_id", flat=True))
     out = (
         penalties.filter(disqualifies=True)
         .exclude(registration_id__in=replaced)
