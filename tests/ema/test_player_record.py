@@ -10,8 +10,9 @@ import pytest
 
 from rankings.ema.services import ema_ranking_recompute
 from tests.exports.helpers import ema_player, place_player
+from tournaments import lifecycle
 from tournaments import services as tservices
-from tournaments.models import Role
+from tournaments.models import Role, Session
 
 pytestmark = pytest.mark.django_db
 
@@ -23,10 +24,20 @@ def ana(make_tournament, make_user):
     ana = tservices.player_create(first_name="Ána", last_name="Ødegård", ema_id="04010001", country="NOR")
     place_player(make_tournament, "open-2026", ana, place=3, players=8, ends_on=dt.date(2026, 3, 1))
     league = place_player(
-        make_tournament, "club-league", ana, place=1, players=8, ends_on=dt.date(2026, 4, 1), is_public=False
+        make_tournament,
+        "club-league",
+        ana,
+        place=1,
+        players=8,
+        ends_on=dt.date(2026, 4, 1),
+        is_public=False,
+        finish=False,
     )
     zoe = tservices.player_create(first_name="Zoë", last_name="Hidden", country="ESP")
-    tservices.registration_create(tournament=league, player=zoe, key="zoe")
+    tservices.registration_create(tournament=league, player=zoe, key="zoe")  # registered while it runs
+    lifecycle.statuses_load(
+        tournament=league, sessions={s.pk: Session.Status.FINISHED for s in league.sessions.all()}
+    )
     ema_player("Bea", "04010002")
     ema_ranking_recompute(on=dt.date(2026, 6, 1))
     return ana, zoe, league
