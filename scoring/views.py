@@ -30,6 +30,7 @@ from penalties.forms import penalty_kinds
 from penalties.presenters import penalty_lines
 from scoring import forms as entry
 from scoring import policy, selectors, services
+from scoring.calls.views import call_context, table_call_url
 from scoring.models import TableResult
 from scoring.presenters import needs_referee
 from scoring.rules.base import RuleError
@@ -278,6 +279,9 @@ class TablePage:
             "short_hands": self._short_hands(),
             "closed": self.closed_sentence(),
             "table_clock": clock_selectors.table_clock(table=self.table, hand_times=s.hand_times),
+            **call_context(
+                table=self.table, actor=self.actor, call_url=table_call_url(self.table, self.link_key)
+            ),
         }
         status = refused.status if refused is not None else 200
         # The page's script asks, after a hand it saved, for what changed only (not the hand form).
