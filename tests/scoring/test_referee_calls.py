@@ -253,3 +253,97 @@ def test_a_referee_elsewhere_cannot_answer_from_a_scorer_account(client, table, 
     page = reverse("referee-call", args=[table.session.tournament.slug, call.pk])
     assert client.post(page, {"action": "acknowledge"}).status_code == 403
     assert RefereeCall.objects.get(pk=call.pk).status == "open"
+
+
+# -- API ---------------------------------------------------------------------------------------------------
+
+
+def test_the_api_calls_lists_acknowledges_and_resolves(api, api_as, tournament, table, referee, scorer):
+    url = f"/api/tables/{table.pk}/referee-call/"
+    assert api.get(url, headers={"X-Table-Key": table.private_key}).status_code == 204
+    made = api.post(url, {"reason": "foul"}, format="json", headers={"X-Table-Key": table.private_key})
+    assert made.status_code == 201 and made.json()["status"] == "open" and made.json()["table"] == 1
+    again = api.post(url, {"reason": "question"}, format="json", headers={"X-Table-Key": table.private_key})
+    assert again.status_code == 200 and again.json()["id"] == made.json()["id"]
+    bad = api.post(url, {"reason": "lunch"}, format="json", headers={"X-Table-Key": table.private_key})
+    assert bad.status_code == 400 and "reason" in bad.content.decode()
+    assert (
+        api.post(url, {"reason": "foul"}, format="json", headers={"X-Table-Key": "nope"}).status_code == 403
+    )
+    listing = f"/api/tournaments/{tournament.slug}/referee-calls/"
+    assert api_as(scorer).get(listing).status_code == 403
+    rows = api_as(referee).get(listing, {"status": "waiting"}).json()
+    assert [r["id"] for r in rows] == [made.json()["id"]]
+    assert api_as(referee).get(listing, {"status": "sleeping"}).status_code == 400
+    call_id = made.json()["id"]
+    assert api_as(scorer).post(f"{listing}{call_id}/acknowledge/").status_code == 403
+    acked = api_as(referee).post(f"{listing}{call_id}/acknowledge/")
+    assert acked.status_code == 200 and acked.json()["acknowledged_by"] == "referee"
+    shown = api.get(url, headers={"X-Table-Key": table.private_key}).json()
+    assert shown["status"] == "acknowledged"
+    empty = api_as(referee).post(f"{listing}{call_id}/resolve/", {}, format="json")
+    assert empty.status_code == 400 and "note" in empty.content.decode()
+    done = api_as(referee).post(f"{listing}{call_id}/resolve/", {"note": "Settled."}, format="json")
+    assert (
+        done.status_code == 200 and done.json()["status"] == "resolved" and done.json()["note"] == "Settled."
+    )
+
+
+def test_the_api_keeps_each_tournament_to_itself(api_as, make_tournament, make_user, table):
+    other = make_tournament("other-2026", director=make_user("other-director"))
+    outsider = make_user("other-referee")
+    tournament_services.role_grant(tournament=other, user=outsider, role=Role.REFEREE)
+    call, _ = calls.call_create(table=table, actor=link(table), reason="dispute")
+    client = api_as(outsider)
+    assert client.get(f"/api/tournaments/{other.slug}/referee-calls/").json() == []
+    assert (
+        client.post(f"/api/tournaments/{other.slug}/referee-calls/{call.pk}/acknowledge/").status_code == 404
+    )
+    mine = f"/api/tournaments/{table.session.tournament.slug}/referee-calls/{call.pk}/acknowledge/"
+    assert client.post(mine).status_code == 403
+    assert (
+        client.post(f"/api/tables/{table.pk}/referee-call/", {"reason": "foul"}, format="json").status_code
+        == 403
+    )
+
+
+def test_the_schema_documents_the_calls(api):
+    schema = api.get("/api/schema/", {"format": "json"}).json()
+    paths = schema["paths"]
+    assert "post" in paths["/api/tables/{table_pk}/referee-call/"]
+    assert "/api/tournaments/{tournament_slug}/referee-calls/{id}/resolve/" in paths
+
+
+# -- the observer's report -------------------------------------------------------------------------------
+
+
+def test_the_observer_report_counts_the_calls_and_the_waits(
+    client, api_as, tournament, tables, ref, director
+):
+    import datetime as dt
+
+    url = reverse("ema-submission-report", kwargs={"slug": tournament.slug})
+    client.force_login(director)
+    assert "No table called a referee" in client.get(url).content.decode()
+    first, _ = calls.call_create(table=tables[0], actor=link(tables[0]), reason="dispute")
+    calls.call_acknowledge(call=first, actor=ref)
+    calls.call_resolve(call=first, actor=ref, note="settled")
+    second, _ = calls.call_create(table=tables[1], actor=link(tables[1]), reason="question")
+    calls.call_acknowledge(call=second, actor=ref)
+    # known waits: 60 s and 180 s until a referee came, 300 s until the first was resolved
+    base = first.called_at
+    RefereeCall.objects.filter(pk=first.pk).update(
+        acknowledged_at=base + dt.timedelta(seconds=60), resolved_at=base + dt.timedelta(seconds=300)
+    )
+    RefereeCall.objects.filter(pk=second.pk).update(
+        called_at=base, acknowledged_at=base + dt.timedelta(seconds=180)
+    )
+    html = client.get(url).content.decode()
+    box = html.split('id="report-calls">', 1)[1].split("</dd>", 1)[0]
+    assert "2 call(s) of a referee from the tables, 1 resolved." in box
+    assert "Waiting for a referee: 2 min 00 s on average, 3 min 00 s at most." in box
+    assert "Until resolved: 5 min 00 s on average, 5 min 00 s at most." in box
+    spanish = client.get(url, headers={"Accept-Language": "es"}).content.decode()
+    assert "2 llamada(s) a un árbitro desde las mesas" in spanish
+    body = api_as(director).get(f"/api/tournaments/{tournament.slug}/ema-submission/report/").json()
+    assert body["referee_calls"]["calls"] == 2 and body["referee_calls"]["longest_wait_acknowledged"] == 180
