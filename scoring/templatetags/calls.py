@@ -1,4 +1,4 @@
-"""``{% referee_calls session referee %}``: the calls of a session waiting for a referee, first on the
+"""``{% referee_calls session referee everywhere %}``: the calls waiting for a referee, first on the
 "Needs a referee" list of the referees' overview, the session's tables, the console and the dashboard."""
 
 from django import template
@@ -9,10 +9,19 @@ register = template.Library()
 
 
 @register.inclusion_tag("scoring/_referee_calls.html", takes_context=True)
-def referee_calls(context, session, referee=False) -> dict:
-    calls = selectors.session_queue(session=session) if session is not None else []
+def referee_calls(context, session, referee=False, everywhere=False) -> dict:
+    """The calls of ``session`` not resolved; ``everywhere`` (the director's dashboard): those of every
+    session of the tournament."""
+    if session is None:
+        return {"calls": []}
+    if everywhere:
+        calls = selectors.tournament_open_calls(tournament=session.tournament)
+    else:
+        calls = selectors.session_queue(session=session)
     return {
         "calls": calls,
-        "tournament": session.tournament if session is not None else None,
+        "session": session,
+        "tournament": session.tournament,
         "referee": referee,
+        "everywhere": everywhere,
     }

@@ -347,3 +347,20 @@ def test_the_observer_report_counts_the_calls_and_the_waits(
     assert "2 llamada(s) a un árbitro desde las mesas" in spanish
     body = api_as(director).get(f"/api/tournaments/{tournament.slug}/ema-submission/report/").json()
     assert body["referee_calls"]["calls"] == 2 and body["referee_calls"]["longest_wait_acknowledged"] == 180
+
+
+def test_the_director_dashboard_shows_the_open_calls(client, tournament, tables, ref, director):
+    first, _ = calls.call_create(table=tables[0], actor=link(tables[0]), reason="foul")
+    calls.call_create(table=tables[1], actor=link(tables[1]), reason="question")
+    calls.call_acknowledge(call=first, actor=ref)
+    client.force_login(director)
+    html = client.get(reverse("director-dashboard", args=[tournament.slug])).content.decode()
+    box = html.split('id="referee-calls"', 1)[1].split("</article>", 1)[0]
+    assert "2 tables call a referee" in box
+    lines = box.split("<li ")[1:]
+    # the call still waiting comes first, then the one a referee is on the way to
+    assert 'data-call-table="2" data-call-state="open"' in lines[0] and "A question" in lines[0]
+    assert 'data-call-state="acknowledged"' in lines[1] and "On my way: referee" in lines[1]
+    calls.call_resolve(call=first, actor=ref, note="done")
+    html = client.get(reverse("director-dashboard", args=[tournament.slug])).content.decode()
+    assert "1 table calls a referee" in html
