@@ -22,7 +22,7 @@ FORMAT = "mahjong-tournament-archive"
 VERSION = 1
 
 TOP_REQUIRED = ("format", "version", "tournament", "players")
-TOP_OPTIONAL = ("sessions", "penalties", "teams", "ema_submission")
+TOP_OPTIONAL = ("sessions", "penalties", "teams", "ema_submission", "referee_calls")
 
 TOURNAMENT_REQUIRED = ("name", "slug", "ruleset", "starts_on")
 TOURNAMENT_OPTIONAL = (
@@ -49,6 +49,16 @@ SESSION_OPTIONAL = ("tables", "starts_at", "absent")
 TABLE_REQUIRED = ("number", "seats")
 TABLE_OPTIONAL = ("hands", "scores", "imbalance_reason")
 
+CALL_REQUIRED = ("session", "table", "reason", "called_at")
+CALL_OPTIONAL = (
+    "acknowledged_at",
+    "acknowledged_by",
+    "resolved_at",
+    "resolved_by",
+    "note",
+    "penalty",
+    "hand",
+)
 PENALTY_COMMON = ("player", "kind", "session", "table", "hand", "reason")
 PENALTY_EXTRA: dict[str, tuple[str, ...]] = {
     "late_arrival": ("minutes_late",),

@@ -141,6 +141,10 @@ STATUS_PARAM = OpenApiParameter(
     enum=[*RefereeCall.Status.values, "waiting"],
     description="Only calls of this status; waiting: open or acknowledged.",
 )
+SLUG_PARAM = OpenApiParameter(
+    "tournament_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The tournament's slug."
+)
+ID_PARAM = OpenApiParameter("id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The call's id.")
 SESSION_PARAM = OpenApiParameter(
     "session", OpenApiTypes.INT, OpenApiParameter.QUERY, required=False, description="A session's number."
 )
@@ -167,7 +171,7 @@ class RefereeCallViewSet(viewsets.ViewSet):
         )
 
     @extend_schema(
-        parameters=[STATUS_PARAM, SESSION_PARAM],
+        parameters=[SLUG_PARAM, STATUS_PARAM, SESSION_PARAM],
         responses={200: RefereeCallSerializer(many=True), 400: None, 403: None, 404: None},
         description="The tournament's calls, the longest waiting first among those not resolved, then the "
         "resolved ones in the order they were made.",
@@ -196,6 +200,7 @@ class RefereeCallViewSet(viewsets.ViewSet):
         return Response([call_body(c) for c in rows])
 
     @extend_schema(
+        parameters=[SLUG_PARAM, ID_PARAM],
         request=None,
         responses={200: RefereeCallSerializer, 400: None, 403: None, 404: None},
         description="On my way: the table's page names the referee. Refused (400 on status) once resolved.",
@@ -207,6 +212,7 @@ class RefereeCallViewSet(viewsets.ViewSet):
         return Response(call_body(call))
 
     @extend_schema(
+        parameters=[SLUG_PARAM, ID_PARAM],
         request=CallResolveSerializer,
         responses={200: RefereeCallSerializer, 400: None, 403: None, 404: None},
         description="Resolve the call with a note, a penalty recorded at the table since the call "

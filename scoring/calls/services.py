@@ -190,3 +190,80 @@ def call_resolve(
     call.save()
     _sent(call)
     return call
+
+
+@transaction.atomic
+def call_load(
+    *,
+    table: Table,
+    actor: Actor,
+    reason: str,
+    called_at,
+    acknowledged_at=None,
+    acknowledged_name: str = "",
+    resolved_at=None,
+    resolved_name: str = "",
+    note: str = "",
+    penalty: Penalty | None = None,
+    hand_number: int | None = None,
+) -> RefereeCall:
+    """A call kept in a tournament's archive, written back as it was (a director's import): its status
+    follows its times; a table has at most one call not resolved. Faults name the call's field."""
+    if actor.role != Role.DIRECTOR:  # an import is the director's (the importer made its user one)
+        raise PermissionDenied("Only a director imports a tournament's calls.")
+    if reason not in REASONS:
+        raise RuleError(
+            gettext_noop(
+                "reason must be one of %(_choices)s, not %(value)s",
+                _choices=", ".join(REASONS),
+                value=str(reason)[:40],
+            ),
+            "reason",
+        )
+    if acknowledged_at is not None and acknowledged_at < called_at:
+        raise RuleError(gettext_noop("acknowledged_at comes before called_at"), "acknowledged_at")
+    if resolved_at is not None:
+        if resolved_at < (acknowledged_at or called_at):
+            raise RuleError(gettext_noop("resolved_at comes before the call was acknowledged"), "resolved_at")
+        acknowledged_at = acknowledged_at or resolved_at
+    names = {"acknowledged_by": acknowledged_name, "resolved_by": resolved_name}
+    for field, value in names.items():
+        names[field] = read_text(value, field=field, limit=150)
+    note = read_text(note, field="note", limit=NOTE_LIMIT)
+    if penalty is not None and (
+        penalty.tournament_id != table.session.tournament_id or penalty.table_id != table.pk
+    ):
+        raise RuleError(gettext_noop("penalty must be one recorded at this call's table"), "penalty")
+    if hand_number is not None and not Hand.objects.filter(result__table=table, number=hand_number).exists():
+        raise RuleError(gettext_noop("hand %(n)s is not a hand of this table", n=hand_number), "hand")
+    status = (
+        RefereeCall.Status.RESOLVED
+        if resolved_at is not None
+        else RefereeCall.Status.ACKNOWLEDGED
+        if acknowledged_at is not None
+        else RefereeCall.Status.OPEN
+    )
+    if status != RefereeCall.Status.RESOLVED and open_call(table=table) is not None:
+        raise RuleError(
+            gettext_noop("table %(n)s already has a call that is not resolved", n=table.number), "resolved_at"
+        )
+    call = RefereeCall(
+        tournament=table.session.tournament,
+        session=table.session,
+        table=table,
+        reason=reason,
+        status=status,
+        called_at=called_at,
+        acknowledged_at=acknowledged_at,
+        acknowledged_name=names["acknowledged_by"],
+        resolved_at=resolved_at,
+        resolved_name=names["resolved_by"],
+        note=note,
+        penalty=penalty,
+        hand_number=hand_number,
+    )
+    call._history_user = actor.db_user
+    call._change_reason = "imported from a tournament archive"
+    call.save()
+    _sent(call)
+    return call
