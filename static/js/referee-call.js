@@ -10,13 +10,13 @@
   var STORE = "mahjong-referee-call:" + box().getAttribute("data-call-url");
   var busy = false;
 
-  function swap(html) {
+  function swap(html, always) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var next = doc.getElementById("referee-call");
     var old = box();
     if (!next || !old) return;
-    // an open form (a reason being chosen) is left alone until the call exists
-    if (!next.getAttribute("data-call-state") && !old.getAttribute("data-call-state")) return;
+    // an open form (a reason being chosen) is left alone until the call exists (a refusal is shown)
+    if (!always && !next.getAttribute("data-call-state") && !old.getAttribute("data-call-state")) return;
     old.replaceWith(document.importNode(next, true));
     kept();
   }
@@ -57,7 +57,7 @@
     }).then(function (r) {
       localStorage.removeItem(STORE);
       if (r.redirected || r.ok) { window.location.assign(r.url); return; }
-      return r.text().then(swap);
+      return r.text().then(function (html) { swap(html, true); });
     });
   }
 

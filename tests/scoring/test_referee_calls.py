@@ -364,3 +364,16 @@ def test_the_director_dashboard_shows_the_open_calls(client, tournament, tables,
     calls.call_resolve(call=first, actor=ref, note="done")
     html = client.get(reverse("director-dashboard", args=[tournament.slug])).content.decode()
     assert "1 table calls a referee" in html
+
+
+def test_the_table_history_keeps_the_call_with_its_times(client, table, ref, referee):
+    call, _ = calls.call_create(table=table, actor=link(table), reason="wrong_claim")
+    calls.call_acknowledge(call=call, actor=ref)
+    calls.call_resolve(call=call, actor=ref, note="Claim withdrawn.")
+    client.force_login(referee)
+    html = client.get(
+        reverse("table-page", args=[table.session.tournament.slug, table.session.number, table.number])
+    ).content.decode()
+    history = html.split('id="history"', 1)[1]
+    assert "Referee called" in history and "A wrong claim" in history and "table link of table 1" in history
+    assert "A referee is on the way" in history and "Claim withdrawn." in history
