@@ -145,8 +145,13 @@ def referee_call(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def _int(value: str | None, field: str) -> int | None:
     if value is None or not value.strip():
         return None
+    if len(value.strip()) > 6:
+        raise RuleError(
+            gettext_noop("%(_field)s must be a whole number, not %(value)s", _field=field, value=value[:20]),
+            field,
+        )
     try:
-        return int(value.strip()[:6])
+        return int(value.strip())
     except ValueError:
         raise RuleError(
             gettext_noop("%(_field)s must be a whole number, not %(value)s", _field=field, value=value[:20]),

@@ -87,6 +87,8 @@ def test_a_table_calls_a_referee_who_comes_and_resolves(tmp_path, live_server, m
         tap(staff, "#referee-calls a")
         wait_for(lambda: staff.find_elements("id", "call-acknowledge"), "the call's page")
         assert height(staff, "#call-acknowledge") >= 44
+        assert height(staff, "#call-record-penalty") >= 44 and height(staff, "#call-correct-hand") >= 44
+        assert no_sideways_scroll(staff, body=False)
         tap(staff, "#call-acknowledge")
         wait_for(lambda: "The table sees that you are on your way." in body(staff), "on my way recorded")
 

@@ -22,7 +22,7 @@ from tournaments.permissions import Actor
 # after its commit.
 CEILINGS = {
     "table page by key": 10,
-    "table page signed in": 10,
+    "table page signed in": 12,  # 10, and the table's call of a referee: its state and its history
     "hand add": 10,
     "hand correction": 15,
     "confirm": 15,
