@@ -10,7 +10,7 @@ from django.conf import settings
 from django.test import Client
 
 from scoring.models import RefereeCall
-from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, start, wait_for
+from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, serious_violations, start, wait_for
 from tournaments import services as tournament_services
 from tournaments.models import Role
 
@@ -75,6 +75,7 @@ def test_a_table_calls_a_referee_who_comes_and_resolves(tmp_path, live_server, m
         tap(phone, "#referee-call-form button[type=submit]")
         wait_for(lambda: "A referee has been called." in body(phone), "the call made")
         assert RefereeCall.objects.get(table=table).reason == "foul"
+        assert serious_violations(phone) == []
         phone.save_screenshot(str(ARTIFACTS / "referee-call-open-390.png"))
 
         # the referee sees it first on the session's overview and goes
@@ -82,12 +83,14 @@ def test_a_table_calls_a_referee_who_comes_and_resolves(tmp_path, live_server, m
         staff.get(f"{live_server.url}/t/{tournament.slug}/s/1/clock/")
         calls = wait_for(lambda: staff.find_element("id", "referee-calls"), "the calls on the overview")
         assert "1 table calls a referee" in calls.text and "A foul" in calls.text
+        assert serious_violations(staff) == []
         assert no_sideways_scroll(staff, body=False)
         staff.save_screenshot(str(ARTIFACTS / "referee-call-overview-390.png"))
         tap(staff, "#referee-calls a")
         wait_for(lambda: staff.find_elements("id", "call-acknowledge"), "the call's page")
         assert height(staff, "#call-acknowledge") >= 44
         assert height(staff, "#call-record-penalty") >= 44 and height(staff, "#call-correct-hand") >= 44
+        assert serious_violations(staff) == []
         assert no_sideways_scroll(staff, body=False)
         tap(staff, "#call-acknowledge")
         wait_for(lambda: "The table sees that you are on your way." in body(staff), "on my way recorded")
