@@ -5,6 +5,8 @@ call. Every write checks the caller's role in the call's own tournament and send
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -198,10 +200,10 @@ def call_load(
     table: Table,
     actor: Actor,
     reason: str,
-    called_at,
-    acknowledged_at=None,
+    called_at: dt.datetime,
+    acknowledged_at: dt.datetime | None = None,
     acknowledged_name: str = "",
-    resolved_at=None,
+    resolved_at: dt.datetime | None = None,
     resolved_name: str = "",
     note: str = "",
     penalty: Penalty | None = None,
