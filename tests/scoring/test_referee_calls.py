@@ -377,3 +377,12 @@ def test_the_table_history_keeps_the_call_with_its_times(client, table, ref, ref
     history = html.split('id="history"', 1)[1]
     assert "Referee called" in history and "A wrong claim" in history and "table link of table 1" in history
     assert "A referee is on the way" in history and "Claim withdrawn." in history
+
+
+def test_a_table_or_session_with_a_call_is_not_deleted(api_as, table, director):
+    calls.call_create(table=table, actor=link(table), reason="question")
+    client = api_as(director)
+    refused = client.delete(f"/api/tables/{table.pk}/")
+    assert refused.status_code == 409 and "1 call of a referee" in refused.content.decode()
+    assert client.delete(f"/api/sessions/{table.session.pk}/").status_code == 409
+    assert RefereeCall.objects.filter(table=table).exists()
