@@ -16,8 +16,8 @@ from scoring import selectors as table_selectors
 from scoring.models import RefereeCall
 from scoring.rules.base import RuleError
 from scoring.rules.text import gettext_noop
-from tournaments.models import Table
-from tournaments.permissions import Actor, actor_for, can_referee
+from tournaments.models import Session, Table, Tournament
+from tournaments.permissions import Actor, actor_for, can_referee, can_score
 
 from . import selectors, services
 
@@ -140,6 +140,38 @@ def referee_call(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         },
         status=status,
     )
+
+
+@require_http_methods(["GET"])
+def referee_calls_part(request: HttpRequest, slug: str, session: int) -> HttpResponse:
+    """The calls waiting for a referee in a session (``everywhere=1``: in every session of the
+    tournament), as the referees' pages list them: the part their script asks for again."""
+    if not request.user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not can_score(request.user, tournament):
+        raise PermissionDenied(_("You need a role in this tournament."))
+    found = get_object_or_404(Session, tournament=tournament, number=session)
+    everywhere = request.GET.get("everywhere") == "1"
+    calls = (
+        selectors.tournament_open_calls(tournament=tournament)
+        if everywhere
+        else selectors.session_queue(session=found)
+    )
+    response = render(
+        request,
+        "scoring/_referee_calls.html",
+        {
+            "calls": calls,
+            "session": found,
+            "tournament": tournament,
+            "referee": can_referee(request.user, tournament),
+            "everywhere": everywhere,
+            "part": True,
+        },
+    )
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _int(value: str | None, field: str) -> int | None:

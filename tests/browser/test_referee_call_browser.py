@@ -60,6 +60,12 @@ def test_a_table_calls_a_referee_who_comes_and_resolves(tmp_path, live_server, m
     phone = start(tmp_path / "table")
     staff = start(tmp_path / "referee")
     try:
+        # the referee watches the session's overview: no call yet
+        login(staff, live_server, referee)
+        staff.get(f"{live_server.url}/t/{tournament.slug}/s/1/clock/")
+        assert not staff.find_elements("id", "referee-calls")
+        staff.execute_script("window.__same = true;")
+
         # the table calls
         phone.get(f"{live_server.url}/table/{table.private_key}/")
         tap(phone, "#referee-call summary")
@@ -78,10 +84,9 @@ def test_a_table_calls_a_referee_who_comes_and_resolves(tmp_path, live_server, m
         assert serious_violations(phone) == []
         phone.save_screenshot(str(ARTIFACTS / "referee-call-open-390.png"))
 
-        # the referee sees it first on the session's overview and goes
-        login(staff, live_server, referee)
-        staff.get(f"{live_server.url}/t/{tournament.slug}/s/1/clock/")
-        calls = wait_for(lambda: staff.find_element("id", "referee-calls"), "the calls on the overview")
+        # the referee sees it first on the session's overview, without reloading it, and goes
+        calls = wait_for(lambda: staff.find_elements("id", "referee-calls"), "the calls on the overview")[0]
+        assert staff.execute_script("return window.__same === true;")
         assert "1 table calls a referee" in calls.text and "A foul" in calls.text
         assert serious_violations(staff) == []
         assert no_sideways_scroll(staff, body=False)

@@ -386,3 +386,24 @@ def test_a_table_or_session_with_a_call_is_not_deleted(api_as, table, director):
     assert refused.status_code == 409 and "1 call of a referee" in refused.content.decode()
     assert client.delete(f"/api/sessions/{table.session.pk}/").status_code == 409
     assert RefereeCall.objects.filter(table=table).exists()
+
+
+def test_the_queue_part_the_referees_pages_ask_for_again(
+    client, tournament, tables, scorer, referee, make_user
+):
+    url = reverse("referee-calls-part", args=[tournament.slug, 1])
+    client.force_login(referee)
+    empty = client.get(url)
+    assert empty.status_code == 200 and 'id="referee-calls-box"' in empty.content.decode()
+    assert 'id="referee-calls"' not in empty.content.decode()
+    call, _ = calls.call_create(table=tables[1], actor=link(tables[1]), reason="dispute")
+    part = client.get(url).content.decode()
+    assert (
+        "1 table calls a referee" in part and reverse("referee-call", args=[tournament.slug, call.pk]) in part
+    )
+    # a scorer sees the queue without the referees' links; someone without a role sees nothing
+    client.force_login(scorer)
+    part = client.get(url).content.decode()
+    assert "Table 2" in part and reverse("referee-call", args=[tournament.slug, call.pk]) not in part
+    client.force_login(make_user("nobody"))
+    assert client.get(url).status_code == 403

@@ -672,7 +672,7 @@ READ_PAGES = {
     "entry-manifest", "entry-sw", "archive-import-job", "clock-page", "clock-tables", "director-backups",
     "director-backup-download", "ema-imports", "ema-import-detail", "print-schedules", "print-sheets",
     "venue-screen", "venue-screen-panels", "ema-submission", "ema-submission-panel", "ema-submission-pdf",
-    "director-players-job", "live-stamp",
+    "director-players-job", "live-stamp", "referee-calls-part",
 }  # fmt: skip
 
 # The player imports again with every file imported in the background (PLAYER_IMPORT_INLINE_ROWS = 0):
