@@ -10,6 +10,7 @@ from rankings.exports import api as export_api
 from rankings.standings import api as rankings_api
 from rankings.submission import api as submission_api
 from scoring import api as scoring_api
+from scoring.calls import api as calls_api
 from scoring.tiles import api as tiles_api
 from tournaments import api as tournaments_api
 from tournaments.clock import api as clock_api
@@ -26,6 +27,12 @@ router.register("tables", tournaments_api.TableViewSet, basename="table")
 router.register("seats", tournaments_api.SeatViewSet, basename="seat")
 router.register(r"tables/(?P<table_pk>[0-9]+)", scoring_api.TableResultViewSet, basename="table-result")
 router.register(r"tables/(?P<table_pk>[0-9]+)/tiles", tiles_api.TableTilesViewSet, basename="table-tiles")
+router.register(r"tables/(?P<table_pk>[0-9]+)", calls_api.TableCallViewSet, basename="table-call-api")
+router.register(
+    r"tournaments/(?P<tournament_slug>[^/.]+)/referee-calls",
+    calls_api.RefereeCallViewSet,
+    basename="referee-call-api",
+)
 router.register("notable-hands", tiles_api.NotableHandViewSet, basename="notable-hand")
 router.register(
     r"tournaments/(?P<tournament_slug>[^/.]+)/statistics", tiles_api.StatisticsViewSet, basename="statistics"

@@ -30,6 +30,7 @@ urlpatterns = [
     path("", include("scoring.offline.urls")),
     path("", include("scoring.urls")),
     path("", include("scoring.tiles.urls")),
+    path("", include("scoring.calls.urls")),
     path("", include("penalties.urls")),
     path("", include("rankings.standings.urls")),
     path("", include("rankings.ema.urls")),

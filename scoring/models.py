@@ -174,3 +174,68 @@ class NotableHand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.date} {self.person}: {self.title}"
+
+
+class RefereeCall(models.Model):
+    """A table calling a referee: made from the table page (its private link or a scorer), acknowledged by a
+    referee on the way, resolved with a note, a penalty recorded at the table or a corrected hand. A table has
+    at most one call that is not resolved. Calls are kept: they are the tournament's record of how long tables
+    waited."""
+
+    class Reason(models.TextChoices):
+        DISPUTE = "dispute", _("A dispute")
+        FOUL = "foul", _("A foul")
+        WRONG_CLAIM = "wrong_claim", _("A wrong claim")
+        QUESTION = "question", _("A question")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for a referee")
+        ACKNOWLEDGED = "acknowledged", _("A referee is on the way")
+        RESOLVED = "resolved", _("Resolved")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="referee_calls")
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="referee_calls")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="referee_calls")
+    reason = models.CharField(_("reason"), max_length=12, choices=Reason.choices)
+    status = models.CharField(_("status"), max_length=12, choices=Status.choices, default=Status.OPEN)
+    called_at = models.DateTimeField(_("called at"))
+    called_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    acknowledged_at = models.DateTimeField(_("acknowledged at"), null=True, blank=True)
+    acknowledged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    acknowledged_name = models.CharField(_("referee"), max_length=150, blank=True)
+    resolved_at = models.DateTimeField(_("resolved at"), null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_name = models.CharField(_("resolved by"), max_length=150, blank=True)
+    note = models.TextField(_("note"), blank=True)
+    penalty = models.ForeignKey(
+        "penalties.Penalty", null=True, blank=True, on_delete=models.SET_NULL, related_name="referee_calls"
+    )
+    hand_number = models.PositiveSmallIntegerField(_("corrected hand"), null=True, blank=True)
+    history = HistoricalRecords(
+        history_change_reason_field=models.TextField(null=True), bases=[WriterHistory]
+    )
+
+    class Meta:
+        ordering = ["called_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table"], condition=~Q(status="resolved"), name="referee_call_one_open_per_table"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="acknowledged") | Q(acknowledged_at__isnull=False),
+                name="referee_call_acknowledged_has_time",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="resolved") | Q(resolved_at__isnull=False),
+                name="referee_call_resolved_has_time",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} – {self.get_reason_display()} ({self.get_status_display()})"

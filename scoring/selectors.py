@@ -24,7 +24,7 @@ from penalties.models import Penalty
 from penalties.selectors import replacements
 from penalties.tables import TableEntry as PenaltyTableEntry
 from scoring import policy
-from scoring.models import Hand, SeatSummary, TableResult
+from scoring.models import Hand, RefereeCall, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
 from tournaments import pagecache
@@ -840,6 +840,7 @@ def table_history(*, table: Table, state: TableState | None = None) -> list[Hist
                 )
             )
         previous_penalty[record.id] = record
+    entries += _call_history(table)
     entries.sort(key=lambda e: e.when, reverse=True)
     return entries
 
@@ -871,3 +872,34 @@ def penalty_tables_touched(*, session_id: int, registration_id: int, table_id: i
         .distinct()
         .values_list("pk", flat=True)
     )
+
+
+def _call_history(table: Table) -> list[HistoryEntry]:
+    """The table's calls of a referee: made, a referee on the way, resolved (with the note)."""
+    entries = []
+    for record in (
+        RefereeCall.history.filter(table_id=table.pk)
+        .select_related("history_user")
+        .order_by("history_date", "history_id")
+    ):
+        reason = (
+            str(RefereeCall.Reason(record.reason).label) if record.reason in RefereeCall.Reason.values else ""
+        )
+        if record.history_type == "+" and record.status == RefereeCall.Status.OPEN:
+            what, after = _("Referee called"), reason
+        elif record.status == RefereeCall.Status.ACKNOWLEDGED:
+            what, after = _("A referee is on the way"), record.acknowledged_name
+        elif record.status == RefereeCall.Status.RESOLVED:
+            what, after = _("Call resolved."), record.note
+        else:
+            continue
+        entries.append(
+            HistoryEntry(
+                when=record.history_date,
+                who=_who_of(record),
+                what=what,
+                after=after,
+                why=record.history_change_reason or "",
+            )
+        )
+    return entries

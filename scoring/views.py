@@ -31,6 +31,7 @@ from penalties.forms import penalty_kinds
 from penalties.presenters import penalty_lines
 from scoring import forms as entry
 from scoring import policy, selectors, services
+from scoring.calls.views import call_context, table_call_url
 from scoring.models import TableResult
 from scoring.offline.views import offline_stamp
 from scoring.presenters import needs_referee
@@ -289,6 +290,9 @@ class TablePage:
             "closed": self.closed_sentence(),
             "table_clock": clock_selectors.table_clock(table=self.table, hand_times=s.hand_times),
             "notice": notice,
+            **call_context(
+                table=self.table, actor=self.actor, call_url=table_call_url(self.table, self.link_key)
+            ),
         }
         status = refused.status if refused is not None else 200
         # The page's script asks, after a hand it saved, for what changed only (not the hand form).

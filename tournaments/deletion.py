@@ -1,7 +1,8 @@
 """Deleting sessions, tables, seats and registrations without losing a result.
 
 What holds a record: a table's result (hands or totals entered, confirmed or not), the summary rows of a
-confirmed table, and penalties (active or cancelled: both are the tournament's record). A record that is
+confirmed table, penalties (active or cancelled: both are the tournament's record) and the tables' calls of a
+referee (the tournament's history of how long tables waited). A record that is
 held cannot be deleted: :class:`DeletionRefused` names what holds it (the API answers 409); a player
 withdraws (``withdrawn_from``) and a penalty is cancelled instead. A deletion that is allowed touches the
 standings, so they never show a deleted session as fresh.
@@ -39,12 +40,18 @@ def _penalties_text(count: int) -> str:
     return f"{count} penalt{'ies' if count > 1 else 'y'}"
 
 
+def _calls_text(count: int) -> str:
+    return f"{count} call{'s' if count > 1 else ''} of a referee"
+
+
 def session_holders(session: Session) -> list[str]:
     holders = []
     if played := _played(session.tables.all()):
         holders.append(_tables_text(played))
     if count := session.penalties.count():
         holders.append(_penalties_text(count))
+    if count := session.referee_calls.count():
+        holders.append(_calls_text(count))
     return holders
 
 
@@ -54,6 +61,8 @@ def table_holders(table: Table) -> list[str]:
         holders.append(_tables_text([table.number]))
     if count := table.penalties.count():
         holders.append(_penalties_text(count))
+    if count := table.referee_calls.count():
+        holders.append(_calls_text(count))
     return holders
 
 

@@ -31,7 +31,7 @@ from penalties.kinds import kind_of
 from penalties.models import Penalty
 from rankings.submission.models import EmaSubmission
 from scoring import handshape
-from scoring.models import Hand, TableResult
+from scoring.models import Hand, RefereeCall, TableResult
 from tournaments.models import Registration, Seat, Session, Table, Team, Tournament
 
 from . import shape
@@ -62,6 +62,9 @@ def archive_export(*, tournament: Tournament) -> dict[str, Any]:
     ]
     if tournament.status != shape.tournament_status_implied(statuses):
         doc["tournament"]["status"] = tournament.status
+    calls = _referee_calls(tournament)
+    if calls:
+        doc["referee_calls"] = calls
     teams = [
         {"name": t.name, "country": t.country, "club": t.club}
         for t in Team.objects.filter(tournament=tournament).order_by("name")
@@ -192,13 +195,55 @@ def _table(
     return doc
 
 
-def _penalties(tournament: Tournament, key_of: dict[int, str]) -> list[dict[str, Any]]:
-    penalties = (
+def _exported_penalties(tournament: Tournament):
+    """The penalties an archive holds, in its order (cancelled ones are left out)."""
+    return (
         Penalty.objects.filter(tournament=tournament, cancelled_at__isnull=True)
         .select_related("session", "table")
         .order_by("sequence")
     )
-    return [_penalty(p, key_of) for p in penalties]
+
+
+def _penalties(tournament: Tournament, key_of: dict[int, str]) -> list[dict[str, Any]]:
+    return [_penalty(p, key_of) for p in _exported_penalties(tournament)]
+
+
+def _when(value) -> str:
+    return timezone.localtime(value).isoformat(timespec="seconds")
+
+
+def _referee_calls(tournament: Tournament) -> list[dict[str, Any]]:
+    """The tables' calls of a referee, in the order they were made, with their times; ``penalty`` is the
+    place (from 0) in ``penalties`` of the penalty that resolved the call."""
+    place = {pk: i for i, pk in enumerate(_exported_penalties(tournament).values_list("pk", flat=True))}
+    rows = []
+    for call in (
+        RefereeCall.objects.filter(tournament=tournament)
+        .select_related("session", "table")
+        .order_by("called_at", "pk")
+    ):
+        doc: dict[str, Any] = {
+            "session": call.session.number,
+            "table": call.table.number,
+            "reason": call.reason,
+            "called_at": _when(call.called_at),
+        }
+        if call.acknowledged_at is not None:
+            doc["acknowledged_at"] = _when(call.acknowledged_at)
+        if call.acknowledged_name:
+            doc["acknowledged_by"] = call.acknowledged_name
+        if call.resolved_at is not None:
+            doc["resolved_at"] = _when(call.resolved_at)
+        if call.resolved_name:
+            doc["resolved_by"] = call.resolved_name
+        if call.note:
+            doc["note"] = call.note
+        if call.penalty_id in place:
+            doc["penalty"] = place[call.penalty_id]
+        if call.hand_number is not None:
+            doc["hand"] = call.hand_number
+        rows.append(doc)
+    return rows
 
 
 def _penalty(p: Penalty, key_of: dict[int, str]) -> dict[str, Any]:

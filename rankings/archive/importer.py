@@ -29,6 +29,7 @@ from penalties.services import penalty_record
 from rankings.standings.engine import check_tiebreaks
 from rankings.submission import services as submission_services
 from scoring import handshape
+from scoring.calls import services as call_services
 from scoring.lifecycle import CONFIRMED, result_loaded
 from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
@@ -105,6 +106,7 @@ class ArchiveImport:
         self.kept_roles: list[tuple[int, str]] = []
         self.previous_players: dict[str, Player] = {}
         self.now = timezone.now()
+        self.penalties_made: list[Penalty] = []  # in the order of the archive's penalties
 
     # -- the whole document ------------------------------------------------------------------------
 
@@ -134,6 +136,7 @@ class ArchiveImport:
                 index += 1
                 self._report(1 + index, max(steps, 2 + index))
             self._penalties(head.get("penalties"))
+            self._referee_calls(head.get("referee_calls"))
             self._ema_submission(head.get("ema_submission"))
             self._statuses()
         return self.tournament
@@ -692,9 +695,9 @@ class ArchiveImport:
         if not isinstance(doc, list):
             raise RuleError(f"penalties must be a list of penalties, not {show(doc)}", "penalties")
         for i, raw in enumerate(doc):
-            self._penalty(raw, f"penalties[{i}]")
+            self.penalties_made.append(self._penalty(raw, f"penalties[{i}]"))
 
-    def _penalty(self, raw: Any, path: str) -> None:
+    def _penalty(self, raw: Any, path: str) -> Penalty:
         if not isinstance(raw, Mapping):
             raise RuleError(f"a penalty must be an object, not {show(raw)}", path)
         kind = raw.get("kind")
@@ -739,7 +742,7 @@ class ArchiveImport:
         if points is not None:
             shape.number(points, join(path, "points"))
         try:
-            penalty_record(
+            return penalty_record(
                 tournament=self.tournament,
                 registration=registration,
                 kind=kind,
@@ -758,6 +761,70 @@ class ArchiveImport:
             )
         except RuleError as exc:
             raise exc.within(path) from None
+
+    # -- referee calls -------------------------------------------------------------------------------
+
+    def _referee_calls(self, doc: Any) -> None:
+        """The tables' calls of a referee, with their times, through the calls' own service."""
+        if doc is None:
+            return
+        if not isinstance(doc, list):
+            raise RuleError(f"referee_calls must be a list of calls, not {show(doc)}", "referee_calls")
+        for i, raw in enumerate(doc):
+            path = f"referee_calls[{i}]"
+            c = shape.fields(raw, path, "a referee call", shape.CALL_REQUIRED, shape.CALL_OPTIONAL)
+            number = shape.whole(c["session"], join(path, "session"), "session")
+            session = self.sessions.get(number)
+            if session is None:
+                raise RuleError(f"session {number} is not in the archive", join(path, "session"))
+            table_number = shape.whole(c["table"], join(path, "table"), "table")
+            table = Table.objects.filter(session=session, number=table_number).first()
+            if table is None:
+                raise RuleError(f"session {number} has no table {table_number}", join(path, "table"))
+            times = {}
+            for name in ("called_at", "acknowledged_at", "resolved_at"):
+                value = c.get(name)
+                if value is None:
+                    times[name] = None
+                    continue
+                try:
+                    parsed = parse_datetime(value[:40]) if isinstance(value, str) else None
+                except ValueError:  # well formed but not a real date or time
+                    parsed = None
+                if parsed is None:
+                    raise RuleError(
+                        f"{name} must be a date and time written YYYY-MM-DDTHH:MM[:SS][+HH:MM], not {show(value)}",
+                        join(path, name),
+                    )
+                times[name] = timezone.make_aware(parsed) if timezone.is_naive(parsed) else parsed
+            if times["called_at"] is None:
+                raise RuleError("called_at cannot be empty", join(path, "called_at"))
+            penalty = None
+            if c.get("penalty") is not None:
+                place = shape.whole(c["penalty"], join(path, "penalty"), "penalty", minimum=0)
+                if place >= len(self.penalties_made):
+                    raise RuleError(
+                        f"penalty {place} is not in the archive's penalties (counted from 0)",
+                        join(path, "penalty"),
+                    )
+                penalty = self.penalties_made[place]
+            hand = shape.whole(c["hand"], join(path, "hand"), "hand") if c.get("hand") is not None else None
+            try:
+                call_services.call_load(
+                    table=table,
+                    actor=self.actor,
+                    reason=c["reason"],
+                    called_at=times["called_at"],
+                    acknowledged_at=times["acknowledged_at"],
+                    acknowledged_name=c.get("acknowledged_by") or "",
+                    resolved_at=times["resolved_at"],
+                    resolved_name=c.get("resolved_by") or "",
+                    note=c.get("note") or "",
+                    penalty=penalty,
+                    hand_number=hand,
+                )
+            except RuleError as exc:
+                raise exc.within(path) from None
 
     # -- statuses ------------------------------------------------------------------------------------
 

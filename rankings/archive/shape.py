@@ -22,7 +22,7 @@ FORMAT = "mahjong-tournament-archive"
 VERSION = 1
 
 TOP_REQUIRED = ("format", "version", "tournament", "players")
-TOP_OPTIONAL = ("sessions", "penalties", "teams", "ema_submission")
+TOP_OPTIONAL = ("sessions", "penalties", "teams", "ema_submission", "referee_calls")
 
 TOURNAMENT_REQUIRED = ("name", "slug", "ruleset", "starts_on")
 TOURNAMENT_OPTIONAL = (
@@ -81,6 +81,16 @@ def tournament_status_implied(sessions: Sequence[str]) -> str:
     return "running" if any(s != "planned" for s in sessions) else "draft"
 
 
+CALL_REQUIRED = ("session", "table", "reason", "called_at")
+CALL_OPTIONAL = (
+    "acknowledged_at",
+    "acknowledged_by",
+    "resolved_at",
+    "resolved_by",
+    "note",
+    "penalty",
+    "hand",
+)
 PENALTY_COMMON = ("player", "kind", "session", "table", "hand", "reason")
 PENALTY_EXTRA: dict[str, tuple[str, ...]] = {
     "late_arrival": ("minutes_late",),

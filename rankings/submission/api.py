@@ -13,6 +13,8 @@ The pack itself is an export: ``POST /api/tournaments/<slug>/exports/`` with ``{
 
 from __future__ import annotations
 
+import dataclasses
+
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers
@@ -220,6 +222,11 @@ class EmaObserverReportSerializer(serializers.Serializer):
     results_published = serializers.BooleanField(allow_null=True)
     irregularities = serializers.ListField(child=serializers.DictField())
     comments = serializers.DictField(child=serializers.CharField())
+    referee_calls = serializers.DictField(
+        help_text="The tables' calls of a referee: calls, resolved, and the waits in seconds until a referee "
+        "acknowledged (average_wait_acknowledged, longest_wait_acknowledged) and until resolved "
+        "(average_wait_resolved, longest_wait_resolved); null when none."
+    )
 
 
 class SubmissionReportView(APIView):
@@ -259,5 +266,6 @@ class SubmissionReportView(APIView):
                     "complaints": r.complaints,
                     "conclusion": r.conclusion,
                 },
+                "referee_calls": dataclasses.asdict(r.calls) if r.calls is not None else None,
             }
         )

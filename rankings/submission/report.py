@@ -23,6 +23,7 @@ from django.utils.translation import override
 
 from rankings.ema.selectors import tournament_ended_on
 from rankings.submission import engine, selectors
+from scoring.calls.selectors import CallFigures, call_figures
 from tournaments.countries import country_name
 from tournaments.models import Registration, Tournament
 
@@ -72,6 +73,11 @@ class Report:
     irregularities_comment: str
     complaints: str
     conclusion: str
+    calls: CallFigures | None = None  # the tables' calls of a referee and how long they waited
+
+    @property
+    def calls_text(self) -> str:
+        return calls_text(self.calls)
 
     @property
     def weight_text(self) -> str:
@@ -134,10 +140,35 @@ def report_of(*, tournament: Tournament) -> Report:
         irregularities_comment=submission.irregularities,
         complaints=submission.complaints,
         conclusion=submission.conclusion,
+        calls=call_figures(tournament=tournament),
     )
 
 
 # -- PDF --------------------------------------------------------------------------------------------
+
+
+def wait_text(seconds: int | None) -> str:
+    """A wait as minutes and seconds (``4 min 05 s``); a dash when there was none."""
+    if seconds is None:
+        return "—"
+    return _("%(m)s min %(s)s s") % {"m": seconds // 60, "s": f"{seconds % 60:02d}"}
+
+
+def calls_text(calls: CallFigures | None) -> str:
+    """The tables' calls of a referee in one sentence: how many, and how long tables waited."""
+    if calls is None or not calls.calls:
+        return _("No table called a referee through the tables' pages.")
+    return _(
+        "%(n)s call(s) of a referee from the tables, %(resolved)s resolved. Waiting for a referee: "
+        "%(ack)s on average, %(ack_max)s at most. Until resolved: %(res)s on average, %(res_max)s at most."
+    ) % {
+        "n": calls.calls,
+        "resolved": calls.resolved,
+        "ack": wait_text(calls.average_wait_acknowledged),
+        "ack_max": wait_text(calls.longest_wait_acknowledged),
+        "res": wait_text(calls.average_wait_resolved),
+        "res_max": wait_text(calls.longest_wait_resolved),
+    }
 
 
 def _answer(value: bool | None) -> str:
@@ -264,6 +295,7 @@ def report_pdf(report: Report) -> bytes:
             line(_("Comments"), report.irregularities_comment)
         heading(_("Complaints and questions"))
         pdf.multi_cell(width, 5.5, report.complaints or "—", new_x="LMARGIN", new_y="NEXT")
+        line(_("Calls of a referee"), calls_text(report.calls))
         heading(_("Conclusion"))
         pdf.multi_cell(width, 5.5, report.conclusion or "—", new_x="LMARGIN", new_y="NEXT")
         return bytes(pdf.output())

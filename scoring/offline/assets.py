@@ -23,6 +23,7 @@ STATIC_FILES = (
     "js/offline-entry.js",
     "js/confirm.js",
     "js/session-clock.js",
+    "js/referee-call.js",
     "scoring/tiles.js",
     "img/favicon.svg",
     "icons/entry-192.png",

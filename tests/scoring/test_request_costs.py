@@ -23,7 +23,7 @@ from tournaments.permissions import Actor
 # after its commit.
 CEILINGS = {
     "table page by key": 10,
-    "table page signed in": 10,
+    "table page signed in": 12,  # 10, and the table's call of a referee: its state and its history
     "hand add": 10,
     # the phone's save: the hand with its key, answered with the page's fragments (no redirect, no second
     # request); the key's record is two of these statements

@@ -263,7 +263,11 @@ def test_patching_a_status_is_refused_by_name_and_changes_nothing(tournament, di
 STATUS_WRITERS = {"tournaments/lifecycle.py", "scoring/lifecycle.py"}
 PRODUCT = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency")
 STATUS_MODELS = ("Session", "Tournament", "TableResult", "sessions", "result")
-OTHER_STATUSES = {"job", "record"}  # background jobs and stored answers have statuses of their own
+OTHER_STATUSES = {
+    "job",
+    "record",
+    "call",
+}  # jobs, stored answers and referee calls have statuses of their own
 MAKERS = {"update", "create", "get_or_create", "update_or_create", "Session", "Tournament", "TableResult"}
 
 

@@ -112,6 +112,42 @@ def test_the_catalogue_has_no_empty_translation():
     assert [msgid for msgid, msgstr in catalogue() if not msgstr.strip()] == []
 
 
+def referee_call_pages() -> list[str]:
+    """Two tables of a session being played call a referee: one has a referee on the way, the other's call
+    is resolved. The pages that show them."""
+    from scoring.calls import services as call_services
+    from tournaments.models import Role
+    from tournaments.permissions import Actor
+
+    admin = Actor(user=get_user_model().objects.get(username="admin"), role=Role.DIRECTOR)
+    tables = list(
+        Table.objects.filter(session__tournament__slug=DEMO_SLUG)
+        .exclude(session__status="finished")
+        .order_by("session__number", "number")[:2]
+    )
+    urls = []
+    for i, table in enumerate(tables):
+        call, _ = call_services.call_create(
+            table=table, actor=Actor(role="table", table_id=table.pk), reason="wrong_claim"
+        )
+        call_services.call_acknowledge(call=call, actor=admin)
+        if i:
+            call_services.call_resolve(call=call, actor=admin, note="Nota")
+        s, n = table.session.number, table.number
+        urls += [
+            f"/t/{DEMO_SLUG}/calls/{call.pk}/",
+            f"/table/{table.private_key}/",
+            f"/t/{DEMO_SLUG}/s/{s}/clock/",
+        ]
+        urls += [
+            f"/t/{DEMO_SLUG}/s/{s}/table/{n}/",
+            f"/t/{DEMO_SLUG}/s/{s}/tables/",
+            f"/t/{DEMO_SLUG}/director/",
+        ]
+    assert urls, "the demo has a session being played"
+    return urls
+
+
 def test_every_page_in_spanish_shows_no_english_and_the_winds_are_spanish(client):
     load_demo()
     client.force_login(get_user_model().objects.get(username="admin"))
@@ -134,6 +170,7 @@ def test_every_page_in_spanish_shows_no_english_and_the_winds_are_spanish(client
         f"/t/{DEMO_SLUG}/s/2/table/8/",
         f"/t/{MAYON_SLUG}/s/1/table/1/",
     ]
+    urls += referee_call_pages()
     found: dict[str, list[str]] = {}
     for url in urls:
         response = client.get(url, HTTP_ACCEPT_LANGUAGE="es")

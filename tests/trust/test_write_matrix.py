@@ -153,6 +153,21 @@ def rules_body(world: World) -> dict:
     return data
 
 
+def referee_call(world: World) -> None:
+    """Table 2 of session 1 has called a referee."""
+    from scoring.calls.services import call_create
+    from tournaments.permissions import Actor
+
+    call_create(table=t(world, 2), actor=Actor(role="table", table_id=t(world, 2).pk), reason="foul")
+
+
+def referee_call_id(world: World) -> dict:
+    from scoring.models import RefereeCall
+
+    pk = RefereeCall.objects.get(table=t(world, 2)).pk
+    return {"id": pk, "pk": pk}
+
+
 def announcement(world: World) -> None:
     from tournaments.models import Announcement
 
@@ -389,6 +404,14 @@ API: dict[str, Write] = {
     "POST /api/tournaments/{tournament_slug}/announcements/": Write(
         DIRECTORS, body=lambda w: {"text": "Lunch at 14:00"}, ok=(201,)
     ),
+    # a table calls a referee; the tournament's referees and directors go and resolve
+    "POST /api/tables/{table_pk}/referee-call/": Write(RESULT_WRITERS, body=lambda w: {"reason": "foul"}),
+    "POST /api/tournaments/{tournament_slug}/referee-calls/{id}/acknowledge/": Write(
+        REFEREES, setup=referee_call, path=referee_call_id
+    ),
+    "POST /api/tournaments/{tournament_slug}/referee-calls/{id}/resolve/": Write(
+        REFEREES, setup=referee_call, path=referee_call_id, body=lambda w: {"note": "Settled."}
+    ),
     "DELETE /api/tournaments/{tournament_slug}/announcements/{id}/": Write(
         DIRECTORS, setup=announcement, path=announcement_id
     ),
@@ -486,6 +509,15 @@ PAGES: dict[str, Write] = {
         body=lambda w: {"result": "draw", "version": version(t(w, 2)), "reason": "recount"},
         ok=(302,),
         refused=KEYED,
+    ),
+    "table-call": Write(STAFF, body=lambda w: {"reason": "foul"}, ok=(302,)),
+    "table-link-call": Write(LINK, body=lambda w: {"reason": "foul"}, ok=(302,), refused=KEYED),
+    "referee-call": Write(
+        REFEREES,
+        setup=referee_call,
+        path=referee_call_id,
+        body=lambda w: {"action": "acknowledge"},
+        ok=(302,),
     ),
     "table-player-confirm": Write(
         LINK, body=lambda w: {"version": version(t(w, 5))}, ok=(302,), refused=KEYED
@@ -634,6 +666,7 @@ READ_PAGES = {
     "venue-screen", "venue-screen-panels", "ema-submission", "ema-submission-panel", "ema-submission-pdf",
     "director-players-job", "live-stamp", "standings-needs", "standings-needs-csv",
     "ema-ranking-what-if", "players-search", "player-record",
+    "referee-calls-part",
 }  # fmt: skip
 
 # The player imports again with every file imported in the background (PLAYER_IMPORT_INLINE_ROWS = 0):

@@ -230,9 +230,13 @@ def tables_overview(request, slug: str, number: int):
     from scoring.selectors import session_tables
 
     rows = session_tables(session=session)
+    from scoring.calls.selectors import session_queue
+
     late = selectors.late_hand_counts(session=session)
+    calls = {call.table.number: call for call in session_queue(session=session)}
     for row in rows:
         row.late_hands = late.get(row.number, 0)
+        row.call = calls.get(row.number)
     return render(
         request,
         "clock/tables.html",

@@ -1,0 +1,1 @@
+"""A table calling a referee: the call, the referee on the way, the resolution."""
