@@ -235,3 +235,88 @@ def test_a_confirmed_table_is_refused_until_reopened(table, as_referee):
         ).version
         == version + 1
     )
+
+
+# -- the API ---------------------------------------------------------------------------------------------
+
+
+def seats_url(table):
+    return f"/api/tables/{table.pk}/result/seats/"
+
+
+def test_the_api_corrects_seats_and_answers_with_the_replayed_table(api_as, table, as_referee, referee):
+    version = enter_mcr(table, as_referee)
+    response = api_as(referee).post(
+        seats_url(table), {"order": REAL, "reason": WHY, "version": version}, format="json"
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["version"] == version + 1
+    assert [s["player"] for s in body["seats"]] == REAL
+    # hand 1: p1 won on p3's discard, as entered: the keys follow the players
+    assert body["hands"][0]["hand"]["winner"] == "p1"
+    assert body["hands"][0]["hand"]["discarder"] == "p3"
+
+
+@pytest.mark.parametrize("who", ["scorer", "table_key", "anonymous", "other_referee"])
+def test_only_the_tournaments_referees_and_directors_may_call_it(
+    api_as, api, table, as_referee, make_user, make_tournament, scorer, who
+):
+    version = enter_mcr(table, as_referee)
+    body = {"order": REAL, "reason": WHY, "version": version}
+    if who == "scorer":
+        response = api_as(scorer).post(seats_url(table), body, format="json")
+    elif who == "table_key":
+        response = api.post(seats_url(table), body, format="json", HTTP_X_TABLE_KEY=table.private_key)
+    elif who == "anonymous":
+        response = api.post(seats_url(table), body, format="json")
+    else:
+        other = make_tournament(slug="other-open", director=make_user("other-director"))
+        stranger = make_user("other-referee")
+        tournament_services.role_grant(tournament=other, user=stranger, role=Role.REFEREE)
+        response = api_as(stranger).post(seats_url(table), body, format="json")
+    assert response.status_code == 403, response.content
+    assert [s.registration.key for s in Seat.objects.filter(table=table).order_by("position")] == list(KEYS)
+    assert TableResult.objects.get(table=table).version == version
+
+
+def test_the_api_answers_409_on_a_stale_version(api_as, table, as_referee, referee):
+    version = enter_mcr(table, as_referee)
+    response = api_as(referee).post(
+        seats_url(table), {"order": REAL, "reason": WHY, "version": version - 1}, format="json"
+    )
+    assert response.status_code == 409
+    assert response.json()["current_version"] == version
+
+
+@pytest.mark.parametrize(
+    ("order", "field"),
+    [
+        (["p1", "p2", "p3"], "order"),
+        (["p1", "p2", "p3", "p7"], "order[3]"),
+        (["p1", "p1", "p3", "p4"], "order[1]"),
+    ],
+)
+def test_a_bad_permutation_is_a_400_naming_the_field(api_as, table, as_referee, referee, order, field):
+    version = enter_mcr(table, as_referee)
+    response = api_as(referee).post(
+        seats_url(table), {"order": order, "reason": WHY, "version": version}, format="json"
+    )
+    assert response.status_code == 400
+    assert field in response.json()
+
+
+def test_the_api_refuses_a_confirmed_table_and_a_missing_reason(api_as, table, as_referee, referee):
+    version = enter_mcr(table, as_referee)
+    client = api_as(referee)
+    response = client.post(seats_url(table), {"order": REAL, "reason": "", "version": version}, format="json")
+    assert response.status_code == 400
+    assert "reason" in response.json()
+    version = services.result_confirm(
+        table=table, actor=as_referee, expected_version=version, short_reason=SHORT
+    ).version
+    response = client.post(
+        seats_url(table), {"order": REAL, "reason": WHY, "version": version}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["status"] == ["this table is confirmed; reopen it before correcting its seats"]
