@@ -279,7 +279,7 @@ class ResultSerializer(serializers.Serializer):
     actions = serializers.ListField(
         child=serializers.ChoiceField(choices=policy.ACTIONS),
         help_text="What the caller may do at the table now, as the table page offers it: hand, edit, undo, "
-        "totals, clear_totals, submit, confirm, reopen (none without a role in the tournament or the "
+        "totals, clear_totals, submit, confirm, reopen, seats (none without a role in the tournament or the "
         "table's key).",
     )
 

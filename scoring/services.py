@@ -495,17 +495,19 @@ def seat_order_read(order: Any, keys: Sequence[str]) -> list[int]:
     at seat ``s`` really sat at ``moves[s]``. Anything but the table's four players once each is refused
     on ``order``."""
     if isinstance(order, (str, bytes)) or not isinstance(order, Sequence) or len(order) != 4:
-        raise RuleError("order must list the four players of the table, East, South, West, North", "order")
+        raise RuleError(_("List the four players of the table, East, South, West, North."), "order")
     for i, key in enumerate(order):
         if not isinstance(key, str) or key not in keys:
             raise RuleError(
-                f"{key!r} is not seated at this table (its players are {', '.join(keys)})", f"order[{i}]"
+                _("%(key)s is not seated at this table (its players are %(keys)s).")
+                % {"key": str(key)[:40], "keys": ", ".join(keys)},
+                f"order[{i}]",
             )
         if key in order[:i]:
-            raise RuleError(f"{key} is named twice", f"order[{i}]")
+            raise RuleError(_("%(key)s is named twice.") % {"key": key}, f"order[{i}]")
     moves = [list(order).index(key) for key in keys]
     if moves == [0, 1, 2, 3]:
-        raise RuleError("this is the seating already recorded", "order")
+        raise RuleError(_("This is the seating already recorded: change at least two seats."), "order")
     return moves
 
 

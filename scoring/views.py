@@ -190,11 +190,14 @@ class TablePage:
             return entry.ActionForm(data, initial=initial)
         if slot == "reopen":
             return entry.ReasonForm(data, initial=initial)
+        if slot == "seats":
+            players = [(r.key, r.player.full_name) for r in services.table_registrations(self.table)]
+            return entry.SeatsForm(data, initial=initial, players=players)
         raise ValueError(slot)
 
     def forms(self, refused: Refused | None = None) -> dict[str, Any]:
         out = {}
-        for slot in ("hand", "totals", "clear_totals", "undo", "submit", "confirm", "reopen"):
+        for slot in ("hand", "totals", "clear_totals", "undo", "submit", "confirm", "reopen", "seats"):
             if refused is not None and refused.slot == slot and self.can(slot):
                 out[slot] = refused.form
             elif self.can(slot):
@@ -375,6 +378,18 @@ TABLE_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any, Table], str]]]
         ),
         lambda r, table: (
             _("Table %(n)s reopened: it no longer counts until it is confirmed again.") % {"n": table.number}
+        ),
+    ),
+    "seats": (
+        lambda table, actor, form, v: services.seats_correct(
+            table=table,
+            order=form.order(),
+            actor=actor,
+            expected_version=v,
+            reason=form.cleaned_data["reason"],
+        ),
+        lambda r, table: (
+            _("The seats of table %(n)s were corrected: the hands follow the players.") % {"n": table.number}
         ),
     ),
 }
