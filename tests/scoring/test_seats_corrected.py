@@ -320,3 +320,49 @@ def test_the_api_refuses_a_confirmed_table_and_a_missing_reason(api_as, table, a
     )
     assert response.status_code == 400
     assert response.json()["status"] == ["this table is confirmed; reopen it before correcting its seats"]
+
+
+def test_a_finished_session_is_refused_as_every_result_change_is(table, as_referee):
+    from tournaments.models import Session
+
+    version = enter_mcr(table, as_referee)
+    Session.objects.filter(pk=table.session_id).update(status=Session.Status.FINISHED)
+    table.session.refresh_from_db()
+    with pytest.raises(RuleError) as caught:
+        services.seats_correct(
+            table=table, order=REAL, actor=as_referee, expected_version=version, reason=WHY
+        )
+    assert caught.value.path == "status"
+    assert [s.registration.key for s in Seat.objects.filter(table=table).order_by("position")] == list(KEYS)
+
+
+def test_a_substitute_is_named_by_the_key_of_the_seat_they_took_over(api_as, make_tournament, make_user):
+    """The API reads a substitute's key as the player they replaced (as hands do)."""
+    from penalties.services import penalty_record
+
+    director = make_user("sub-director")
+    tournament = make_tournament(slug="sub-open", director=director, substitutes=1)
+    table = seat_tables(tournament)[0]
+    p2 = tournament.registrations.get(key="p2")
+    penalty_record(
+        tournament=tournament,
+        registration=p2,
+        kind="replaced",
+        session=table.session,
+        substitute=tournament.registrations.get(key="s1"),
+        reason="illness",
+        actor=Actor(user=director, role=Role.DIRECTOR),
+    )
+    version = TableResult.objects.filter(table=table).values_list("version", flat=True).first() or 1
+    response = api_as(director).post(
+        seats_url(table),
+        {"order": ["s1", "p1", "p3", "p4"], "reason": WHY, "version": version},
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    assert [s.registration.key for s in Seat.objects.filter(table=table).order_by("position")] == [
+        "p2",
+        "p1",
+        "p3",
+        "p4",
+    ]
