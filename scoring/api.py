@@ -595,7 +595,8 @@ class TableResultViewSet(viewsets.ViewSet):
             for h in result.history.select_related("history_user"):
                 entries.append(self._entry(h, "result", version=h.version, status=h.status, scores=h.scores))
             for h in Hand.history.filter(result_id=result.pk).select_related("history_user"):
-                entries.append(self._entry(h, f"hand {h.number}", hand=handshape.to_keys(h.data, keys)))
+                seated = selectors.seating_at(result.seat_corrections, h.history_date, keys)
+                entries.append(self._entry(h, f"hand {h.number}", hand=handshape.to_keys(h.data, seated)))
         entries.sort(key=lambda e: e["when"])
         return Response(HistoryEntrySerializer(entries, many=True).data)
 

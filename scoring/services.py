@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import handshape, lifecycle, policy
@@ -540,8 +541,13 @@ def seats_correct(
     rules = tournament.get_rules()
     mode = tiles_services.tiles_mode(tournament)
     revalued = {h.pk for h in tiles_services.hands_revalue(rules=rules, mode=mode, hands=hands, start=-1)}
-    if revalued:
-        result.read_game = None
+    if revalued:  # a value from the tiles followed the seat wind: the game is checked again
+        result.read_game = _validate_hands(result, [h.data for h in hands])
+    corrections = [
+        *result.seat_corrections,
+        {"at": timezone.now().isoformat(), "from": keys, "to": [str(k) for k in order]},
+    ]
+    changes["seat_corrections"] = corrections
     was = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(keys))
     now = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(order))
     note = f"seats corrected to {now} (recorded {was}): {reason.strip()}"

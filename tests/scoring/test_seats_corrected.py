@@ -366,3 +366,30 @@ def test_a_substitute_is_named_by_the_key_of_the_seat_they_took_over(api_as, mak
         "p3",
         "p4",
     ]
+
+
+def test_the_history_reads_each_hand_with_the_seating_of_its_time(api_as, table, as_referee, referee):
+    version = enter_mcr(table, as_referee)
+    services.seats_correct(table=table, order=REAL, actor=as_referee, expected_version=version, reason=WHY)
+    entries = api_as(referee).get(f"/api/tables/{table.pk}/result/history/").json()
+    hand_one = [e for e in entries if e["what"] == "hand 1"]
+    # entered with p1 East, corrected with p1 South: both records name p1 winning on p3's discard
+    assert [(e["change"], e["hand"]["winner"], e["hand"]["discarder"]) for e in hand_one] == [
+        ("+", "p1", "p3"),
+        ("~", "p1", "p3"),
+    ]
+    assert hand_one[1]["who"] == "referee" and hand_one[1]["reason"].endswith(WHY)
+
+
+def test_the_table_page_history_shows_the_seats_before_and_after(client, table, as_referee, referee):
+    from scoring import selectors
+
+    version = enter_mcr(table, as_referee)
+    services.seats_correct(table=table, order=REAL, actor=as_referee, expected_version=version, reason=WHY)
+    entries = selectors.table_history(table=table)
+    seats = [e for e in entries if e.what == "Seats"]
+    assert len(seats) == 1
+    assert seats[0].before.startswith("E Player1") and seats[0].after.startswith("E Player3")
+    assert seats[0].why.endswith(WHY)
+    changed = [e for e in entries if e.what == "Hand 1 changed"]
+    assert len(changed) == 1 and changed[0].before == changed[0].after  # the hand stayed with its players
