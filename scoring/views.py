@@ -192,7 +192,7 @@ class TablePage:
             return entry.ReasonForm(data, initial=initial)
         if slot == "seats":
             players = [(r.key, r.player.full_name) for r in services.table_registrations(self.table)]
-            return entry.SeatsForm(data, initial=initial, players=players)
+            return entry.SeatsForm(data, initial=initial, players=players, auto_id="seats-%s")
         raise ValueError(slot)
 
     def forms(self, refused: Refused | None = None) -> dict[str, Any]:
