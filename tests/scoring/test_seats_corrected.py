@@ -393,3 +393,35 @@ def test_the_table_page_history_shows_the_seats_before_and_after(client, table, 
     assert seats[0].why.endswith(WHY)
     changed = [e for e in entries if e.what == "Hand 1 changed"]
     assert len(changed) == 1 and changed[0].before == changed[0].after  # the hand stayed with its players
+
+
+def test_a_hand_valued_from_its_tiles_is_valued_again_with_the_real_seat_wind(api_as, table, referee):
+    """p2, recorded South, won with a pung of South wind: Robbing the Kong 8 + Seat Wind 2 + Short Straight 1
+    = 11 fan. p2 really sat West: the pung is no longer the seat wind, only a pung of honours (1): 10 fan."""
+    tiles = {
+        "hand": "234m567m99p",
+        "melds": ["pung 2z", "chow 345s"],
+        "winning_tile": "4m",
+        "robbing_kong": True,
+    }
+    client = api_as(referee)
+    response = client.post(
+        f"/api/tables/{table.pk}/result/hands/",
+        {"version": 1, "result": "win", "winner": "p2", "discarder": "p3", "tiles": tiles},
+        format="json",
+    )
+    assert response.status_code == 201, response.content
+    items = {i["name"] for i in response.json()["hands"][0]["valuation"]["wins"][0]["computed"]["items"]}
+    assert "Seat Wind" in items and response.json()["hands"][0]["hand"]["fan"] == 11
+    response = client.post(seats_url(table), {"order": REAL, "reason": WHY, "version": 2}, format="json")
+    assert response.status_code == 200, response.content
+    hand = response.json()["hands"][0]
+    items = {i["name"]: i["value"] for i in hand["valuation"]["wins"][0]["computed"]["items"]}
+    assert items == {"Robbing The Kong": 8, "Short Straight": 1, "Pung of Terminals or Honors": 1}
+    assert hand["hand"]["fan"] == 10
+    # p2 wins on p3's discard with the new value: p3 pays 8+F, the others 8
+    fan = hand["hand"]["fan"]
+    seats_now = {key: i for i, key in enumerate(REAL)}
+    scores = hand["after"]["scores"]
+    assert scores[seats_now["p2"]] == 24 + fan
+    assert scores[seats_now["p3"]] == -(8 + fan)
