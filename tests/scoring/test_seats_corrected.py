@@ -165,6 +165,13 @@ def test_riichi_dealer_follows_the_corrected_seating(make_tournament, make_user)
     p2, p1, p3, p4 = game.scores
     # p1 is first and takes the stick left on the table.
     assert (p1, p2, p3, p4) == (30000 + 3900 - 1000 + 1000, 30000 + 3000 - 1000, 30000 - 3900 - 1000, 29000)
+    # Confirmed, the standings follow the replayed game: score − 30000 plus the uma by rank (EMA: +15000,
+    # +5000, −5000, −15000).
+    services.result_confirm(table=table, actor=actor, expected_version=4, short_reason=SHORT)
+    rows = {s.registration.key: s for s in SeatSummary.objects.filter(table=table)}
+    assert {k: r.position for k, r in rows.items()} == {"p2": 0, "p1": 1, "p3": 2, "p4": 3}
+    finals = {k: r.final for k, r in rows.items()}
+    assert finals == {"p1": 3900 + 15000, "p2": 2000 + 5000, "p4": -1000 - 5000, "p3": -4900 - 15000}
 
 
 def test_only_a_referee_or_a_director_corrects_seats(table, as_referee, as_director, scorer):
