@@ -42,9 +42,9 @@ from scoring.tiles.views import tiles_value_url
 from tournaments import pagecache
 from tournaments.clock import selectors as clock_selectors
 from tournaments.lifecycle import results_closed
-from tournaments.models import Role, Session, Table, Tournament
+from tournaments.models import WIND_LETTERS, Role, Session, Table, Tournament
 from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
-from tournaments.presenters import SeatLine, TableView
+from tournaments.presenters import WIND_NAMES, SeatLine, TableView
 from tournaments.selectors import visible_through
 
 # -- who is at the page ----------------------------------------------------------------------------------
@@ -191,7 +191,13 @@ class TablePage:
         if slot == "reopen":
             return entry.ReasonForm(data, initial=initial)
         if slot == "seats":
-            players = [(r.key, r.player.full_name) for r in services.table_registrations(self.table)]
+            players = [
+                (
+                    r.key,
+                    _("%(name)s (recorded: %(wind)s)") % {"name": r.player.full_name, "wind": WIND_NAMES[w]},
+                )
+                for r, w in zip(services.table_registrations(self.table), WIND_LETTERS, strict=True)
+            ]
             return entry.SeatsForm(data, initial=initial, players=players, auto_id="seats-%s")
         raise ValueError(slot)
 

@@ -26,6 +26,7 @@ def test_a_referee_corrects_the_seats_from_the_table_page(client, tournament, re
     url = table_url(table)
     page = text(client.get(url))
     assert "Seats were wrong" in page
+    assert "Player3 open-2026 (recorded: West)" in page  # each player with the wind recorded now
     response = post(client, url, "seats", table, reason=WHY, **order_fields(REAL))
     assert response.status_code == 302
     assert "the hands follow the players" in text(client.get(response.url))
@@ -77,3 +78,4 @@ def test_the_form_in_spanish(client, tournament, referee):
         page = text(client.get(table_url(table), HTTP_ACCEPT_LANGUAGE="es"))
     assert "Los asientos estaban mal" in page
     assert "Corregir los asientos" in page
+    assert "Player1 open-2026 (anotado: Este)" in page
