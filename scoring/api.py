@@ -10,6 +10,7 @@ Every route sits under the table it concerns (``{table_pk}`` is the table's id):
     POST       /api/tables/{table_pk}/result/submit/           the table is finished
     POST       /api/tables/{table_pk}/result/confirm/          a referee confirms it: it counts in the standings
     POST       /api/tables/{table_pk}/result/reopen/           a referee takes a confirmed table back
+    POST       /api/tables/{table_pk}/result/seats/            a referee corrects the seats the players took
     GET        /api/tables/{table_pk}/result/history/          every change: who, when, what, why (staff)
 
 Who: users with a role in the tournament (scorers enter results; referees and directors also confirm,
@@ -278,7 +279,7 @@ class ResultSerializer(serializers.Serializer):
     actions = serializers.ListField(
         child=serializers.ChoiceField(choices=policy.ACTIONS),
         help_text="What the caller may do at the table now, as the table page offers it: hand, edit, undo, "
-        "totals, clear_totals, submit, confirm, reopen (none without a role in the tournament or the "
+        "totals, clear_totals, submit, confirm, reopen, seats (none without a role in the tournament or the "
         "table's key).",
     )
 
@@ -355,6 +356,17 @@ class ConfirmSerializer(VersionSerializer):
 class ReopenSerializer(serializers.Serializer):
     version = serializers.IntegerField(min_value=1, required=False)
     reason = serializers.CharField(max_length=TEXT_LIMIT, allow_blank=True)
+
+
+class SeatsSerializer(serializers.Serializer):
+    version = serializers.IntegerField(min_value=1, help_text="The version the writer last saw.")
+    order = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        min_length=4,
+        max_length=4,
+        help_text="The table's four player keys in the seats they really took: East, South, West, North.",
+    )
+    reason = serializers.CharField(max_length=TEXT_LIMIT, help_text="Why the seats are corrected (needed).")
 
 
 class TotalsSerializer(serializers.Serializer):
@@ -583,7 +595,8 @@ class TableResultViewSet(viewsets.ViewSet):
             for h in result.history.select_related("history_user"):
                 entries.append(self._entry(h, "result", version=h.version, status=h.status, scores=h.scores))
             for h in Hand.history.filter(result_id=result.pk).select_related("history_user"):
-                entries.append(self._entry(h, f"hand {h.number}", hand=handshape.to_keys(h.data, keys)))
+                seated = selectors.seating_at(result.seat_corrections, h.history_date, keys)
+                entries.append(self._entry(h, f"hand {h.number}", hand=handshape.to_keys(h.data, seated)))
         entries.sort(key=lambda e: e["when"])
         return Response(HistoryEntrySerializer(entries, many=True).data)
 
@@ -777,3 +790,31 @@ class TableResultViewSet(viewsets.ViewSet):
                 table=table, actor=actor, reason=data["reason"], expected_version=data.get("version")
             ),
         )
+
+    @extend_schema(
+        parameters=[TABLE_PARAM],
+        request=SeatsSerializer,
+        responses=_responses(),
+        examples=[
+            OpenApiExample(
+                "p3 really sat East, p1 South, p2 West",
+                {"order": ["p3", "p1", "p2", "p4"], "reason": "p1 and p3 swapped places", "version": 9},
+            )
+        ],
+        description="A referee or director records that the players sat in other seats than the recorded "
+        "ones. The hands already entered follow the players (each winner, discarder, payer and riichi is "
+        "the player who really sat there), the winds and the dealer order come from the corrected seating "
+        "and the game is replayed. Not on a confirmed table (reopen it first) nor in a finished session.",
+    )
+    @action(detail=False, methods=["post"], url_path="result/seats")
+    def seats(self, request, table_pk=None):
+        data = _validated(SeatsSerializer, request.data)
+
+        def write(table, actor):
+            _keys, aliases = self._seat_keys(table)
+            order = [aliases.get(key, key) for key in data["order"]]
+            return services.seats_correct(
+                table=table, order=order, actor=actor, expected_version=data["version"], reason=data["reason"]
+            )
+
+        return self._write(request, table_pk, write)

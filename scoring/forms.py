@@ -713,5 +713,37 @@ class ReasonForm(EntryForm):
     reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
+WIND_LABELS = (_("Really East"), _("Really South"), _("Really West"), _("Really North"))
+
+
+class SeatsForm(EntryForm):
+    """Seats corrected after the fact: who really sat at each wind, and why (a referee's reason)."""
+
+    reason = forms.CharField(
+        label=_("Reason"),
+        max_length=500,
+        help_text=_("For example: the score sheet shows the players in other seats."),
+    )
+
+    def __init__(self, *args, players: Sequence[tuple[str, str]], **kwargs):
+        """``players``: (key, name) of the table's four players in the seats recorded now, E S W N."""
+        super().__init__(*args, **kwargs)
+        choices = list(players)
+        for i in range(4):
+            self.fields[f"seat{i}"] = forms.ChoiceField(
+                label=WIND_LABELS[i], choices=choices, initial=choices[i][0] if len(choices) == 4 else None
+            )
+        self.order_fields(["seat0", "seat1", "seat2", "seat3", "reason"])
+
+    def field_for_path(self, path: str) -> str | None:
+        match = re.fullmatch(r"order\[(\d)\]", path or "")
+        if match:
+            return f"seat{match.group(1)}"
+        return None if path == "order" else super().field_for_path(path)
+
+    def order(self) -> list[str]:
+        return [self.cleaned_data[f"seat{i}"] for i in range(4)]
+
+
 class PlayerConfirmForm(EntryForm):
     pass

@@ -115,3 +115,9 @@ def to_keys(hand: Mapping[str, Any], seat_keys: Sequence[str]) -> dict:
 
     out = _convert(hand, convert)
     return out
+
+
+def reseat(hand: Mapping[str, Any], moves: Sequence[int]) -> dict:
+    """The stored hand after a seat correction: the player entered at seat ``s`` really sat at
+    ``moves[s]``, so every seat number the hand names follows its player."""
+    return _convert(hand, lambda value, path: moves[int(value)])

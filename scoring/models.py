@@ -65,6 +65,10 @@ class TableResult(models.Model):
     )
     confirmed_at = models.DateTimeField(null=True, blank=True)
     player_confirmations = models.JSONField(default=list, blank=True)
+    # Seats corrected after the fact, oldest first: when ("at", ISO time), the seating before ("from") and
+    # after ("to"), player keys E S W N. The history reads hands written before a correction with the
+    # seating of their time.
+    seat_corrections = models.JSONField(_("seat corrections"), default=list, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
     # Reasons are free text written by referees: a text column, not the default 100 characters.
     history = HistoricalRecords(

@@ -14,7 +14,17 @@ DRAFT, SUBMITTED, CONFIRMED = "draft", "submitted", "confirmed"
 HANDS, TOTALS = "hands", "totals"
 
 # Every action of a table, as the page's forms and the API's writes name them.
-ACTIONS: tuple[str, ...] = ("hand", "edit", "undo", "totals", "clear_totals", "submit", "confirm", "reopen")
+ACTIONS: tuple[str, ...] = (
+    "hand",
+    "edit",
+    "undo",
+    "totals",
+    "clear_totals",
+    "submit",
+    "confirm",
+    "reopen",
+    "seats",
+)
 # What may still be done on a table whose stored hands the rules now refuse.
 REPAIRS = frozenset({"undo", "reopen"})
 
@@ -60,6 +70,7 @@ def allowed_actions(facts: TableFacts, *, referee: bool) -> frozenset[str]:
         "submit": facts.status == DRAFT and facts.has_entries,
         "confirm": referee and not confirmed and facts.has_entries,
         "reopen": referee and confirmed,
+        "seats": referee and not confirmed,
     }
     allowed = frozenset(name for name, yes in can.items() if yes)
     return allowed & REPAIRS if facts.replay_error else allowed
@@ -81,6 +92,14 @@ def refusal(action: str, facts: TableFacts, *, referee: bool, reason: str = "") 
     if action in ("confirm", "reopen") and not referee:
         verb = "confirms" if action == "confirm" else "reopens"
         return Refusal(f"Only a referee or a director {verb} a table.", permission=True)
+    if action == "seats":
+        if not referee:
+            return Refusal("Only a referee or a director corrects the seats of a table.", permission=True)
+        if facts.confirmed:
+            return Refusal("this table is confirmed; reopen it before correcting its seats", "status")
+        if not reason.strip():
+            return Refusal("correcting the seats needs a reason", "reason")
+        return None
     if action == "reopen":
         if not reason.strip():
             return Refusal("reopening a table needs a reason", "reason")

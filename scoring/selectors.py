@@ -6,6 +6,7 @@ penalties shown beside them. Everything here only reads; the writes are in ``sco
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import functools
 from collections import defaultdict
 from collections.abc import Mapping
@@ -32,7 +33,16 @@ from tournaments.fields import plain_number
 from tournaments.lifecycle import results_closed
 from tournaments.models import WIND_LETTERS, Player, Registration, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor
-from tournaments.presenters import MINUS, WIND_NAMES, SeatLine, TableView, num, short_name, signed
+from tournaments.presenters import (
+    MINUS,
+    WIND_NAMES,
+    SeatLine,
+    TableView,
+    num,
+    short_name,
+    signed,
+    wind_letter,
+)
 
 # A table page reads its table with the session, the tournament, the session's clock and the result at once.
 TABLE_PAGE_RELATED = ("session__tournament", "session__clock", "result")
@@ -689,6 +699,20 @@ def _who_of(record) -> str:
     return _("private link")
 
 
+def seating_at(corrections: Any, when: dt.datetime, current: list[str]) -> list[str]:
+    """The table's player keys by wind when a record of ``when`` was written: the seating after the last
+    seat correction made by then, the first correction's seating before any, else ``current``."""
+    corrections = [c for c in corrections or [] if isinstance(c, Mapping)]
+    applied = [c for c in corrections if dt.datetime.fromisoformat(c["at"]) <= when]
+    if applied:
+        return list(applied[-1]["to"])
+    return list(corrections[0]["from"]) if corrections else list(current)
+
+
+def _seating_text(keys: list[str], names: Mapping[str, str]) -> str:
+    return " · ".join(f"{wind_letter(WIND_LETTERS[i])} {names.get(k, k)}" for i, k in enumerate(keys))
+
+
 def _result_text(name: str, value: Any) -> str:
     if value in (None, "", []):
         return "—"
@@ -709,6 +733,7 @@ RESULT_FIELDS = {
     "scores": gettext_lazy("Totals"),
     "imbalance_reason": gettext_lazy("Imbalance reason"),
     "player_confirmations": gettext_lazy("Confirmed by the players"),
+    "seat_corrections": gettext_lazy("Seats"),
 }
 
 
@@ -732,8 +757,16 @@ def table_history(*, table: Table, state: TableState | None = None) -> list[Hist
     state_seats = state.seats if state is not None else table_seats(table)
     rules = table.session.tournament.get_rules()
     names = [s.short for s in state_seats]
+    short_of = {s.registration.key: s.short for s in state_seats}
     entries: list[HistoryEntry] = []
     result = state.result if state is not None else table_result_or_none(table)
+    current = [s.registration.key for s in state_seats]
+
+    def names_at(when: dt.datetime) -> list[str]:  # the names by wind when a hand was written
+        if not result.seat_corrections:
+            return names
+        return [short_of.get(k, k) for k in seating_at(result.seat_corrections, when, current)]
+
     if result is not None:
         previous = None
         for record in (
@@ -746,6 +779,16 @@ def table_history(*, table: Table, state: TableState | None = None) -> list[Hist
                 before = getattr(previous, name) if previous is not None else None
                 after = getattr(record, name)
                 if previous is None and name in ("status", "mode") and after in ("draft", "hands"):
+                    continue
+                if name == "seat_corrections":
+                    if after and before != after:
+                        changes.append(
+                            (
+                                label,
+                                _seating_text(after[-1]["from"], short_of),
+                                _seating_text(after[-1]["to"], short_of),
+                            )
+                        )
                     continue
                 if before != after and not (before in (None, "", []) and after in (None, "", [])):
                     changes.append((label, _result_text(name, before), _result_text(name, after)))
@@ -767,7 +810,7 @@ def table_history(*, table: Table, state: TableState | None = None) -> list[Hist
             .select_related("history_user")
             .order_by("history_date", "history_id")
         ):
-            text = describe_hand(rules, record.data, names)
+            text = describe_hand(rules, record.data, names_at(record.history_date))
             if record.history_type == "+":
                 entry = HistoryEntry(
                     when=record.history_date,
@@ -789,7 +832,9 @@ def table_history(*, table: Table, state: TableState | None = None) -> list[Hist
                     when=record.history_date,
                     who=_who_of(record),
                     what=_("Hand %(n)s changed") % {"n": record.number},
-                    before=describe_hand(rules, before.data, names) if before is not None else "",
+                    before=describe_hand(rules, before.data, names_at(before.history_date))
+                    if before is not None
+                    else "",
                     after=text,
                     why=record.history_change_reason or "",
                 )

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import handshape, lifecycle, policy
@@ -22,9 +23,9 @@ from scoring.rules.numbers import SCORE_LIMIT, read_number, read_text
 from scoring.rules.text import gettext_noop
 from scoring.tiles import services as tiles_services
 from tournaments.lifecycle import results_open_check
-from tournaments.models import Registration, Table, Tournament
+from tournaments.models import WIND_LETTERS, Registration, Seat, Table, Tournament
 from tournaments.permissions import Actor
-from tournaments.signals import ENTRY, RESULTS, changed_send
+from tournaments.signals import ENTRY, RESULTS, SCHEDULE, changed_send
 
 
 class StaleWrite(Exception):
@@ -120,7 +121,7 @@ def _guard(
     if actor.role == "table" and actor.table_id != result.table_id:
         raise PermissionDenied("This link opens another table.")
     facts = facts_of(result, hands)
-    if action in ("confirm", "reopen"):
+    if action in ("confirm", "reopen", "seats"):
         permission = policy.refusal(action, facts, referee=actor.is_referee, reason=reason)
         _refuse(permission if permission is not None and permission.permission else None)
     if expected_version is not None and expected_version != result.version:
@@ -139,7 +140,12 @@ def _stamp(record, actor: Actor, table: Table) -> None:
 
 
 def _save(
-    result: TableResult, actor: Actor, reason: str, hands: Sequence[Hand] | None = None, **changes
+    result: TableResult,
+    actor: Actor,
+    reason: str,
+    hands: Sequence[Hand] | None = None,
+    also: frozenset[str] = frozenset(),
+    **changes,
 ) -> TableResult:
     """Every write of a table's result ends here: the version, the history, the summary rows of a
     confirmed table (``hands``: the table's hands, when the caller has read them), and the domain event
@@ -161,7 +167,7 @@ def _save(
     table = result.table
     changed_send(
         tournament_id=table.session.tournament_id,
-        what={RESULTS if counted or result.is_confirmed else ENTRY},
+        what={RESULTS if counted or result.is_confirmed else ENTRY, *also},
         sessions=[table.session_id],
         tables=[table.pk],
         slug=table.session.tournament.slug,
@@ -480,6 +486,86 @@ def result_reopen(
     SeatSummary.objects.filter(table=table).delete()
     lifecycle.result_move(result=result, to=lifecycle.SUBMITTED)
     return _save(result, actor, f"reopened: {reason}")
+
+
+# -- seats corrected after the fact ----------------------------------------------------------------
+
+
+def seat_order_read(order: Any, keys: Sequence[str]) -> list[int]:
+    """``order`` (four player keys in the seats they really took, E S W N) as moves: the player entered
+    at seat ``s`` really sat at ``moves[s]``. Anything but the table's four players once each is refused
+    on ``order``."""
+    if isinstance(order, (str, bytes)) or not isinstance(order, Sequence) or len(order) != 4:
+        raise RuleError(_("List the four players of the table, East, South, West, North."), "order")
+    for i, key in enumerate(order):
+        if not isinstance(key, str) or key not in keys:
+            raise RuleError(
+                _("%(key)s is not seated at this table (its players are %(keys)s).")
+                % {"key": str(key)[:40], "keys": ", ".join(keys)},
+                f"order[{i}]",
+            )
+        if key in order[:i]:
+            raise RuleError(_("%(key)s is named twice.") % {"key": key}, f"order[{i}]")
+    moves = [list(order).index(key) for key in keys]
+    if moves == [0, 1, 2, 3]:
+        raise RuleError(_("This is the seating already recorded: change at least two seats."), "order")
+    return moves
+
+
+@transaction.atomic
+def seats_correct(
+    *, table: Table, order: Sequence[str], actor: Actor, expected_version: int | None, reason: str
+) -> TableResult:
+    """A referee records that the table's players sat in other seats than the recorded ones: ``order``
+    gives their keys in the seats they really took (E, S, W, N). The hands entered follow the players
+    (every winner, discarder, payer and riichi names the player who sat there), totals follow them too,
+    the winds and the dealer order come from the corrected seating, and the whole game is replayed before
+    anything is saved. Not on a confirmed table (reopen it first); the history keeps who, what and why."""
+    result = _lock(table)
+    hands = list(result.hands.order_by("number"))
+    _guard(result, actor, expected_version, reason=reason, action="seats", hands=len(hands))
+    registrations = table_registrations(table)
+    keys = [r.key for r in registrations]
+    moves = seat_order_read(order, keys)
+    for hand in hands:
+        hand.data = handshape.reseat(hand.data, moves)
+    changes: dict[str, Any] = {}
+    if result.mode == TableResult.Mode.TOTALS and result.scores is not None:
+        scores: list[Any] = [None] * 4
+        for seat, score in enumerate(result.scores):
+            scores[moves[seat]] = score
+        changes["scores"] = scores
+    if hands:
+        result.read_game = _validate_hands(result, [h.data for h in hands])
+    tournament = table.session.tournament
+    rules = tournament.get_rules()
+    mode = tiles_services.tiles_mode(tournament)
+    revalued = {h.pk for h in tiles_services.hands_revalue(rules=rules, mode=mode, hands=hands, start=-1)}
+    if revalued:  # a value from the tiles followed the seat wind: the game is checked again
+        result.read_game = _validate_hands(result, [h.data for h in hands])
+    corrections = [
+        *result.seat_corrections,
+        {"at": timezone.now().isoformat(), "from": keys, "to": [str(k) for k in order]},
+    ]
+    changes["seat_corrections"] = corrections
+    was = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(keys))
+    now = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(order))
+    note = f"seats corrected to {now} (recorded {was}): {reason.strip()}"
+    for hand in hands:
+        hand._change_reason = note if hand.pk not in revalued else f"{note}; valued again from its tiles"
+        _stamp(hand, actor, table)
+        hand.save()
+    # The seats move together: the four rows are written again (one seat per wind at every moment).
+    Seat.objects.filter(table=table).delete()
+    for seat, registration in enumerate(registrations):
+        Seat(table=table, position=moves[seat], registration=registration).save()
+    seated: list[Registration] = list(registrations)
+    for seat, registration in enumerate(registrations):
+        seated[moves[seat]] = registration
+    table._registrations = seated
+    getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
+    table.__dict__.pop("_seats_read", None)  # the seats a page or the API read before the correction
+    return _save(result, actor, note, hands=hands, also=frozenset({SCHEDULE}), **changes)
 
 
 # -- summary rows -----------------------------------------------------------------------------------

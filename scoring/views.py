@@ -43,9 +43,9 @@ from scoring.tiles.views import tiles_value_url
 from tournaments import pagecache
 from tournaments.clock import selectors as clock_selectors
 from tournaments.lifecycle import results_closed
-from tournaments.models import Role, Session, Table, Tournament
+from tournaments.models import WIND_LETTERS, Role, Session, Table, Tournament
 from tournaments.permissions import Actor, actor_for, can_referee, can_score, user_roles
-from tournaments.presenters import SeatLine, TableView
+from tournaments.presenters import WIND_NAMES, SeatLine, TableView
 from tournaments.selectors import visible_through
 
 # -- who is at the page ----------------------------------------------------------------------------------
@@ -191,11 +191,20 @@ class TablePage:
             return entry.ActionForm(data, initial=initial)
         if slot == "reopen":
             return entry.ReasonForm(data, initial=initial)
+        if slot == "seats":
+            players = [
+                (
+                    r.key,
+                    _("%(name)s (recorded: %(wind)s)") % {"name": r.player.full_name, "wind": WIND_NAMES[w]},
+                )
+                for r, w in zip(services.table_registrations(self.table), WIND_LETTERS, strict=True)
+            ]
+            return entry.SeatsForm(data, initial=initial, players=players, auto_id="seats-%s")
         raise ValueError(slot)
 
     def forms(self, refused: Refused | None = None) -> dict[str, Any]:
         out = {}
-        for slot in ("hand", "totals", "clear_totals", "undo", "submit", "confirm", "reopen"):
+        for slot in ("hand", "totals", "clear_totals", "undo", "submit", "confirm", "reopen", "seats"):
             if refused is not None and refused.slot == slot and self.can(slot):
                 out[slot] = refused.form
             elif self.can(slot):
@@ -379,6 +388,18 @@ TABLE_ACTIONS: dict[str, tuple[Callable[..., Any], Callable[[Any, Table], str]]]
         ),
         lambda r, table: (
             _("Table %(n)s reopened: it no longer counts until it is confirmed again.") % {"n": table.number}
+        ),
+    ),
+    "seats": (
+        lambda table, actor, form, v: services.seats_correct(
+            table=table,
+            order=form.order(),
+            actor=actor,
+            expected_version=v,
+            reason=form.cleaned_data["reason"],
+        ),
+        lambda r, table: (
+            _("The seats of table %(n)s were corrected: the hands follow the players.") % {"n": table.number}
         ),
     ),
 }

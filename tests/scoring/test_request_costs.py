@@ -185,9 +185,9 @@ def test_the_table_page_and_the_api_show_the_same_actions(client, make_tournamen
     services.hand_add(table=table, hand=_hand(1), actor=actor, expected_version=None)
     client.force_login(referee)
     body = client.get(f"/api/tables/{table.pk}/result/").json()
-    assert body["actions"] == ["confirm", "edit", "hand", "submit", "undo"]
+    assert body["actions"] == ["confirm", "edit", "hand", "seats", "submit", "undo"]
     page = client.get(table_url(table)).content.decode()
-    assert 'value="confirm"' in page and 'value="reopen"' not in page
+    assert 'value="confirm"' in page and 'value="seats"' in page and 'value="reopen"' not in page
     client.force_login(scorer)
     assert client.get(f"/api/tables/{table.pk}/result/").json()["actions"] == [
         "edit",

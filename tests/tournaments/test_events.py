@@ -81,7 +81,7 @@ SENDS_NOTHING = {
     "table_holders", "registration_holders", "parse_players_csv", "backup_root", "backups_list",
     "backup_get", "backups_write_running", "backup_write", "backups_set_aside",
     "upload_read", "claim_text", "facts_of", "result_hands", "require_nothing_held_in", "players_hidden", "players_import_open_check", "backup_check",
-    "player_hidden_error",
+    "player_hidden_error", "seat_order_read",
     # the standings' own state, which follows the event
     "standings_state", "standings_touch", "standings_enqueue", "standings_failed", "standings_store",
     "standings_recompute", "standings_refresh", "standings_current",
@@ -163,6 +163,7 @@ CENSUS = {
     "result_submit": ENTRY,
     "result_confirm": RESULTS,
     "result_reopen": RESULTS,
+    "seats_correct": ENTRY,
     "penalty_record": RESULTS,
     "penalty_cancel": RESULTS,
     "penalty_appeal": RESULTS,
@@ -263,6 +264,10 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
     check("result_submit", lambda: scoring.result_submit(table=t1, actor=actor, expected_version=None))
     check("result_confirm", lambda: scoring.result_confirm(table=t1, actor=actor, expected_version=None))
     check("result_reopen", lambda: scoring.result_reopen(table=t1, actor=actor, reason="recount"))
+    real = list(t1.seats.order_by("-position").values_list("registration__key", flat=True))
+    check("seats_correct", lambda: scoring.seats_correct(table=t1, order=real, actor=actor,
+                                                          expected_version=None, reason="sheet"))  # fmt: skip
+    assert seen["seats_correct"].what == {ENTRY, SCHEDULE} and seen["seats_correct"].tables == (t1.pk,)
     scoring.result_confirm(table=t1, actor=actor, expected_version=None)
     scoring.result_confirm(table=t2, actor=actor, expected_version=None)
     offender = t1.seats.get(position=0).registration

@@ -266,6 +266,15 @@ API: dict[str, Write] = {
         path=lambda w: {"table_pk": t(w, 1).pk},
         body=lambda w: {"version": version(t(w, 1)), "reason": "recount"},
     ),
+    "POST /api/tables/{table_pk}/result/seats/": Write(
+        REFEREES,
+        path=lambda w: {"table_pk": t(w, 2).pk},
+        body=lambda w: {
+            "order": [s.registration.key for s in t(w, 2).seats.order_by("-position")],
+            "reason": "the players sat the other way round",
+            "version": version(t(w, 2)),
+        },
+    ),
     "POST /api/tables/{table_pk}/result/submit/": Write(
         STAFF, path=lambda w: {"table_pk": t(w, 4).pk}, body=lambda w: {"version": version(t(w, 4))}
     ),
