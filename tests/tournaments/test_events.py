@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import inspect
-from contextlib import contextmanager
 
 import pytest
 from django.db import transaction
@@ -22,6 +21,8 @@ from scoring import services as scoring
 from scoring.rules.base import RuleError
 from scoring.tiles import services as tiles
 from tests.ema.files import csv_bytes, mts_rows
+from tests.events import events
+from tests.scoring.test_pages_support import seat_session
 from tests.tournaments.test_lifecycle import SCORES, boss, play, start
 from tournaments import deletion, lifecycle, player_import
 from tournaments import services as base
@@ -38,25 +39,10 @@ from tournaments.signals import (
     SETTINGS,
     STATUS,
     Change,
-    changed,
 )
 from tournaments.teams import services as teams
 
 pytestmark = pytest.mark.django_db
-
-
-@contextmanager
-def events():
-    sent: list[Change] = []
-
-    def listen(sender, *, change, **kwargs):
-        sent.append(change)
-
-    changed.connect(listen, dispatch_uid="census")
-    try:
-        yield sent
-    finally:
-        changed.disconnect(dispatch_uid="census")
 
 
 def one(sent: list[Change], what: str, tournament: Tournament | None) -> Change:
@@ -82,7 +68,7 @@ SENDS_NOTHING = {
     "backup_get", "backups_write_running", "backup_write", "backups_set_aside",
     "upload_read", "claim_text", "facts_of", "result_hands", "require_nothing_held_in",
     # the standings' own state, which follows the event
-    "standings_state", "standings_touch", "standings_enqueue", "standings_failed", "standings_store",
+    "standings_state", "standings_bump", "standings_touch", "standings_enqueue", "standings_failed", "standings_store",
     "standings_recompute", "standings_refresh", "standings_current",
     # accounts and roles: no tournament data the listeners read
     "role_grant", "organiser_grant", "organiser_revoke", "staff_add", "staff_create", "staff_remove",
@@ -180,7 +166,7 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
             result = call()
         seen[name] = one(sent, CENSUS[name], where)
         if where is not None:  # one event per call, whatever the service changed (a clock that follows a
-            # status is the listener's own write, with its own event)
+            # status is written in the same transaction, and told in the same event)
             own = [
                 c
                 for c in sent
@@ -412,8 +398,12 @@ def test_finishing_the_tournament_leaves_the_last_backup(
 
 def test_a_session_start_then_stop_sequence_sends_status_for_that_session(tournament):
     session = tournament.sessions.get(number=1)
-    with events() as sent:
-        start(session)
+    seat_session(tournament, 1)
+    sent = []
+    for step in (seating.seating_publish, console.session_advance):  # each its own write and commit
+        with events() as told:
+            step(session=session)
+        sent += told
     statuses = [c for c in sent if STATUS in c.what]
     assert [c.sessions for c in statuses] == [(session.pk,), (session.pk,)]  # planned → seated → playing
     assert lifecycle.SESSION_STEPS[Session.Status.PLAYING] == {Session.Status.FINISHED, Session.Status.SEATED}
