@@ -127,8 +127,9 @@ def _dispatch(change: Change) -> None:
     waiting = _waiting()
     waiting[:] = [ref for ref in waiting if ref() is not None]
     waiting.append(weakref.ref(delivery))
-    # robust: the write is stored whatever a listener does (at once when no transaction is open)
-    transaction.on_commit(delivery, robust=True)
+    # robust: the write is stored whatever a listener does (at once when no transaction is open); a bound
+    # method, so that only Django's list of commit callbacks holds the delivery
+    transaction.on_commit(delivery.send, robust=True)
 
 
 _deliveries = Local()  # scoped as Django scopes its connections (a thread, or an asynchronous context)
@@ -157,7 +158,7 @@ class _Delivery:
         self.change = change
         self.sent = False
 
-    def __call__(self) -> None:
+    def send(self) -> None:
         if self.sent:
             return
         waiting = _waiting()

@@ -39,6 +39,7 @@ from tournaments.signals import (
     SETTINGS,
     STATUS,
     Change,
+    changed,
 )
 from tournaments.teams import services as teams
 
@@ -461,3 +462,20 @@ def test_a_real_commit_sends_every_change_of_its_transaction_merged_per_tourname
     assert by_tournament[one.pk].what == {SETTINGS, CLOCK} and by_tournament[one.pk].sessions == (3,)
     assert by_tournament[two.pk].what == {SETTINGS, CLOCK} and by_tournament[two.pk].sessions == (5,)
     assert by_tournament[two.pk].tables == (7,)
+
+
+def test_a_listener_that_fails_stops_no_other_and_is_logged_with_the_event(tournament, caplog):
+    def broken(sender, *, change, **kwargs):
+        raise RuntimeError("out of order")
+
+    changed.connect(broken, dispatch_uid="broken")  # told before the census's listener
+    try:
+        with caplog.at_level("ERROR", logger="tournaments.signals"), events() as sent:
+            base.tournament_update(tournament=tournament, city="Sevilla")
+    finally:
+        changed.disconnect(dispatch_uid="broken")
+    (change,) = sent  # the listener after the broken one was told
+    assert SETTINGS in change.what
+    assert f"broken failed on Change(tournament_id={tournament.pk}," in caplog.text
+    assert "RuntimeError: out of order" in caplog.text
+    assert Tournament.objects.get(pk=tournament.pk).city == "Sevilla"  # the write is stored
