@@ -16,12 +16,13 @@ Every write service ends by sending ``changed`` once (``changed_send``), naming 
 Each change is told twice:
 
 - ``changing``, at once, inside the write's transaction: the data derived from the change (the per-seat
-  rows of the tables a penalty touches, the standings' input version, the clocks that follow a status, the
-  public pages' stamp) is written with the write, or not at all; a failure there fails the write.
+  rows of the tables a penalty touches, the input versions of the standings and the EMA ranking, the
+  clocks that follow a status, the public pages' stamp) is written with the write, or not at all; a
+  failure there fails the write.
 - ``changed``, once the transaction commits (``transaction.on_commit``), merged: one event per tournament
   per transaction, with what every change of the transaction said; a change made in a savepoint that rolls
   back is dropped with it, and a write that rolls back is told to nobody. Its listeners only notify (queue
-  the standings' recompute, the EMA ranking, the clock document, a backup); each runs whatever the others
+  the standings' recompute, write the clock document, a backup); each runs whatever the others
   do (``send_robust``), a failure is logged with the event, and what a listener missed is caught up by the
   standings sweep, since the input version moved with the write.
 
