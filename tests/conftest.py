@@ -46,49 +46,6 @@ def _cache_in_this_process():
         yield
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _events_at_each_commit():
-    """A test runs inside one transaction that never commits, so nothing sent "on commit" would run. The
-    domain event is sent after the commit of the write that made it; here it is sent when that write's
-    own outermost transaction ends without error, as it would be in the server (a write made outside any
-    transaction sends it at once, as Django does in autocommit). Other commit callbacks are left to the
-    tests that capture them (``django_capture_on_commit_callbacks``)."""
-    from django.db import transaction
-
-    from tests import commit
-
-    original = transaction.Atomic.__exit__
-
-    def exit_and_send(self, exc_type, exc_value, traceback):
-        answer = original(self, exc_type, exc_value, traceback)
-        if exc_type is not None or getattr(self, "_from_testcase", False):
-            return answer
-        connection = transaction.get_connection(self.using)
-        depth = commit.test_depth(connection)
-        if depth and len(connection.atomic_blocks) == depth:
-            commit.events_send(connection)
-        return answer
-
-    from tournaments import signals
-
-    after_commit = signals._after_commit
-
-    def after_commit_or_now(change) -> None:
-        after_commit(change)
-        connection = transaction.get_connection()
-        depth = commit.test_depth(connection)
-        if depth and len(connection.atomic_blocks) == depth:  # no transaction but the test's
-            commit.events_send(connection)
-
-    transaction.Atomic.__exit__ = exit_and_send
-    signals._after_commit = after_commit_or_now
-    try:
-        yield
-    finally:
-        transaction.Atomic.__exit__ = original
-        signals._after_commit = after_commit
-
-
 @pytest.fixture(autouse=True)
 def _tasks_in_process(request, settings):
     """Tasks run in-process in tests, also where a broker is configured (CI), so that a test sees what a

@@ -13,22 +13,33 @@ Every write service ends by sending ``changed`` once (``changed_send``), naming 
 - ``rewrite``: ids of confirmed tables whose per-seat rows must be rewritten before the standings read them
   (a penalty that belongs to them changed).
 
-The event is sent once the service's transaction commits (``transaction.on_commit``), so no listener ever
-sees a write that rolls back, and a listener's own writes (rows, the standings' version, clocks) are made
-after the change they follow is stored. A service that makes several changes in one transaction sends one
-event per tournament: the changes are merged (``what``, ``sessions``, ``tables``… united) and sent together
-at the commit; a change made in a savepoint that rolls back is dropped with it. Outside a transaction the
-event is sent at once. The listeners are connected in one place, ``config.receivers``.
+Each change is told twice:
+
+- ``changing``, at once, inside the write's transaction: the data derived from the change (the per-seat
+  rows of the tables a penalty touches, the input versions of the standings and the EMA ranking, the
+  clocks that follow a status, the public pages' stamp) is written with the write, or not at all; a
+  failure there fails the write.
+- ``changed``, once the transaction commits (``transaction.on_commit``), merged: one event per tournament
+  per transaction, with what every change of the transaction said; a change made in a savepoint that rolls
+  back is dropped with it, and a write that rolls back is told to nobody. Its listeners only notify (queue
+  the standings' recompute, write the clock document, a backup); each runs whatever the others
+  do (``send_robust``), a failure is logged with the event, and what a listener missed is caught up by the
+  standings sweep, since the input version moved with the write.
+
+Outside a transaction both are sent at once. The listeners are connected in one place,
+``config.receivers``.
 """
 
 from __future__ import annotations
 
 import contextvars
+import logging
 import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
+from asgiref.local import Local
 from django.db import transaction
 from django.dispatch import Signal
 
@@ -41,7 +52,10 @@ CLOCK = "clock"
 SETTINGS = "settings"
 KINDS = frozenset({RESULTS, ENTRY, ROSTER, SCHEDULE, STATUS, CLOCK, SETTINGS})
 
-changed = Signal()
+changing = Signal()  # inside the write's transaction, once per change: the derived data
+changed = Signal()  # after the commit, once per tournament per transaction: the notifications
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -91,7 +105,7 @@ def changed_send(
     if held is not None:
         _hold(held, change)
         return change
-    _after_commit(change)
+    _dispatch(change)
     return change
 
 
@@ -107,58 +121,67 @@ def _hold(held: dict, change: Change) -> None:
     held[key] = _merge(held[key], change) if key in held else change
 
 
-def _after_commit(change: Change) -> None:
-    """Send ``change`` once the current transaction commits (at once outside a transaction).
+def _dispatch(change: Change) -> None:
+    """The derived data now, in the write's transaction; the notifications once it commits."""
+    changing.send(sender=Change, change=change)
+    delivery = _Delivery(change)
+    waiting = _waiting()
+    waiting[:] = [ref for ref in waiting if ref() is not None]
+    waiting.append(weakref.ref(delivery))
+    # robust: the write is stored whatever a listener does (at once when no transaction is open); a bound
+    # method, so that only Django's list of commit callbacks holds the delivery
+    transaction.on_commit(delivery.send, robust=True)
 
-    Each change registers a commit callback of its own, so that a savepoint that rolls back drops its
-    changes with its callbacks. The changes waiting keep only a weak reference to their callback: Django
-    holds the callbacks of the transaction until each has run and lets go of those of a savepoint rolled
-    back, so the first callback that runs at the commit finds alive exactly the callbacks of the changes
-    that survived (Django empties its own list before running any), sends those changes merged, and the
-    others find nothing left to send."""
-    connection = transaction.get_connection()
-    if not connection.in_atomic_block:
-        _send(change)
-        return
-    delivery = _Delivery(connection)
-    pending = [(c, ref) for c, ref in getattr(connection, "changes_pending", ()) if ref() is not None]
-    connection.changes_pending = [*pending, (change, weakref.ref(delivery))]
-    # robust: the write is stored whatever a listener does; a listener's failure is logged, not the write's
-    transaction.on_commit(delivery, robust=True)
+
+_deliveries = Local()  # scoped as Django scopes its connections (a thread, or an asynchronous context)
+
+
+def _waiting() -> list:
+    if not hasattr(_deliveries, "waiting"):
+        _deliveries.waiting = []
+    return _deliveries.waiting
 
 
 class _Delivery:
-    """The commit callback of one change (a class, not a closure: nothing but Django's list of callbacks
-    may keep it alive, see ``_after_commit``)."""
+    """The commit callback of one change.
 
-    event_delivery = True  # how the tests, which run inside one transaction, recognise it
+    Each change registers its own callback, so a savepoint that rolls back drops the callbacks of its
+    changes (Django discards them); the list of changes waiting keeps a weak reference to each callback,
+    and only the list of commit callbacks holds one. At the commit Django runs the callbacks in the order
+    they were registered: the first one of the transaction sends, merged per tournament, its own change and
+    those after it whose callbacks are still registered, and the others find theirs sent. Changes before it
+    belong to writes that never committed here (a rolled-back transaction, or a test's, which never
+    commits): they are left out."""
 
-    def __init__(self, connection) -> None:
-        self.connection = connection
+    __slots__ = ("__weakref__", "change", "sent")
 
-    def __call__(self) -> None:
-        pending = getattr(self.connection, "changes_pending", None)
-        if not pending:
+    def __init__(self, change: Change) -> None:
+        self.change = change
+        self.sent = False
+
+    def send(self) -> None:
+        if self.sent:
             return
-        self.connection.changes_pending = []
+        waiting = _waiting()
+        deliveries = [ref() for ref in waiting]
+        waiting.clear()
+        start = next((i for i, d in enumerate(deliveries) if d is self), None)
+        batch = [self] if start is None else [d for d in deliveries[start:] if d is not None and not d.sent]
         merged: dict = {}
-        for change, ref in pending:
-            if ref() is not None:  # its callback is still registered: not rolled back with a savepoint
-                _hold(merged, change)
-        failure = None
-        for change in merged.values():  # one listener's failure does not keep the others' changes back
-            try:
-                _send(change)
-            except Exception as exc:
-                failure = failure or exc
-        if failure is not None:
-            raise failure
+        for delivery in batch:
+            delivery.sent = True
+            _hold(merged, delivery.change)
+        for change in merged.values():
+            _send(change)
 
 
 def _send(change: Change) -> None:
-    """The listeners of one change. They run after the commit, each opening the transaction it needs (a
-    listener that locks or writes several rows), so a change nobody acts on costs no statement."""
-    changed.send(sender=Change, change=change)
+    """The listeners of one change, after the commit: each runs whatever the others do, and a failure is
+    logged with the change (the write is stored; the standings sweep catches up what was missed)."""
+    for receiver, result in changed.send_robust(sender=Change, change=change):
+        if isinstance(result, Exception):
+            name = f"{getattr(receiver, '__module__', '')}.{getattr(receiver, '__qualname__', receiver)}"
+            log.error("listener %s failed on %s", name, change, exc_info=result)
 
 
 def _merge(a: Change, b: Change) -> Change:
@@ -188,4 +211,4 @@ def one_event() -> Iterator[None]:
     finally:
         _held.reset(token)
     for change in held.values():
-        _after_commit(change)
+        _dispatch(change)

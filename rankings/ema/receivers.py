@@ -1,8 +1,9 @@
-"""The EMA ranking listens to the domain event (``tournaments.signals.changed``).
+"""The EMA ranking listens to the domain event (``tournaments.signals.changing``, in the transaction of the
+change).
 
 A finished tournament counts; so does a tournament that counted until now (it was reopened, or it was
-replaced by an import). When one of them changes its results, roster, settings or status, its stored results
-are written again and the ranking is recomputed once the transaction commits
+replaced by an import). When one of them changes its results, roster, settings or status, its input
+versions move with the change and the ranking is recomputed once the transaction commits
 (:func:`rankings.ema.services.ema_ranking_touch`). A change of players with no tournament (a name, an EMA
 number, a country) does the same for every tournament where those players have results. Changes in
 tournaments that never counted cost one cheap check, and none when the writer says the tournament is not

@@ -47,7 +47,9 @@ QUEUE_TTL_SECONDS = 60
 
 
 def ema_ranking_touch(*, tournament_id: int | None = None) -> None:
-    """A finished tournament (or a player with results) changed: recompute once the transaction commits.
+    """A finished tournament (or a player with results) changed: the input versions move now, in the
+    transaction of the change, and the recompute is queued once it commits (a failure to queue is logged
+    and never fails the change: ``robust``).
 
     With ``tournament_id`` the tournament's results are stored again first. Cheap: call it freely.
     """
@@ -56,7 +58,7 @@ def ema_ranking_touch(*, tournament_id: int | None = None) -> None:
         EmaTournament.objects.filter(tournament_id=tournament_id).update(input_version=F("input_version") + 1)
     ema_ranking_state()
     EmaRankingState.objects.filter(pk=1).update(input_version=F("input_version") + 1)
-    transaction.on_commit(ema_ranking_enqueue)
+    transaction.on_commit(ema_ranking_enqueue, robust=True)
 
 
 def _is_fresh(today: date) -> bool:

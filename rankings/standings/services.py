@@ -1,7 +1,8 @@
 """Standings recompute: touched by every result or penalty change, computed by a Celery task.
 
-- ``standings_touch`` bumps the tournament's input version and, once the transaction commits, queues
-  one recompute. A burst of touches coalesces: while a recompute is queued and not started, no other
+- ``standings_bump`` moves the tournament's input version, in the transaction of the change (the domain
+  event's ``changing``); once it commits, the event's listener queues one recompute
+  (``standings_enqueue``); ``standings_touch`` does both. A burst of touches coalesces: while a recompute is queued and not started, no other
   is queued (a short-lived cache key), and the task always reads the newest input when it starts.
 - ``standings_recompute`` reads the input version *before* the input, computes, and stores the snapshot
   only if no snapshot of the same or a newer version was stored meanwhile (one conditional UPDATE), so an
@@ -63,12 +64,15 @@ def _bump(tournament_id: int) -> None:
         )
 
 
-def standings_touch(*, tournament_id: int, slug: str = "") -> None:
-    """The tournament's standings input changed: bump its version and queue a recompute on commit.
+def standings_bump(*, tournament_id: int) -> None:
+    """The tournament's standings input changed: a new input version, in the transaction of the change, so
+    the sweep finds the standings behind whatever happens after the commit."""
+    _bump(tournament_id)
 
-    Called by the domain event's listener once the change is committed (the recompute is then queued at
-    once), and a failure to queue never fails the change itself (``robust``).
-    """
+
+def standings_touch(*, tournament_id: int, slug: str = "") -> None:
+    """The tournament's standings input changed: bump its version and queue a recompute on commit (a
+    failure to queue never fails the change itself: ``robust``)."""
     _bump(tournament_id)
     transaction.on_commit(
         lambda: standings_enqueue(tournament_id=tournament_id, slug=slug, bumped=True), robust=True

@@ -19,8 +19,8 @@ from tournaments.models import Role
 from tournaments.permissions import Actor
 
 # The most SQL statements each request may run (the demo on PostgreSQL runs the same or fewer: see
-# bench/requests). A confirmation also bumps the standings' input version and queues their recompute,
-# after its commit.
+# bench/requests). A confirmation also bumps the standings' input version, in its transaction, and
+# queues their recompute after its commit (which a test's transaction never reaches).
 CEILINGS = {
     "table page by key": 10,
     "table page signed in": 12,  # 10, and the table's call of a referee: its state and its history

@@ -14,22 +14,10 @@ from rankings.standings.selectors import standings_view
 from rankings.standings.services import standings_refresh
 from rankings.submission.models import EmaSubmission
 from rankings.submission.selectors import checks
+from tests.events import events
 from tests.rankings.test_standings_pages import confirm
-from tournaments import signals
 from tournaments.console import services
 from tournaments.models import Registration, Session
-
-
-@pytest.fixture
-def events():
-    sent = []
-
-    def listen(sender, *, change, **kwargs):
-        sent.append(change)
-
-    signals.changed.connect(listen)
-    yield sent
-    signals.changed.disconnect(listen)
 
 
 def session(tournament, number: int) -> Session:
@@ -58,19 +46,17 @@ def play(tournament, number: int, user) -> None:
 # -- the service -----------------------------------------------------------------------------------------
 
 
-def test_absent_for_one_session_the_substitute_plays_it_and_the_player_comes_back(
-    make_tournament, director, events
-):
+def test_absent_for_one_session_the_substitute_plays_it_and_the_player_comes_back(make_tournament, director):
     tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
-    events.clear()
-    report = services.checkin_apply(
-        session=session(tournament, 1),
-        present=everyone_but("p3"),
-        absent={"p3": services.ABSENT_SUBSTITUTE},
-        substitutes_present=["s1"],
-    )
+    with events() as sent:
+        report = services.checkin_apply(
+            session=session(tournament, 1),
+            present=everyone_but("p3"),
+            absent={"p3": services.ABSENT_SUBSTITUTE},
+            substitutes_present=["s1"],
+        )
     assert report.absent == ["Player3 open-2026"] and report.withdrawn == []
-    assert len(events) == 1 and {"roster", "schedule"} <= events[0].what  # one event for the check-in
+    assert len(sent) == 1 and {"roster", "schedule"} <= sent[0].what  # one event for the check-in
     p3 = Registration.objects.get(tournament=tournament, key="p3")
     assert p3.withdrawn_from is None and session(tournament, 1).absent == ["p3"]
     play(tournament, 1, director)
@@ -98,17 +84,19 @@ def test_withdrawn_leaves_every_later_session(make_tournament, director):
 
 
 def test_an_absent_player_without_a_substitute_present_is_refused_and_nothing_is_written(
-    make_tournament, director, events
+    make_tournament, director
 ):
     tournament = make_tournament(director=director, players=8, sessions=2)
-    events.clear()
-    with pytest.raises(
-        services.Blocked, match="1 absent player needs a substitute, but no substitute is here"
+    with (
+        events() as sent,
+        pytest.raises(
+            services.Blocked, match="1 absent player needs a substitute, but no substitute is here"
+        ),
     ):
         services.checkin_apply(
             session=session(tournament, 1), present=everyone_but("p3"), absent={"p3": "substitute"}
         )
-    assert session(tournament, 1).absent == [] and events == []
+    assert session(tournament, 1).absent == [] and sent == []
 
 
 def test_checkin_before_the_first_session_records_the_substitutes_answer_as_the_ema_submission_does(

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import inspect
-from contextlib import contextmanager
 
 import pytest
 from django.db import transaction
@@ -22,6 +21,8 @@ from scoring import services as scoring
 from scoring.rules.base import RuleError
 from scoring.tiles import services as tiles
 from tests.ema.files import csv_bytes, mts_rows
+from tests.events import events
+from tests.scoring.test_pages_support import seat_session
 from tests.tournaments.test_lifecycle import SCORES, boss, play, start
 from tournaments import deletion, lifecycle, player_import
 from tournaments import services as base
@@ -43,20 +44,6 @@ from tournaments.signals import (
 from tournaments.teams import services as teams
 
 pytestmark = pytest.mark.django_db
-
-
-@contextmanager
-def events():
-    sent: list[Change] = []
-
-    def listen(sender, *, change, **kwargs):
-        sent.append(change)
-
-    changed.connect(listen, dispatch_uid="census")
-    try:
-        yield sent
-    finally:
-        changed.disconnect(dispatch_uid="census")
 
 
 def one(sent: list[Change], what: str, tournament: Tournament | None) -> Change:
@@ -83,7 +70,7 @@ SENDS_NOTHING = {
     "upload_read", "claim_text", "facts_of", "result_hands", "require_nothing_held_in", "players_hidden", "players_import_open_check", "backup_check",
     "player_hidden_error", "seat_order_read",
     # the standings' own state, which follows the event
-    "standings_state", "standings_touch", "standings_enqueue", "standings_failed", "standings_store",
+    "standings_state", "standings_bump", "standings_touch", "standings_enqueue", "standings_failed", "standings_store",
     "standings_recompute", "standings_refresh", "standings_current",
     # accounts and roles: no tournament data the listeners read
     "role_grant", "organiser_grant", "organiser_revoke", "staff_add", "staff_create", "staff_remove",
@@ -182,7 +169,7 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
             result = call()
         seen[name] = one(sent, CENSUS[name], where)
         if where is not None:  # one event per call, whatever the service changed (a clock that follows a
-            # status is the listener's own write, with its own event)
+            # status is written in the same transaction, and told in the same event)
             own = [
                 c
                 for c in sent
@@ -418,8 +405,12 @@ def test_finishing_the_tournament_leaves_the_last_backup(
 
 def test_a_session_start_then_stop_sequence_sends_status_for_that_session(tournament):
     session = tournament.sessions.get(number=1)
-    with events() as sent:
-        start(session)
+    seat_session(tournament, 1)
+    sent = []
+    for step in (seating.seating_publish, console.session_advance):  # each its own write and commit
+        with events() as told:
+            step(session=session)
+        sent += told
     statuses = [c for c in sent if STATUS in c.what]
     assert [c.sessions for c in statuses] == [(session.pk,), (session.pk,)]  # planned → seated → playing
     assert lifecycle.SESSION_STEPS[Session.Status.PLAYING] == {Session.Status.FINISHED, Session.Status.SEATED}
@@ -477,3 +468,20 @@ def test_a_real_commit_sends_every_change_of_its_transaction_merged_per_tourname
     assert by_tournament[one.pk].what == {SETTINGS, CLOCK} and by_tournament[one.pk].sessions == (3,)
     assert by_tournament[two.pk].what == {SETTINGS, CLOCK} and by_tournament[two.pk].sessions == (5,)
     assert by_tournament[two.pk].tables == (7,)
+
+
+def test_a_listener_that_fails_stops_no_other_and_is_logged_with_the_event(tournament, caplog):
+    def broken(sender, *, change, **kwargs):
+        raise RuntimeError("out of order")
+
+    changed.connect(broken, dispatch_uid="broken")  # told before the census's listener
+    try:
+        with caplog.at_level("ERROR", logger="tournaments.signals"), events() as sent:
+            base.tournament_update(tournament=tournament, city="Sevilla")
+    finally:
+        changed.disconnect(dispatch_uid="broken")
+    (change,) = sent  # the listener after the broken one was told
+    assert SETTINGS in change.what
+    assert f"broken failed on Change(tournament_id={tournament.pk}," in caplog.text
+    assert "RuntimeError: out of order" in caplog.text
+    assert Tournament.objects.get(pk=tournament.pk).city == "Sevilla"  # the write is stored

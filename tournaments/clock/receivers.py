@@ -1,12 +1,15 @@
-"""The public pages and the clock listen to the domain event (``tournaments.signals.changed``).
+"""The public pages and the clock listen to the domain event (``tournaments.signals``).
 
-- Every change gives the tournament's public pages a new publication stamp (now and again after the
+In the transaction of the change (``changing``):
+
+- every change gives the tournament's public pages a new publication stamp (now and again after the
   commit: see ``tournaments.pagecache.changed``); a change that names players and no tournament (a
-  player's name) does so for every tournament of those players.
-- The clock document is written again after the commit when the clock, the schedule, the roster, the
-  settings or a status changed (entering hands does not change it).
-- A status change moves the clocks with it: a session being played starts its clock (unless the tournament
+  player's name) does so for every tournament of those players;
+- a status change moves the clocks with it: a session being played starts its clock (unless the tournament
   leaves that to the director), a finished session ends it, and a finished tournament has no running clock.
+
+After the commit (``changed``): the clock document is written again when the clock, the schedule, the
+roster, the settings or a status changed (entering hands does not change it).
 """
 
 from __future__ import annotations
@@ -36,13 +39,16 @@ def _slugs(change: Change) -> set[str]:
 
 
 def pages_follow(sender, *, change: Change, **kwargs) -> None:
-    from tournaments.clock import selectors
-
-    document = bool(change.what & CLOCK_DOCUMENT)
     for slug in sorted(_slugs(change)):
         pagecache.changed(slug)
-        if document:
-            transaction.on_commit(lambda slug=slug: selectors.refresh(slug))
+
+
+def clock_document_follow(sender, *, change: Change, **kwargs) -> None:
+    from tournaments.clock import selectors
+
+    if change.what & CLOCK_DOCUMENT:
+        for slug in sorted(_slugs(change)):
+            selectors.refresh(slug)
 
 
 def clocks_follow_status(sender, *, change: Change, **kwargs) -> None:
@@ -56,6 +62,8 @@ def clocks_follow_status(sender, *, change: Change, **kwargs) -> None:
     ).exists()
     if not tournament_finished:
         sessions = sessions.filter(pk__in=change.sessions)
-    with transaction.atomic():  # the clocks are locked while they follow
+    with transaction.atomic(
+        savepoint=False
+    ):  # the change's transaction: the clocks are locked while they follow
         for session in sessions.order_by("number"):
             clock_follow_session(session=session)
