@@ -11,13 +11,23 @@ twice and a late arrival at the tables while they play, and confirms every table
 open on its confirmed table, says so when a hand is entered (no "add my hands after these"). Session 2 is
 played with fewer hands: table 1's scorer corrects a hand, presses Back and saves again (a page that says
 what happened, with a way back, never a header or a path); table 2 claims more than its tiles are worth,
-the hand is held, and the director finds it on the dashboard and resolves it. Session 3 is played from the
-paper score sheets' totals; at its check-in the player absent from session 1 withdraws and the
-substitute plays his seat; the standings read on a phone list him apart, below the ranking, and keep their
-numbers on the screen. After every session the public standings are checked against the figures this
-test computes itself from the hands it entered and the penalties it recorded (MCR payments, table points
-4/2/1/0 shared on ties, offender-only deductions after the table's ranking); the director finishes the
-tournament and downloads the EMA results file, checked against the same figures.
+the hand is held, and the director finds it on the dashboard and resolves it; at its check-in the director
+names a new substitute, who is not needed and never plays. Session 3 is played from the paper score
+sheets' totals; at its check-in the player absent from session 1 withdraws and the first substitute plays
+his seat (the new one has gone home); the standings read on a phone list him apart, below the ranking, and
+keep their numbers on the screen. After every session the public standings are checked against the
+figures this test computes itself from the hands it entered and the penalties it recorded (MCR payments,
+table points 4/2/1/0 shared on ties, offender-only deductions after the table's ranking); the director
+records the first substitute's answer (her results do not count), finishes the tournament and downloads
+the EMA results file, checked against the same figures.
+
+Then a late appeal. While the tournament is finished, the director's session page offers no "Reopen the
+session" (it says to reopen the tournament), and the referee's table and penalty pages draw no correction
+or penalty form and say why, in Spanish. The director reopens the tournament once, with a reason; the
+referee corrects a hand of session 2 on its confirmed table with no second reopening (of the session or
+the table); the director finishes the tournament again, and the standings and the EMA results file
+downloaded again show the corrected figures. Last, the EMA submission page's substitutes check is met:
+the substitute who never played needs no answer, and the check says so.
 
 Every page visit is saved as a full-page screenshot under test-artifacts/tournament-day/ with pages.txt;
 axe-core runs once on every page (per language) and every visit is checked for sideways scrolling."""
@@ -63,6 +73,10 @@ ABSENT = "Matti Virtanen"  # session 1: absent, a substitute plays
 SUBSTITUTE = "Noémie Dubois"
 LATE = "Jiří Dvořák"  # session 1: arrives 5 minutes late (MERS 2.2: 10 points)
 WITHDRAWN = ABSENT  # session 3: withdraws at check-in, the substitute plays his seat; listed apart
+NEVER_PLAYS = "Tomás Herrera"  # a substitute named at session 2's check-in, never seated; gone by session 3
+# After the finish, the referee corrects session 2, table 3, hand 1 (North won on South's discard): 12 fan,
+# not 8. One reopening of the tournament is enough.
+CORRECTED = (2, 3, 1, ("win", 3, 1, 12))  # session, table, hand, the hand as corrected
 
 # Hands per session and table, seats by position (0 = East): ("win", winner, discarder or "self", fan),
 # ("tiles",) = South on North's discard with the picker (11 fan), ("draw",).
@@ -202,8 +216,16 @@ def import_players(boss: Phone, journey: Journey) -> None:
     assert len(boss.finds("#registrations tbody tr[data-player]")) == 16
 
 
+def to_console(boss: Phone) -> None:
+    """The console's home: from a console page by its menu, from a tournament page by "Director"."""
+    if boss.finds(".console-nav"):
+        boss.follow("Console", ".console-nav")
+    else:
+        boss.follow("Director", ".tournament-nav")
+
+
 def open_session(boss: Phone, n: int) -> None:
-    boss.follow("Console", ".console-nav")
+    to_console(boss)
     boss.follow(f"Session {n}", "#console-sessions")
 
 
@@ -223,16 +245,28 @@ def check_in_absent_with_substitute(boss: Phone, absent: str, substitute: str) -
     assert "Check-in saved" in boss.messages(), boss.messages()
 
 
-def check_in_withdrawn(boss: Phone, name: str) -> None:
-    """Session check-in: ``name`` withdraws; the substitute, here (the box starts ticked), plays."""
-    boss.fill("#checkin-form", {checkin_field(boss, name): "withdraw"})
+def check_in_withdrawn(boss: Phone, name: str, gone: str) -> None:
+    """Session check-in: ``name`` withdraws; the substitute, here (the box starts ticked), plays; the
+    substitute ``gone`` went home (his box unticked)."""
+    boss.fill("#checkin-form", {checkin_field(boss, name): "withdraw", substitute_box(boss, gone): False})
     boss.submit("#checkin-form")
     assert f"Withdrawn: {name}." in boss.messages(), boss.messages()
 
 
-def check_in_everybody(boss: Phone) -> None:
+def check_in_everybody(boss: Phone, new_substitute: str = "") -> None:
+    """Everybody is here; ``new_substitute``, come today, is named (nobody needs him: he is not seated)."""
+    if new_substitute:
+        boss.fill("#checkin-form", {"new_substitutes": new_substitute})
     boss.submit("#checkin-form")
     assert "Check-in saved" in boss.messages(), boss.messages()
+
+
+def substitute_box(boss: Phone, name: str) -> str:
+    """The check-in's "(substitute) is here" box of a substitute, by name."""
+    for label in boss.finds("#checkin-form label.check"):
+        if label.text.strip().startswith(name):
+            return label.find_element("css selector", "input").get_attribute("name")
+    raise AssertionError(f"{name} is not on the check-in list as a substitute")
 
 
 def seat_publish_start(boss: Phone, n: int) -> list[str]:
@@ -583,7 +617,7 @@ def referee_confirms(referee: Phone, slug: str, n: int) -> None:
 
 def finish_and_download(boss: Phone, journey: Journey) -> list[list[str]]:
     """The director finishes the tournament and downloads the EMA results file; its rows."""
-    boss.follow("Console", ".console-nav")
+    to_console(boss)
     boss.submit("#finish form")
     assert "Finish the tournament?" in boss.find("#confirm-step").text
     boss.submit("#confirm-step form")
@@ -591,10 +625,87 @@ def finish_and_download(boss: Phone, journey: Journey) -> list[list[str]]:
     boss.follow("Exports")
     boss.fill("main form", {"exporter": "ema-results", "format": "csv"})
     boss.submit("main form")
-    download = wait_for(lambda: boss.find("a.filename"), "the export")
-    boss.tap(download)
+    for old in journey.downloads.glob("*.csv"):  # the file downloaded at the finish before
+        old.unlink()
+    boss.tap(lambda: boss.find("a.filename"))
     files = wait_for(lambda: list(journey.downloads.glob("*.csv")), "the downloaded file")
     return list(csv.reader(io.StringIO(files[0].read_text(encoding="utf-8-sig"))))
+
+
+def check_ema_file(rows: list[list[str]], expected: Expected, substitutes: set[str]) -> None:
+    """The EMA results file: the ranked players, then the withdrawn one; the substitutes have no place."""
+    want = expected.ranked(substitutes | {WITHDRAWN})
+    want.append((WITHDRAWN, expected.table_points[WITHDRAWN], expected.score[WITHDRAWN]))  # after the ranked
+    body = rows[1:]
+    assert len(body) == 16  # the substitutes have no place
+    assert [(f"{r[1]} {r[2]}", number(r[4]), number(r[5])) for r in body] == want
+    ema = {(first, last): ema_id for first, last, ema_id, _ in PLAYERS}
+    assert all(r[3] == ema[(r[1], r[2])] for r in body)  # EMA numbers as given, leading zeros kept
+
+
+def substitute_answer(boss: Phone, slug: str, name: str, answer: str) -> None:
+    """On the EMA submission page, the director records a substitute's answer (ERGMT §3.9)."""
+    boss.go(f"/t/{slug}/ema-submission/")
+    form = next(
+        i for i, f in enumerate(boss.finds("form.substitute-answer")) if f.text.strip().startswith(name)
+    )
+    boss.fill(f"form.substitute-answer:nth-of-type({form + 1})", {"answer": answer})
+    boss.submit(f"form.substitute-answer:nth-of-type({form + 1})")
+    assert "The substitute's answer is recorded." in boss.messages(), boss.text()[:600]
+
+
+def substitutes_check(boss: Phone, slug: str, never_played: str) -> None:
+    """At the end, the EMA submission page's substitutes check is met: the substitute who never played
+    needs no answer, and the check says so."""
+    boss.go(f"/t/{slug}/ema-submission/")
+    check = boss.find("#check-substitutes")
+    text = check.text
+    assert check.get_attribute("data-status") in ("ok", "info"), text
+    assert f"{never_played} never played: no answer is needed, no results to count." in text, text
+
+
+def closed_while_finished(boss: Phone, referee: Phone, slug: str) -> None:
+    """While the tournament is finished: the director's session page offers no "Reopen the session" (it
+    says that the tournament is reopened instead); the referee's table page draws no correction and no
+    penalty form, and says why, in Spanish; the penalty page too."""
+    session, table, hand, _ = CORRECTED
+    open_session(boss, session)
+    assert not boss.finds("#reopen") and "Reopen the session" not in boss.text(), boss.text()[:600]
+    assert "to change a result, reopen the tournament" in boss.text("#tournament-finished")
+    page = f"/t/{slug}/s/{session}/table/{table}/"
+    referee.go(page)
+    closed = referee.text("#results-closed")
+    assert "El torneo está terminado" in closed and "Pida la reapertura al director." in closed, closed
+    assert not referee.finds(f"#hands a[href$='/hand/{hand}/']") and not referee.finds(
+        "#penalties .kind-links"
+    )
+    assert not referee.finds("form.hand-form") and not referee.finds("#reopen")
+    referee.go(page + "penalty/foul/")
+    assert "El torneo está terminado" in referee.text("#results-closed")
+    assert not referee.finds("#record"), referee.text()[:600]
+
+
+def reopen_tournament(boss: Phone) -> None:
+    to_console(boss)
+    boss.fill("#finish form", {"reason": "A scoring appeal after the prize-giving"})
+    boss.submit("#finish form", accept=True)
+    assert "The tournament is open again" in boss.messages(), boss.text()[:600]
+
+
+def referee_corrects_after_reopen(referee: Phone, slug: str) -> None:
+    """The referee, in Spanish, corrects a hand of a finished session's confirmed table: the tournament's
+    one reopening is enough (no session or table reopened); the table stays confirmed."""
+    session, table, hand, corrected = CORRECTED
+    referee.go(f"/t/{slug}/s/{session}/table/{table}/")
+    assert not referee.finds("#results-closed"), referee.text("#results-closed")
+    referee.tap_and_load(lambda: referee.find(f"#hands a[href$='/hand/{hand}/']"))
+    referee.driver.execute_script(
+        "document.querySelector('form.hand-form').fan.value = arguments[0];", str(corrected[3])
+    )
+    referee.fill("form.hand-form", {"reason": "Recurso: revisado con los jugadores"})
+    referee.submit("form.hand-form")
+    assert f"Mano {hand} corregida." in referee.messages(), referee.text()[:600]
+    assert referee.finds("#confirmed"), referee.text()[:600]
 
 
 def a_tournament_day(live_server, proxy, phones, journey: Journey) -> None:
@@ -616,21 +727,25 @@ def a_tournament_day(live_server, proxy, phones, journey: Journey) -> None:
     expected = Expected()
     substitutes = {SUBSTITUTE}
 
+    played: dict[int, tuple[dict, dict]] = {}  # by session: the seats and the game scores by table
+
     for n in (1, 2, 3):
         open_session(boss, n)
         if n == 1:
             check_in_absent_with_substitute(boss, ABSENT, SUBSTITUTE)
         elif n == 3:
-            check_in_withdrawn(boss, WITHDRAWN)
-        else:  # the player absent from session 1 plays again
-            check_in_everybody(boss)
+            check_in_withdrawn(boss, WITHDRAWN, gone=NEVER_PLAYS)
+        else:  # the player absent from session 1 plays again; a new substitute comes, not needed
+            check_in_everybody(boss, new_substitute=NEVER_PLAYS)
         links = seat_publish_start(boss, n)
         if n == 1:
             venue_screen(phones, journey, boss, slug, n)
             stale = phones("table1-left-open", journey, tab_of=tables[0])
             stale.go(links[0])
         seats, games, deductions = tables_play(tables, links, n, proxy, referee, slug, boss)
+        played[n] = (seats, games)
         seated = [name for t in seats for name in seats[t]]
+        assert NEVER_PLAYS not in seated
         if n in (1, 3):
             assert SUBSTITUTE in seated and ABSENT not in seated
         else:
@@ -650,11 +765,24 @@ def a_tournament_day(live_server, proxy, phones, journey: Journey) -> None:
         withdrawn = {WITHDRAWN} if n == 3 else set()
         check_standings(tables[0], slug, expected, substitutes, after=n, withdrawn=withdrawn)
 
-    rows = finish_and_download(boss, journey)
-    want = expected.ranked(substitutes | {WITHDRAWN})
-    want.append((WITHDRAWN, expected.table_points[WITHDRAWN], expected.score[WITHDRAWN]))  # after the ranked
-    body = rows[1:]
-    assert len(body) == 16  # the substitute has no place
-    assert [(f"{r[1]} {r[2]}", number(r[4]), number(r[5])) for r in body] == want
-    ema = {(first, last): ema_id for first, last, ema_id, _ in PLAYERS}
-    assert all(r[3] == ema[(r[1], r[2])] for r in body)  # EMA numbers as given, leading zeros kept
+    substitutes.add(NEVER_PLAYS)
+    substitute_answer(boss, slug, SUBSTITUTE, "no")  # asked at session 1: she plays for the others
+    check_ema_file(finish_and_download(boss, journey), expected, substitutes)
+
+    # a late appeal: one reopening of the finished tournament, a correction, finished again
+    closed_while_finished(boss, referee, slug)
+    reopen_tournament(boss)
+    referee_corrects_after_reopen(referee, slug)
+    session, table, hand, corrected = CORRECTED
+    seats, games = played[session]
+    before = HANDS[session][table][hand - 1]
+    game = [
+        g + new - old
+        for g, new, old in zip(games[table], hand_scores(corrected), hand_scores(before), strict=True)
+    ]
+    points, points_before = table_points(game), table_points(games[table])
+    for seat, name in enumerate(seats[table]):
+        expected.add(name, points[seat] - points_before[seat], game[seat] - games[table][seat])
+    check_ema_file(finish_and_download(boss, journey), expected, substitutes)
+    check_standings(tables[0], slug, expected, substitutes, after=3, withdrawn={WITHDRAWN})
+    substitutes_check(boss, slug, NEVER_PLAYS)
