@@ -299,13 +299,15 @@ class TablePage:
             "closed": self.closed_sentence(),
             "table_clock": clock_selectors.table_clock(table=self.table, hand_times=s.hand_times),
             "notice": notice,
-            **call_context(
-                table=self.table, actor=self.actor, call_url=table_call_url(self.table, self.link_key)
-            ),
         }
         status = refused.status if refused is not None else 200
-        # The page's script asks, after a hand it saved, for what changed only (not the hand form).
+        # The page's script asks, after a hand it saved, for what changed only (not the hand form, not the
+        # call of a referee, which keeps itself current).
         fragments = refused is None and self.request.headers.get(FRAGMENTS_HEADER) == "1"
+        if not fragments:
+            context |= call_context(
+                table=self.table, actor=self.actor, call_url=table_call_url(self.table, self.link_key)
+            )
         template = "scoring/table_fragments.html" if fragments else "scoring/table.html"
         response = render(self.request, template, context, status=status)
         patch_vary_headers(response, [FRAGMENTS_HEADER])
@@ -446,7 +448,8 @@ def _conditional(
 ) -> HttpResponse:
     """304 when the visitor's copy of the page is the current one (``If-None-Match``), else the page."""
     if tag is not None and pagecache.not_modified(request, tag.removeprefix("W/")):
-        response = HttpResponse(status=304)
+        # the copy's account and session end travel with the 304 too: the copy kept takes them
+        response = offline_stamp(request, HttpResponse(status=304))
     else:
         response = render_page()
     if tag is not None and response.status_code in (200, 304):

@@ -16,6 +16,7 @@ from scoring.models import Hand, RefereeCall
 from scoring.rules.base import RuleError
 from scoring.rules.numbers import read_text
 from scoring.rules.text import gettext_noop
+from tournaments import lifecycle
 from tournaments.models import Role, Table
 from tournaments.permissions import Actor, user_roles
 from tournaments.signals import ENTRY, changed_send
@@ -115,6 +116,7 @@ def call_acknowledge(*, call: RefereeCall, actor: Actor) -> RefereeCall:
     referee takes the call over."""
     call = _locked(call)
     _roles_check(actor, call.table, {Role.REFEREE, Role.DIRECTOR})
+    lifecycle.tournament_open_check(tournament=call.tournament)
     if call.status == RefereeCall.Status.RESOLVED:
         raise RuleError(gettext_noop("this call is already resolved"), "status")
     if call.status == RefereeCall.Status.ACKNOWLEDGED and call.acknowledged_by_id == getattr(
@@ -154,6 +156,7 @@ def call_resolve(
     of the table that was corrected. At least one of them is given."""
     call = _locked(call)
     _roles_check(actor, call.table, {Role.REFEREE, Role.DIRECTOR})
+    lifecycle.tournament_open_check(tournament=call.tournament)
     if call.status == RefereeCall.Status.RESOLVED:
         raise RuleError(gettext_noop("this call is already resolved"), "status")
     note = read_text(note, field="note", limit=NOTE_LIMIT)

@@ -250,6 +250,9 @@
     const current = document.querySelector("main");
     const kept = box.querySelector("#hand[data-kept]");
     const hand = document.getElementById("hand");
+    // the call of a referee keeps itself current (its own script asks for it): the answer leaves it out
+    const callKept = box.querySelector("#referee-call[data-kept]");
+    const call = document.getElementById("referee-call");
     if (!current || (kept && !hand)) return refresh();
     if (kept) {
       const heading = hand.querySelector("h2");
@@ -264,6 +267,7 @@
     }
     current.replaceChildren(...Array.from(document.importNode(box, true).childNodes));
     if (kept) current.querySelector("#hand[data-kept]").replaceWith(hand);
+    if (callKept && call) current.querySelector("#referee-call[data-kept]").replaceWith(call);
     if (window.htmx) window.htmx.process(current);
     current.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true, detail: { elt: current } }));
     render();
