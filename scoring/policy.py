@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from scoring.rules.text import Text, gettext_noop
+
 DRAFT, SUBMITTED, CONFIRMED = "draft", "submitted", "confirmed"
 HANDS, TOTALS = "hands", "totals"
 
@@ -53,7 +55,7 @@ class TableFacts:
 class Refusal:
     """Why a write is refused: ``permission`` (403) or a rule (400 naming ``path``)."""
 
-    message: str
+    message: Text
     path: str = ""
     permission: bool = False
 
@@ -80,9 +82,9 @@ def write_refusal(facts: TableFacts, *, referee: bool, reason: str) -> Refusal |
     """Any change to a table's entries: a confirmed table only by a referee, with a reason."""
     if facts.confirmed:
         if not referee:
-            return Refusal("this table is confirmed; a referee must reopen it", "status")
+            return Refusal(gettext_noop("this table is confirmed; a referee must reopen it"), "status")
         if not reason.strip():
-            return Refusal("changing a confirmed result needs a reason", "reason")
+            return Refusal(gettext_noop("changing a confirmed result needs a reason"), "reason")
     return None
 
 
@@ -90,43 +92,52 @@ def refusal(action: str, facts: TableFacts, *, referee: bool, reason: str = "") 
     """Why the service refuses ``action`` on a table in state ``facts`` (None: the rules of the game and
     the version check still apply)."""
     if action in ("confirm", "reopen") and not referee:
-        verb = "confirms" if action == "confirm" else "reopens"
-        return Refusal(f"Only a referee or a director {verb} a table.", permission=True)
+        if action == "confirm":
+            return Refusal(gettext_noop("Only a referee or a director confirms a table."), permission=True)
+        return Refusal(gettext_noop("Only a referee or a director reopens a table."), permission=True)
     if action == "seats":
         if not referee:
-            return Refusal("Only a referee or a director corrects the seats of a table.", permission=True)
+            return Refusal(
+                gettext_noop("Only a referee or a director corrects the seats of a table."), permission=True
+            )
         if facts.confirmed:
-            return Refusal("this table is confirmed; reopen it before correcting its seats", "status")
+            return Refusal(
+                gettext_noop("this table is confirmed; reopen it before correcting its seats"), "status"
+            )
         if not reason.strip():
-            return Refusal("correcting the seats needs a reason", "reason")
+            return Refusal(gettext_noop("correcting the seats needs a reason"), "reason")
         return None
     if action == "reopen":
         if not reason.strip():
-            return Refusal("reopening a table needs a reason", "reason")
+            return Refusal(gettext_noop("reopening a table needs a reason"), "reason")
         if not facts.confirmed:
-            return Refusal("this table is not confirmed", "status")
+            return Refusal(gettext_noop("this table is not confirmed"), "status")
         return None
     if action == "confirm":
         refused = write_refusal(facts, referee=referee, reason="confirm")
         if refused is None and facts.confirmed:
-            refused = Refusal("this table is already confirmed", "status")
+            refused = Refusal(gettext_noop("this table is already confirmed"), "status")
         return refused
     refused = write_refusal(facts, referee=referee, reason="submit" if action == "submit" else reason)
     if refused is not None:
         return refused
     if action == "hand" and facts.mode == TOTALS and facts.totals_entered:
-        return Refusal("this table is entered as game totals; clear the totals to enter hands", "mode")
+        return Refusal(
+            gettext_noop("this table is entered as game totals; clear the totals to enter hands"), "mode"
+        )
     if action == "totals" and facts.hands:
-        return Refusal("this table already has hands; undo them to enter game totals", "mode")
+        return Refusal(gettext_noop("this table already has hands; undo them to enter game totals"), "mode")
     if action == "clear_totals":
         if facts.confirmed:
-            return Refusal("this table is confirmed; reopen it before clearing its totals", "status")
+            return Refusal(
+                gettext_noop("this table is confirmed; reopen it before clearing its totals"), "status"
+            )
         if not (facts.mode == TOTALS and facts.totals_entered):
-            return Refusal("there are no game totals to clear", "scores")
+            return Refusal(gettext_noop("there are no game totals to clear"), "scores")
     if action == "edit" and not reason.strip():
-        return Refusal("editing a hand needs a reason", "reason")
+        return Refusal(gettext_noop("editing a hand needs a reason"), "reason")
     if action == "undo" and not facts.hands:
-        return Refusal("there is no hand to undo", "hands")
+        return Refusal(gettext_noop("there is no hand to undo"), "hands")
     if action == "submit" and facts.confirmed:
-        return Refusal("this table is already confirmed", "status")
+        return Refusal(gettext_noop("this table is already confirmed"), "status")
     return None

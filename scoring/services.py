@@ -103,7 +103,7 @@ def _refuse(refused: policy.Refusal | None) -> None:
     if refused is None:
         return
     if refused.permission:
-        raise PermissionDenied(refused.message)
+        raise PermissionDenied(str(refused.message))
     raise RuleError(refused.message, refused.path)
 
 
