@@ -705,7 +705,9 @@ def session_page(request, slug: str, number: int):
             for error in exc.messages:
                 messages.error(request, error)
         else:
-            text = _("Check-in saved: %(n)s present.") % {"n": report.present}
+            text = ngettext(
+                "Check-in saved: %(n)s present.", "Check-in saved: %(n)s present.", report.present
+            ) % {"n": report.present}
             if report.absent:
                 text += " " + _("Absent this session, a substitute plays: %(names)s.") % {
                     "names": ", ".join(report.absent)
