@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import render
+
+from tournaments.lifecycle import TournamentFinished
+from tournaments.models import Tournament
+from tournaments.permissions import can_view
 
 
 class RefuseNulMiddleware:
@@ -117,9 +122,6 @@ class PrivateTournamentMiddleware:
         slug = match.kwargs.get("slug") if match is not None else None
         if not slug:
             return response
-        from tournaments.models import Tournament
-        from tournaments.permissions import can_view
-
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is not None and not can_view(getattr(request, "user", None), tournament):
             raise Http404("No such tournament.")
@@ -138,10 +140,6 @@ class FinishedTournamentMiddleware:
         return self.get_response(request)
 
     def process_exception(self, request, exception):
-        from django.shortcuts import render
-
-        from tournaments.lifecycle import TournamentFinished
-
         if not isinstance(exception, TournamentFinished) or request.path.startswith("/api/"):
             return None
         return render(
