@@ -57,6 +57,15 @@ def open_call(*, table: Table) -> RefereeCall | None:
     return RefereeCall.objects.filter(table=table).exclude(status=RefereeCall.Status.RESOLVED).first()
 
 
+def calls_closed(*, table: Table) -> bool:
+    """A referee is no longer called from a table whose session or tournament is finished."""
+    session = table.session
+    return (
+        session.status == session.Status.FINISHED
+        or session.tournament.status == session.tournament.Status.FINISHED
+    )
+
+
 @transaction.atomic
 def call_create(*, table: Table, actor: Actor, reason: str) -> tuple[RefereeCall, bool]:
     """The table calls a referee for ``reason``. Returns the call and whether it is new: while the table has
@@ -76,7 +85,7 @@ def call_create(*, table: Table, actor: Actor, reason: str) -> tuple[RefereeCall
         Table.objects.select_for_update(of=("self",)).select_related("session__tournament").get(pk=table.pk)
     )
     session, tournament = table.session, table.session.tournament
-    if session.status == session.Status.FINISHED or tournament.status == tournament.Status.FINISHED:
+    if calls_closed(table=table):
         raise RuleError(
             gettext_noop("this session is finished: a referee is no longer called from here"), "status"
         )

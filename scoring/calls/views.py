@@ -25,8 +25,7 @@ from . import selectors, services
 def call_context(*, table: Table, actor: Actor, call_url: str) -> dict:
     """What the table page's call section shows: the call, the form, the referee's link."""
     call = selectors.table_call(table=table)
-    session, tournament = table.session, table.session.tournament
-    if session.status == session.Status.FINISHED or tournament.status == tournament.Status.FINISHED:
+    if services.calls_closed(table=table):
         call_url = ""  # no call to make: the page shows the last call's state only
     return {
         "call": call,
