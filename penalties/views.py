@@ -25,6 +25,7 @@ from penalties.models import Penalty, Scope
 from penalties.presenters import penalty_lines
 from scoring import selectors
 from scoring.rules.base import RuleError
+from scoring.views import closed_reopen_url
 from tournaments.lifecycle import results_closed
 from tournaments.models import WIND_LETTERS, Role, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor, can_manage, user_roles
@@ -47,8 +48,6 @@ def _login_needed(request: HttpRequest) -> HttpResponse | None:
 
 def _reopen_url(request: HttpRequest, tournament: Tournament, session) -> str:
     """Where a director reopens what keeps the results closed ("" for a referee: the director does)."""
-    from scoring.views import closed_reopen_url
-
     if not can_manage(request.user, tournament):
         return ""
     return closed_reopen_url(tournament, session)

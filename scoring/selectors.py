@@ -28,6 +28,7 @@ from scoring import policy
 from scoring.models import Hand, RefereeCall, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
+from scoring.services import facts_of, table_outcome
 from tournaments import pagecache
 from tournaments.fields import plain_number
 from tournaments.lifecycle import results_closed
@@ -43,6 +44,7 @@ from tournaments.presenters import (
     signed,
     wind_letter,
 )
+from tournaments.selectors import visible_through
 
 # A table page reads its table with the session, the tournament, the session's clock and the result at once.
 TABLE_PAGE_RELATED = ("session__tournament", "session__clock", "result")
@@ -97,8 +99,6 @@ def result_hidden_from(*, user, table: Table) -> bool:
     the last ones hidden until the reveal, the result is confirmed, and the user neither runs the hidden
     sessions (directors and referees do) nor wrote this result. A table still being entered stays open
     to the tournament's scorers (it is theirs to finish); a confirmed one is everyone else's result."""
-    from tournaments.selectors import visible_through
-
     last = visible_through(tournament=table.session.tournament, user=user)
     if last is None or table.session.number <= last:
         return False
@@ -371,8 +371,6 @@ def table_state(*, table: Table, actor: Actor | None = None, result: TableResult
     One read each of the seats, the penalties, the result (none when it came with the table, or when
     ``result`` is the one a write just stored) and its hands (none when that write read them); the game
     is replayed once (not at all when the write replayed it)."""
-    from scoring.services import facts_of, table_outcome
-
     tournament = table.session.tournament
     rules = tournament.get_rules()
     every_penalty = _table_penalties(table)

@@ -370,11 +370,6 @@ class Ruleset:
         three dragons, big four winds); empty: none. Salamanca's shares of liability are its own form."""
         return ()
 
-    def liable_yakuman_of(self, tiles: Any) -> str | None:
-        """Which of :meth:`liable_yakuman` a win's ``tiles`` hold with their sets called from discards;
-        None when they hold none or cannot be read."""
-        return None
-
     def abortive_draws(self) -> bool:
         """Whether a draw may be marked abortive (``abortive``: no payments at the draw)."""
         return False
