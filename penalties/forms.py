@@ -311,7 +311,9 @@ class PenaltyForm(forms.Form):
                 try:
                     cleaned[name] = parse_points(cleaned[name])
                 except RuleError as exc:
-                    self.add_error(name, _("Enter a number, such as -15.") + f" ({exc.message})")
+                    self.add_error(
+                        name, _("Enter a number, such as -15. (%(problem)s)") % {"problem": exc.message}
+                    )
         return cleaned
 
     # -- the service's arguments ------------------------------------------------------------------------
