@@ -13,6 +13,7 @@ what it looks for on a small bad snippet."""
 from __future__ import annotations
 
 import ast
+import functools
 import itertools
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -322,9 +323,14 @@ def test_the_code_keeps_its_shape(check, area):
     assert found == [], f"{check} in {area}:\n" + "\n".join(found)
 
 
+@functools.cache
+def project_graph() -> dict[str, dict[str, str]]:
+    return import_graph(SOURCES)
+
+
 @pytest.mark.parametrize("area", AREAS)
 def test_no_import_cycle(area):
-    graph = import_graph(SOURCES)
+    graph = project_graph()
     module_area = {source.module: area_of(source.path) for source in SOURCES}
     mine = [
         describe(cycle, graph)
