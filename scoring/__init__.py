@@ -31,7 +31,7 @@ api, urls; offline/ (the table pages' service worker and web app manifest)
   again to the same standings (`tests/archive/test_seats_corrected_round_trip.py`); the planned seating
   stays only in the history.
 
-## Data
+Data:
 
 - Integrity is in the database: one seat per registration per session (`Seat.session` repeats the table's
   session for this), four distinct winds per table, table numbers unique in a session, session numbers
