@@ -40,6 +40,7 @@ from scoring.rules.numbers import POINTS_LIMIT, TEXT_LIMIT, read_number
 from tournaments.fields import plain_number
 from tournaments.models import Registration, Role, Session, Table, Tournament
 from tournaments.permissions import Actor, user_roles
+from tournaments.selectors import HIDE_SETTING, visible_through
 
 
 def actor_in(user, tournament: Tournament) -> Actor:
@@ -250,8 +251,6 @@ class PenaltyViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
     def _without_hidden_sessions(qs, user):
         """Leaves out the penalties of the last sessions a tournament hides until the reveal, for
         everyone who does not run them (the penalties would tell the hidden results)."""
-        from tournaments.selectors import HIDE_SETTING, visible_through
-
         for tournament in Tournament.objects.filter(settings__has_key=HIDE_SETTING):
             last = visible_through(tournament=tournament, user=user)
             if last is not None:

@@ -110,6 +110,36 @@ def registration_label(registration: Registration, wind: str = "") -> str:
     return f"{wind} · {name}" if wind else name
 
 
+def _variant_choices(rules: Ruleset) -> list[tuple[str, str]]:
+    """What a false hu showed, with what it pays under ``rules``."""
+    below, invalid = rules.false_hu(0, "below_minimum")[1], rules.false_hu(0, "invalid_hand")[1]
+    return [
+        (
+            "below_minimum",
+            _("Four sets and a pair, under %(fan)s fan: pays %(each)s to each other player")
+            % {"fan": rules.config.min_fan, "each": below},
+        ),
+        (
+            "invalid_hand",
+            _("An invalid hand (wrong set or tile count): pays %(each)s to each other player")
+            % {"each": invalid},
+        ),
+    ]
+
+
+def _points_help(rules: Ruleset) -> str:
+    """The bounds, the step and the least deduction of a referee's decision under ``rules``."""
+    low, high = rules.referee_bounds()
+    step = rules.referee_step()
+    bounds = _("Between %(low)s and %(high)s.") % {"low": low, "high": high}
+    if step:
+        bounds += " " + _("In steps of %(step)s points.") % {"step": step}
+    minimum = rules.referee_minimum()
+    if minimum:
+        bounds += " " + _("At least %(minimum)s points, or 0 for a warning.") % {"minimum": minimum}
+    return bounds
+
+
 class PenaltyForm(forms.Form):
     """The fields of one kind of penalty. ``players`` are the registrations it may concern (the four of a
     table, or the one of a player page); ``sessions`` is given when the session is chosen on the form."""
@@ -142,6 +172,13 @@ class PenaltyForm(forms.Form):
         self.players = {str(r.key): r for r, _ in players}
         self.sessions = {str(s.number): s for s in sessions or ()}
         self.substitutes = {str(r.key): r for r in substitutes}
+        self._add_who_and_when(kind, players, sessions, asks)
+        self._add_what_happened(asks, rules)
+        self._add_points(asks, rules)
+        self._add_outcome(asks, rules, substitutes)
+
+    def _add_who_and_when(self, kind: str, players, sessions, asks) -> None:
+        """The kind, the player (unless one), the session (when chosen here), the hand."""
         f = self.fields
         f["kind"] = forms.CharField(widget=forms.HiddenInput, initial=kind)
         self.only = players[0][0] if len(players) == 1 else None
@@ -163,6 +200,10 @@ class PenaltyForm(forms.Form):
                 max_value=99,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
             )
+
+    def _add_what_happened(self, asks, rules: Ruleset) -> None:
+        """Minutes late, what a false hu showed, a foul that carries on."""
+        f = self.fields
         if "minutes_late" in asks.fields:
             f["minutes_late"] = forms.IntegerField(
                 label=_("Minutes late"),
@@ -172,41 +213,25 @@ class PenaltyForm(forms.Form):
                 help_text=late_arrival_help(rules),
             )
         if "variant" in asks.fields and rules.false_hu_variants:
-            below, invalid = rules.false_hu(0, "below_minimum")[1], rules.false_hu(0, "invalid_hand")[1]
             f["variant"] = forms.ChoiceField(
                 label=_("What was shown"),
                 widget=forms.RadioSelect,
-                choices=[
-                    (
-                        "below_minimum",
-                        _("Four sets and a pair, under %(fan)s fan: pays %(each)s to each other player")
-                        % {"fan": rules.config.min_fan, "each": below},
-                    ),
-                    (
-                        "invalid_hand",
-                        _("An invalid hand (wrong set or tile count): pays %(each)s to each other player")
-                        % {"each": invalid},
-                    ),
-                ],
+                choices=_variant_choices(rules),
             )
         if "persists" in asks.fields:
             f["persists"] = forms.BooleanField(
                 label=_("Obstruction or time-wasting (the count carries on to the next sessions)"),
                 required=False,
             )
+
+    def _add_points(self, asks, rules: Ruleset) -> None:
+        """The points a referee's decision or a table deduction takes."""
+        f = self.fields
         if "points" in asks.fields:
-            low, high = rules.referee_bounds()
-            step = rules.referee_step()
-            bounds = _("Between %(low)s and %(high)s.") % {"low": low, "high": high}
-            if step:
-                bounds += " " + _("In steps of %(step)s points.") % {"step": step}
-            minimum = rules.referee_minimum()
-            if minimum:
-                bounds += " " + _("At least %(minimum)s points, or 0 for a warning.") % {"minimum": minimum}
             f["points"] = forms.CharField(
                 label=_("Points (0 or negative)"),
                 max_length=20,
-                help_text=bounds,
+                help_text=_points_help(rules),
                 widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
             )
         if "table_points" in asks.fields:
@@ -215,6 +240,10 @@ class PenaltyForm(forms.Form):
                 max_length=20,
                 widget=forms.TextInput(attrs={"inputmode": "decimal", "autocomplete": "off"}),
             )
+
+    def _add_outcome(self, asks, rules: Ruleset, substitutes) -> None:
+        """What a disqualification covers, who replaces the player and why, or the reason."""
+        f = self.fields
         if "scope" in asks.fields:
             f["scope"] = forms.ChoiceField(
                 label=_("Disqualified from"),
@@ -282,7 +311,9 @@ class PenaltyForm(forms.Form):
                 try:
                     cleaned[name] = parse_points(cleaned[name])
                 except RuleError as exc:
-                    self.add_error(name, _("Enter a number, such as -15.") + f" ({exc.message})")
+                    self.add_error(
+                        name, _("Enter a number, such as -15. (%(problem)s)") % {"problem": exc.message}
+                    )
         return cleaned
 
     # -- the service's arguments ------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from penalties import tables
 from penalties.kinds import (
@@ -74,7 +75,7 @@ def penalty_record(
     """Record a penalty: the common checks here, the kind's own checks and its amount from the kind, which
     asks the ruleset (referee decisions and table points deductions carry their own)."""
     if not actor.is_referee:
-        raise PermissionDenied("Only a referee or a director records penalties.")
+        raise PermissionDenied(_("Only a referee or a director records penalties."))
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)  # serialise the recording order
     penalty_kind = _common_check(
         tournament=locked, registration=registration, kind=kind, session=session, variant=variant, scope=scope
@@ -228,7 +229,7 @@ def hand_number_check(*, table: Table, hand_number: int, rules: Ruleset) -> None
 @transaction.atomic
 def penalty_cancel(*, penalty: Penalty, actor: Actor, reason: str) -> Penalty:
     if not actor.is_referee:
-        raise PermissionDenied("Only a referee or a director cancels penalties.")
+        raise PermissionDenied(_("Only a referee or a director cancels penalties."))
     reason = read_text(reason, field="reason")
     if not reason:
         raise RuleError(gettext_noop("cancelling a penalty needs a reason"), "reason")
@@ -256,7 +257,7 @@ def penalty_cancel(*, penalty: Penalty, actor: Actor, reason: str) -> Penalty:
 def penalty_appeal(*, penalty: Penalty, actor: Actor, appeal: str, decision: str = "") -> Penalty:
     """Record an appeal against a penalty and, when heard, its decision (MERS 2.1)."""
     if not actor.is_referee:
-        raise PermissionDenied("Only a referee or a director records appeals.")
+        raise PermissionDenied(_("Only a referee or a director records appeals."))
     appeal, decision = read_text(appeal, field="appeal"), read_text(decision, field="decision")
     if not appeal:
         raise RuleError(gettext_noop("describe the appeal"), "appeal")

@@ -25,6 +25,7 @@ from penalties.models import Penalty, Scope
 from penalties.presenters import penalty_lines
 from scoring import selectors
 from scoring.rules.base import RuleError
+from scoring.views import closed_reopen_url
 from tournaments.lifecycle import results_closed
 from tournaments.models import WIND_LETTERS, Role, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor, can_manage, user_roles
@@ -47,8 +48,6 @@ def _login_needed(request: HttpRequest) -> HttpResponse | None:
 
 def _reopen_url(request: HttpRequest, tournament: Tournament, session) -> str:
     """Where a director reopens what keeps the results closed ("" for a referee: the director does)."""
-    from scoring.views import closed_reopen_url
-
     if not can_manage(request.user, tournament):
         return ""
     return closed_reopen_url(tournament, session)
@@ -195,18 +194,12 @@ def player_penalties(request: HttpRequest, slug: str, key: str) -> HttpResponse:
     if kind:
         kind = _kind_or_404(kind, kinds)
         session_number = request.POST.get("session") or request.GET.get("session") or ""
-        chosen = next((s for s in sessions if str(s.number) == session_number), None)
-        substitutes = (
-            penalty_selectors.substitutes_free(tournament=tournament, session=chosen)
-            if chosen is not None
-            else [r for r in tournament.registrations.select_related("player") if r.is_substitute]
-        )
         kwargs = {
             "kind": kind,
             "rules": rules,
             "players": [(registration, "")],
             "sessions": sessions,
-            "substitutes": substitutes,
+            "substitutes": _substitutes(tournament, sessions, session_number),
         }
         if request.method == "POST":
             form = PenaltyForm(request.POST, **kwargs)
@@ -215,20 +208,7 @@ def player_penalties(request: HttpRequest, slug: str, key: str) -> HttpResponse:
             )
             if penalty is not None:
                 messages.success(request, _recorded_message(penalty, rules))
-                url = reverse("player-penalties", args=[slug, key])
-                if penalty.disqualifies:
-                    messages.warning(
-                        request,
-                        _(
-                            "%(name)s is out of this session (late past the limit). Choose the substitute who "
-                            "takes the seat."
-                        )
-                        % {"name": registration.player.full_name},
-                    )
-                    return redirect(
-                        f"{url}?kind={Replaced.value}&session={penalty.session.number}&reason=late_arrival#record"
-                    )
-                return redirect(url)
+                return _after_recording(request, penalty, reverse("player-penalties", args=[slug, key]))
             status = 400
         else:
             current = next((s for s in sessions if s.status == Session.Status.PLAYING), None)
@@ -256,6 +236,28 @@ def player_penalties(request: HttpRequest, slug: str, key: str) -> HttpResponse:
         .order_by("session__number"),
     }
     return render(request, "penalties/player.html", context, status=status)
+
+
+def _substitutes(tournament, sessions: list[Session], session_number: str) -> list:
+    """The substitutes the form offers: those free in the chosen session, or every substitute."""
+    chosen = next((s for s in sessions if str(s.number) == session_number), None)
+    if chosen is not None:
+        return penalty_selectors.substitutes_free(tournament=tournament, session=chosen)
+    return [r for r in tournament.registrations.select_related("player") if r.is_substitute]
+
+
+def _after_recording(request: HttpRequest, penalty, url: str) -> HttpResponse:
+    """Back to the player's page; a player late past the limit opens the substitution next."""
+    if not penalty.disqualifies:
+        return redirect(url)
+    messages.warning(
+        request,
+        _("%(name)s is out of this session (late past the limit). Choose the substitute who takes the seat.")
+        % {"name": penalty.registration.player.full_name},
+    )
+    return redirect(
+        f"{url}?kind={Replaced.value}&session={penalty.session.number}&reason=late_arrival#record"
+    )
 
 
 # -- the tournament's list ------------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def result_state(
 
 def result_body(state: selectors.TableState, actor: Actor | None) -> dict[str, Any]:
     """The API's rendering of a table's state."""
-    table, tournament, rules = state.table, state.tournament, state.rules
+    table, tournament = state.table, state.tournament
     result = state.result or TableResult(table=table)
     seats = state.seats if len(state.seats) == 4 else []
     keys = [s.registration.key for s in seats]
@@ -133,54 +133,62 @@ def result_body(state: selectors.TableState, actor: Actor | None) -> dict[str, A
         body["scores"] = _nums(result.scores)
     elif state.hands and game is not None:
         body["scores"] = _nums(game.scores)
-    for row in state.hands:
-        step = row.step
-        body["hands"].append(
-            {
-                "number": row.number,
-                "hand": handshape.to_keys(row.data, keys) if keys else row.data,
-                "valuation": row.valuation,
-                "after": None
-                if step is None
-                else {
-                    "deltas": _nums(step.deltas),
-                    "scores": _nums(step.scores),
-                    "dealer": _key_of(step.dealer, keys),
-                    "round_wind": step.round_wind,
-                    "counters": step.honba,
-                    "sticks": step.sticks,
-                    "replayed": step.replayed,
-                },
-            }
-        )
+    body["hands"] = [_hand_body(row, keys) for row in state.hands]
     if game is not None and result.mode == result.Mode.HANDS and keys:
-        last = state.hands[-1].step if state.hands else None
-        body["state"] = {
-            "hands_played": len(state.hands),
-            "scores": _nums(last.scores if last else game.scores),
-            "dealer": _key_of(last.dealer, keys) if last else (keys[0] if rules.shows_dealer else None),
-            "round_wind": last.round_wind if last else "E",
-            "counters": last.honba if last else 0,
-            "sticks": last.sticks if last else 0,
-            "game_over": state.game_over,
-        }
+        body["state"] = _next_hand_body(state, keys)
     if result.is_confirmed:
-        body["summary"] = [
-            {
-                "wind": WIND_LETTERS[row.position],
-                "player": row.registration.key,
-                "game_score": _num(row.game_score),
-                "table_points": _num(row.table_points),
-                "uma": _num(row.uma),
-                "transfers": _num(row.transfers),
-                "chombo": _num(row.chombo),
-                "penalties": _num(row.penalties),
-                "final": _num(row.final),
-                "excluded": row.excluded,
-            }
-            for row in state.summary_rows
-        ]
+        body["summary"] = [_summary_row_body(row) for row in state.summary_rows]
     return body
+
+
+def _hand_body(row: selectors.HandRow, keys: list[str]) -> dict[str, Any]:
+    """One hand with the players' keys, its valuation and what it left (none when it was not replayed)."""
+    step = row.step
+    return {
+        "number": row.number,
+        "hand": handshape.to_keys(row.data, keys) if keys else row.data,
+        "valuation": row.valuation,
+        "after": None
+        if step is None
+        else {
+            "deltas": _nums(step.deltas),
+            "scores": _nums(step.scores),
+            "dealer": _key_of(step.dealer, keys),
+            "round_wind": step.round_wind,
+            "counters": step.honba,
+            "sticks": step.sticks,
+            "replayed": step.replayed,
+        },
+    }
+
+
+def _next_hand_body(state: selectors.TableState, keys: list[str]) -> dict[str, Any]:
+    """Where the game stands after its last hand (the start when there is none)."""
+    last = state.hands[-1].step if state.hands else None
+    return {
+        "hands_played": len(state.hands),
+        "scores": _nums(last.scores if last else state.game.scores),
+        "dealer": _key_of(last.dealer, keys) if last else (keys[0] if state.rules.shows_dealer else None),
+        "round_wind": last.round_wind if last else "E",
+        "counters": last.honba if last else 0,
+        "sticks": last.sticks if last else 0,
+        "game_over": state.game_over,
+    }
+
+
+def _summary_row_body(row) -> dict[str, Any]:
+    return {
+        "wind": WIND_LETTERS[row.position],
+        "player": row.registration.key,
+        "game_score": _num(row.game_score),
+        "table_points": _num(row.table_points),
+        "uma": _num(row.uma),
+        "transfers": _num(row.transfers),
+        "chombo": _num(row.chombo),
+        "penalties": _num(row.penalties),
+        "final": _num(row.final),
+        "excluded": row.excluded,
+    }
 
 
 # -- serializers: the documented shapes ------------------------------------------------------------------

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.rules.base import RuleError, Ruleset
 from scoring.rules.numbers import SCORE_LIMIT, read_number
 from scoring.rules.riichi import FU_VALUES, valid_fu
+from scoring.rules.tiles import liable_yakuman_of
 from scoring.tiles import forms as tile_forms
 from tournaments.models import WIND_LETTERS
 from tournaments.presenters import wind_letter
@@ -396,7 +397,7 @@ class RiichiHandForm(HandForm):
         if self["liable"].value() or self["liable"].errors:
             return True
         tiles = self.tiles() if getattr(self, "cleaned_data", None) is not None else None
-        return tiles is None or self.rules.liable_yakuman_of(tiles) is not None
+        return tiles is None or liable_yakuman_of(self.rules, tiles) is not None
 
     # the value the page shows in a fu select, and the options it offers
     def result_value(self) -> str:

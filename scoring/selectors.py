@@ -28,6 +28,7 @@ from scoring import policy
 from scoring.models import Hand, RefereeCall, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
+from scoring.services import facts_of, table_outcome
 from tournaments import pagecache
 from tournaments.fields import plain_number
 from tournaments.lifecycle import results_closed
@@ -43,6 +44,7 @@ from tournaments.presenters import (
     signed,
     wind_letter,
 )
+from tournaments.selectors import visible_through
 
 # A table page reads its table with the session, the tournament, the session's clock and the result at once.
 TABLE_PAGE_RELATED = ("session__tournament", "session__clock", "result")
@@ -97,8 +99,6 @@ def result_hidden_from(*, user, table: Table) -> bool:
     the last ones hidden until the reveal, the result is confirmed, and the user neither runs the hidden
     sessions (directors and referees do) nor wrote this result. A table still being entered stays open
     to the tournament's scorers (it is theirs to finish); a confirmed one is everyone else's result."""
-    from tournaments.selectors import visible_through
-
     last = visible_through(tournament=table.session.tournament, user=user)
     if last is None or table.session.number <= last:
         return False
@@ -371,19 +371,48 @@ def table_state(*, table: Table, actor: Actor | None = None, result: TableResult
     One read each of the seats, the penalties, the result (none when it came with the table, or when
     ``result`` is the one a write just stored) and its hands (none when that write read them); the game
     is replayed once (not at all when the write replayed it)."""
-    from scoring.services import facts_of, table_outcome
-
     tournament = table.session.tournament
     rules = tournament.get_rules()
     every_penalty = _table_penalties(table)
     active = [p for p in every_penalty if p.session_id == table.session_id and p.cancelled_at is None]
     seats = _seats_read(table, active)
-    seated = {s.registration.pk for s in seats}
     result = result if result is not None else table_result_or_none(table)
-    state = TableState(
+    state = _new_state(table, rules, result, seats, every_penalty)
+    referee = bool(actor is not None and actor.is_referee)
+    if len(seats) != 4:
+        return _unseated(state, result, referee)
+    _take_result(state, result)
+    hands = _hands_of(result)
+    state.hand_times = [(h.number, h.created_at) for h in hands]
+    state.has_entries = bool(hands) or bool(result and result.scores is not None)
+    scores = _replay(state, rules, result, hands, seats)
+    for seat, score in zip(seats, scores, strict=True):
+        seat.score = num(score)
+        seat.dealer = state.dealer == seat.position and not state.game_over
+    _set_actions(state, result, len(hands), referee)
+    if result is not None and state.has_entries and not state.replay_error:
+        outcome = functools.partial(
+            table_outcome,
+            hands=hands,
+            registrations=[s.registration for s in seats],
+            penalties=active,
+            game=state.game,
+            rules=rules,
+        )
+        state.set_outcome(*_outcome(result, seats, outcome, state.summary_rows))
+    return state
+
+
+def _new_state(
+    table: Table, rules: Ruleset, result: TableResult | None, seats: list, every_penalty: list
+) -> TableState:
+    """The table's state before its game is replayed: the penalties shown are the table's own and those
+    of its players in its session."""
+    seated = {s.registration.pk for s in seats}
+    return TableState(
         table=table,
         session=table.session,
-        tournament=tournament,
+        tournament=table.session.tournament,
         rules=rules,
         result=result,
         seats=seats,
@@ -394,90 +423,102 @@ def table_state(*, table: Table, actor: Actor | None = None, result: TableResult
             if p.table_id == table.pk or (p.session_id == table.session_id and p.registration_id in seated)
         ],
     )
-    referee = bool(actor is not None and actor.is_referee)
-    if len(seats) != 4:
-        state.replay_error = _("This table is not seated with four players.")
-        facts = facts_of(result, 0) if result is not None else None
-        state.actions = policy.allowed_actions(
-            dataclasses.replace(facts or policy.TableFacts(), replay_error=True), referee=referee
-        )
-        return state
-    state.seats = seats
+
+
+def _unseated(state: TableState, result: TableResult | None, referee: bool) -> TableState:
+    """A table without four players: nothing to replay, only what the policy allows then."""
+    state.replay_error = _("This table is not seated with four players.")
+    facts = facts_of(result, 0) if result is not None else None
+    state.actions = policy.allowed_actions(
+        dataclasses.replace(facts or policy.TableFacts(), replay_error=True), referee=referee
+    )
+    return state
+
+
+def _take_result(state: TableState, result: TableResult | None) -> None:
     if result is not None:
         state.status = result.status
         state.status_label = result.get_status_display()
         state.version = result.version
         state.mode = result.mode
         state.player_confirmations = list(result.player_confirmations or [])
-    names = [s.short for s in seats]
-    scores = [Fraction(s) for s in rules.start_scores()]
+
+
+def _hands_of(result: TableResult | None) -> list[Hand]:
+    """The result's hands: those a write just read, or one read of them."""
     hands: list[Hand] | None = getattr(result, "read_hands", None)
     if hands is None:
         hands = list(result.hands.order_by("number")) if result is not None and result.pk else []
-    state.hand_times = [(h.number, h.created_at) for h in hands]
-    state.has_entries = bool(hands) or bool(result and result.scores is not None)
-    game = None
+    return hands
+
+
+def _replay(
+    state: TableState, rules: Ruleset, result: TableResult | None, hands: list[Hand], seats: list
+) -> list[Fraction]:
+    """Replay the game into ``state`` (its rows, the next hand, the game): the seats' scores after it;
+    the starting scores, with the engine's refusal kept, when it cannot be replayed."""
     try:
         if result is not None and result.mode == TableResult.Mode.TOTALS and result.scores is not None:
-            game = rules.game_from_totals(
-                [_number(s) for s in result.scores], imbalance_reason=result.imbalance_reason
-            )
-            state.totals = [num(s) for s in result.scores]
-            scores = list(game.scores)
-            state.game_over = True
-        else:
-            game = getattr(result, "read_game", None) or rules.play_game([h.data for h in hands])
-            dealer, wind, honba = 0, "E", 0
-            for hand, step in zip(hands, game.steps, strict=True):
-                state.hands.append(
-                    HandRow(
-                        number=hand.number,
-                        label=round_label(rules, seats, dealer, wind, honba),
-                        description=describe_hand(rules, hand.data, names),
-                        deltas=[signed(d) for d in step.deltas],
-                        scores=[num(s) for s in step.scores],
-                        after=after_hand(rules, step.honba, step.sticks),
-                        replayed=step.replayed,
-                        data=hand.data,
-                        valuation=hand.valuation,
-                        step=step,
-                    )
-                )
-                dealer, wind, honba = step.dealer, step.round_wind, step.honba
-                state.sticks = step.sticks
-            if game.steps:
-                scores = list(game.steps[-1].scores)
-            state.honba = honba
-            state.dealer = dealer if rules.shows_dealer else None
-            state.round_wind = wind
-            state.game_over = wind is None
-            state.next_hand = len(hands) + 1
-            state.next_label = round_label(rules, seats, dealer, wind, honba)
-        state.game = game
+            return _replay_totals(state, rules, result)
+        return _replay_hands(state, rules, result, hands, seats)
     except RuleError as exc:
         state.replay_error = str(exc)
-    for seat, score in zip(seats, scores, strict=True):
-        seat.score = num(score)
-        seat.dealer = state.dealer == seat.position and not state.game_over
-    facts = facts_of(result, len(hands)) if result is not None else policy.TableFacts()
+        return [Fraction(s) for s in rules.start_scores()]
+
+
+def _replay_totals(state: TableState, rules: Ruleset, result: TableResult) -> list[Fraction]:
+    game = rules.game_from_totals(
+        [_number(s) for s in result.scores], imbalance_reason=result.imbalance_reason
+    )
+    state.totals = [num(s) for s in result.scores]
+    state.game_over = True
+    state.game = game
+    return list(game.scores)
+
+
+def _replay_hands(
+    state: TableState, rules: Ruleset, result: TableResult | None, hands: list[Hand], seats: list
+) -> list[Fraction]:
+    names = [s.short for s in seats]
+    game = getattr(result, "read_game", None) or rules.play_game([h.data for h in hands])
+    dealer, wind, honba = 0, "E", 0
+    for hand, step in zip(hands, game.steps, strict=True):
+        state.hands.append(
+            HandRow(
+                number=hand.number,
+                label=round_label(rules, seats, dealer, wind, honba),
+                description=describe_hand(rules, hand.data, names),
+                deltas=[signed(d) for d in step.deltas],
+                scores=[num(s) for s in step.scores],
+                after=after_hand(rules, step.honba, step.sticks),
+                replayed=step.replayed,
+                data=hand.data,
+                valuation=hand.valuation,
+                step=step,
+            )
+        )
+        dealer, wind, honba = step.dealer, step.round_wind, step.honba
+        state.sticks = step.sticks
+    state.honba = honba
+    state.dealer = dealer if rules.shows_dealer else None
+    state.round_wind = wind
+    state.game_over = wind is None
+    state.next_hand = len(hands) + 1
+    state.next_label = round_label(rules, seats, dealer, wind, honba)
+    state.game = game
+    return list(game.steps[-1].scores) if game.steps else [Fraction(s) for s in rules.start_scores()]
+
+
+def _set_actions(state: TableState, result: TableResult | None, hands: int, referee: bool) -> None:
+    """What the actor may do (``scoring.policy``): nothing once the results are closed."""
+    facts = facts_of(result, hands) if result is not None else policy.TableFacts()
     state.actions = policy.allowed_actions(
         dataclasses.replace(facts, game_over=state.game_over, replay_error=bool(state.replay_error)),
         referee=referee,
     )
-    state.closed = results_closed(session=table.session, tournament=tournament)
+    state.closed = results_closed(session=state.table.session, tournament=state.tournament)
     if state.closed:  # no form is offered that the service would refuse
         state.actions = frozenset()
-    if result is not None and state.has_entries and not state.replay_error:
-        outcome = functools.partial(
-            table_outcome,
-            hands=hands,
-            registrations=[s.registration for s in seats],
-            penalties=active,
-            game=game,
-            rules=rules,
-        )
-        state.set_outcome(*_outcome(result, seats, outcome, state.summary_rows))
-    return state
 
 
 def _number(value: Any) -> Any:
@@ -754,103 +795,118 @@ def table_history(*, table: Table, state: TableState | None = None) -> list[Hist
     """Every change to the table's result, hands and penalties, newest first: who, when, what before and
     after, and why (``state``: the table's state already read, whose seats, result and penalties are
     used)."""
-    state_seats = state.seats if state is not None else table_seats(table)
-    rules = table.session.tournament.get_rules()
-    names = [s.short for s in state_seats]
-    short_of = {s.registration.key: s.short for s in state_seats}
-    entries: list[HistoryEntry] = []
+    seats = state.seats if state is not None else table_seats(table)
     result = state.result if state is not None else table_result_or_none(table)
-    current = [s.registration.key for s in state_seats]
+    entries: list[HistoryEntry] = []
+    if result is not None:
+        short_of = {s.registration.key: s.short for s in seats}
+        entries += _result_history(result, short_of)
+        entries += _hand_history(result, seats, short_of, table.session.tournament.get_rules())
+    if state is not None:
+        penalty_ids = [p.pk for p in state.penalties]
+    else:
+        registrations = [s.registration.pk for s in seats]
+        penalty_ids = Penalty.objects.filter(
+            Q(table=table) | Q(session_id=table.session_id, registration_id__in=registrations)
+        ).values_list("id", flat=True)
+    entries += _penalty_history(list(penalty_ids), {s.registration.pk: s.short for s in seats})
+    entries += _call_history(table)
+    entries.sort(key=lambda e: e.when, reverse=True)
+    return entries
 
-    def names_at(when: dt.datetime) -> list[str]:  # the names by wind when a hand was written
+
+def _result_changes(previous, record, short_of: Mapping[str, str]) -> list[tuple[Any, str, str]]:
+    """(label, before, after) of each field of the result one historical record changed."""
+    changes = []
+    for name, label in RESULT_FIELDS.items():
+        before = getattr(previous, name) if previous is not None else None
+        after = getattr(record, name)
+        if previous is None and name in ("status", "mode") and after in ("draft", "hands"):
+            continue
+        if name == "seat_corrections":
+            if after and before != after:
+                changes.append(
+                    (
+                        label,
+                        _seating_text(after[-1]["from"], short_of),
+                        _seating_text(after[-1]["to"], short_of),
+                    )
+                )
+            continue
+        if before != after and not (before in (None, "", []) and after in (None, "", [])):
+            changes.append((label, _result_text(name, before), _result_text(name, after)))
+    return changes
+
+
+def _result_history(result: TableResult, short_of: Mapping[str, str]) -> list[HistoryEntry]:
+    entries = []
+    previous = None
+    for record in (
+        TableResult.history.filter(id=result.pk)
+        .select_related("history_user")
+        .order_by("history_date", "history_id")
+    ):
+        for label, before, after in _result_changes(previous, record, short_of):
+            entries.append(
+                HistoryEntry(
+                    when=record.history_date,
+                    who=_who_of(record),
+                    what=str(label),
+                    before=before,
+                    after=after,
+                    why=record.history_change_reason or "",
+                )
+            )
+        previous = record
+    return entries
+
+
+def _hand_history(
+    result: TableResult, seats: list, short_of: Mapping[str, str], rules: Ruleset
+) -> list[HistoryEntry]:
+    """Each hand entered, undone or changed, told with the names by wind when it was written."""
+    names = [s.short for s in seats]
+    current = [s.registration.key for s in seats]
+
+    def names_at(when: dt.datetime) -> list[str]:
         if not result.seat_corrections:
             return names
         return [short_of.get(k, k) for k in seating_at(result.seat_corrections, when, current)]
 
-    if result is not None:
-        previous = None
-        for record in (
-            TableResult.history.filter(id=result.pk)
-            .select_related("history_user")
-            .order_by("history_date", "history_id")
-        ):
-            changes = []
-            for name, label in RESULT_FIELDS.items():
-                before = getattr(previous, name) if previous is not None else None
-                after = getattr(record, name)
-                if previous is None and name in ("status", "mode") and after in ("draft", "hands"):
-                    continue
-                if name == "seat_corrections":
-                    if after and before != after:
-                        changes.append(
-                            (
-                                label,
-                                _seating_text(after[-1]["from"], short_of),
-                                _seating_text(after[-1]["to"], short_of),
-                            )
-                        )
-                    continue
-                if before != after and not (before in (None, "", []) and after in (None, "", [])):
-                    changes.append((label, _result_text(name, before), _result_text(name, after)))
-            for label, before, after in changes:
-                entries.append(
-                    HistoryEntry(
-                        when=record.history_date,
-                        who=_who_of(record),
-                        what=str(label),
-                        before=before,
-                        after=after,
-                        why=record.history_change_reason or "",
-                    )
-                )
-            previous = record
-        last: dict[int, Any] = {}
-        for record in (
-            Hand.history.filter(result_id=result.pk)
-            .select_related("history_user")
-            .order_by("history_date", "history_id")
-        ):
-            text = describe_hand(rules, record.data, names_at(record.history_date))
-            if record.history_type == "+":
-                entry = HistoryEntry(
-                    when=record.history_date,
-                    who=_who_of(record),
-                    what=_("Hand %(n)s entered") % {"n": record.number},
-                    after=text,
-                )
-            elif record.history_type == "-":
-                entry = HistoryEntry(
-                    when=record.history_date,
-                    who=_who_of(record),
-                    what=_("Hand %(n)s undone") % {"n": record.number},
-                    before=text,
-                    why=record.history_change_reason or "",
-                )
-            else:
-                before = last.get(record.id)
-                entry = HistoryEntry(
-                    when=record.history_date,
-                    who=_who_of(record),
-                    what=_("Hand %(n)s changed") % {"n": record.number},
-                    before=describe_hand(rules, before.data, names_at(before.history_date))
-                    if before is not None
-                    else "",
-                    after=text,
-                    why=record.history_change_reason or "",
-                )
-            last[record.id] = record
-            entries.append(entry)
-    registrations = [s.registration.pk for s in state_seats]
-    penalty_names = {s.registration.pk: s.short for s in state_seats}
-    if state is not None:
-        penalty_ids = [p.pk for p in state.penalties]
-    else:
-        penalty_ids = Penalty.objects.filter(
-            Q(table=table) | Q(session_id=table.session_id, registration_id__in=registrations)
-        ).values_list("id", flat=True)
+    entries = []
+    last: dict[int, Any] = {}
+    for record in (
+        Hand.history.filter(result_id=result.pk)
+        .select_related("history_user")
+        .order_by("history_date", "history_id")
+    ):
+        text = describe_hand(rules, record.data, names_at(record.history_date))
+        entry = HistoryEntry(when=record.history_date, who=_who_of(record), what="")
+        if record.history_type == "+":
+            entry.what = _("Hand %(n)s entered") % {"n": record.number}
+            entry.after = text
+        elif record.history_type == "-":
+            entry.what = _("Hand %(n)s undone") % {"n": record.number}
+            entry.before = text
+            entry.why = record.history_change_reason or ""
+        else:
+            before = last.get(record.id)
+            entry.what = _("Hand %(n)s changed") % {"n": record.number}
+            entry.before = (
+                describe_hand(rules, before.data, names_at(before.history_date)) if before is not None else ""
+            )
+            entry.after = text
+            entry.why = record.history_change_reason or ""
+        last[record.id] = record
+        entries.append(entry)
+    return entries
+
+
+def _penalty_history(penalty_ids: list[int], penalty_names: Mapping[int, str]) -> list[HistoryEntry]:
+    entries = []
     previous_penalty: dict[int, Any] = {}
     for record in (
-        Penalty.history.filter(id__in=list(penalty_ids))
+        Penalty.history.filter(id__in=penalty_ids)
         .select_related("history_user")
         .order_by("history_date", "history_id")
     ):
@@ -866,14 +922,7 @@ def table_history(*, table: Table, state: TableState | None = None) -> list[Hist
                 )
             )
         else:
-            if record.cancelled_at and not before.cancelled_at:
-                what, why = _("Penalty cancelled"), record.cancel_reason
-            elif record.appeal_decision != before.appeal_decision:
-                what, why = _("Appeal decided"), record.appeal_decision
-            elif record.appeal != before.appeal:
-                what, why = _("Appeal recorded"), record.appeal
-            else:
-                what, why = _("Penalty changed"), record.history_change_reason or ""
+            what, why = _penalty_change(record, before)
             entries.append(
                 HistoryEntry(
                     when=record.history_date,
@@ -885,9 +934,18 @@ def table_history(*, table: Table, state: TableState | None = None) -> list[Hist
                 )
             )
         previous_penalty[record.id] = record
-    entries += _call_history(table)
-    entries.sort(key=lambda e: e.when, reverse=True)
     return entries
+
+
+def _penalty_change(record, before) -> tuple[str, str]:
+    """What a later record of a penalty did, and why."""
+    if record.cancelled_at and not before.cancelled_at:
+        return _("Penalty cancelled"), record.cancel_reason
+    if record.appeal_decision != before.appeal_decision:
+        return _("Appeal decided"), record.appeal_decision
+    if record.appeal != before.appeal:
+        return _("Appeal recorded"), record.appeal
+    return _("Penalty changed"), record.history_change_reason or ""
 
 
 def penalty_table_entry(*, table: Table) -> PenaltyTableEntry:

@@ -8,15 +8,18 @@ records who changed what and why in the history.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from penalties.kinds import kind_of
+from penalties.services import active_penalties, table_penalty_effects
 from scoring import handshape, lifecycle, policy
 from scoring.models import Hand, SeatSummary, TableResult
+from scoring.rules import tiles as tile_engine
 from scoring.rules.base import GameResult, RuleError, Ruleset
 from scoring.rules.base import TableResult as EngineTableResult
 from scoring.rules.numbers import SCORE_LIMIT, read_number, read_text
@@ -397,9 +400,6 @@ def confirmation_faults(
 
     ``registrations`` (seat order) and ``penalties`` (the session's active penalties, with their
     registrations and players) when the caller has read them."""
-    from penalties.kinds import kind_of
-    from penalties.services import active_penalties
-
     seated = {r.pk for r in (registrations if registrations is not None else table_registrations(table))}
     penalties = active_penalties(session=table.session) if penalties is None else penalties
     replaced = {p.registration_id for p in penalties if kind_of(p.kind).replaces}
@@ -421,8 +421,6 @@ def result_confirm(
 ) -> TableResult:
     """A referee confirms the table: its summary rows are written and standings recomputed. A table with a
     player out and no substitute is refused; fewer hands than a full session need the reason."""
-    from penalties.services import active_penalties
-
     result = _lock(table)
     _guard(result, actor, expected_version, reason="confirm", action="confirm")
     hands = result_hands(result)
@@ -587,8 +585,6 @@ def table_outcome(
     has already read is passed in and not read again: the ``hands``, the seated ``registrations``, the
     session's active ``penalties`` and the replayed ``game``.
     """
-    from penalties.services import table_penalty_effects
-
     table = result.table
     rules = rules or table.session.tournament.get_rules()
     if game is None:
@@ -669,3 +665,69 @@ def summaries_refresh(*, table: Table) -> None:
     result = TableResult.objects.filter(table=table, status=lifecycle.CONFIRMED).first()
     if result is not None:
         summaries_write(result=result)
+
+
+@transaction.atomic
+def hand_tiles_resolve(
+    *,
+    table: Table,
+    number: int,
+    actor,
+    expected_version: int | None,
+    decision: Literal["claim", "computed"],
+    reason: str = "",
+) -> TableResult:
+    """A referee resolves a held hand: accept the claimed value with a reason (a ruling, kept on the hand
+    as ``ruling``), or take the value computed from the tiles."""
+    result = _lock(table)
+    if not actor.is_referee:
+        raise PermissionDenied("Only a referee or a director resolves a held hand.")
+    _guard(result, actor, expected_version, reason=reason or decision)
+    hands = list(result.hands.order_by("number"))
+    if not 1 <= number <= len(hands):
+        raise RuleError(gettext_noop("there is no hand %(_number)s at this table", _number=number), "number")
+    target = hands[number - 1]
+    if not target.valuation or target.valuation.get("status") != "held":
+        raise RuleError(gettext_noop("hand %(_number)s is not held for a referee", _number=number), "number")
+    rules = table.session.tournament.get_rules()
+    previous = [h.data for h in hands[: number - 1]]
+    game = rules.play_game(previous) if previous else None
+    checks = tile_engine.hand_checks(
+        rules, target.data, state=tile_engine.hand_state(rules, game, number - 1)
+    )
+    reason = (reason or "").strip()
+    if decision == "claim":
+        if not reason:
+            raise RuleError(gettext_noop("accepting the claimed value needs the referee's reason"), "reason")
+        if len(reason) > tile_engine.check.RULING_MAX:
+            raise RuleError(
+                gettext_noop(
+                    "a ruling is at most %(_RULING_MAX)s characters", _RULING_MAX=tile_engine.check.RULING_MAX
+                ),
+                "reason",
+            )
+        data = {**target.data, "ruling": reason}
+        status = "ruling"
+        note = f"hand {number}: claimed value accepted by ruling: {reason}"
+    elif decision == "computed":
+        data = tile_engine.fill(target.data, checks, take_computed=True)
+        status = "computed"
+        note = f"hand {number}: value taken from the tiles" + (f": {reason}" if reason else "")
+    else:
+        raise RuleError(gettext_noop("decision must be 'claim' or 'computed'"), "decision")
+    all_data = [data if h.number == number else h.data for h in hands]
+    try:
+        rules.play_game(all_data)
+    except RuleError as exc:
+        raise (exc if exc.path.startswith("hands") else exc.within("hands")) from None
+    target.data = data
+    target.valuation = {**target.valuation, "status": status, "wins": [c.as_dict() for c in checks]}
+    target._change_reason = note
+    target._history_user = actor.db_user
+    target.save()
+    mode = tiles_services.tiles_mode(table.session.tournament)
+    for later in tiles_services.hands_revalue(rules=rules, mode=mode, hands=hands, start=number - 1):
+        later._change_reason = f"hand {later.number} valued again after hand {number} changed"
+        later._history_user = actor.db_user
+        later.save()
+    return _save(result, actor, note)

@@ -499,38 +499,9 @@ def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str |
     tiles_mode = tiles_services.tiles_mode(tournament)
     posted = None  # (form, status, stale version) of a correction that did not go through
     if request.method == "POST":
-        # a correction reads what its form needs and goes to the service; the table's state is built
-        # only when the page is shown again
-        names, result = page._posted
-        count = result.hands.count() if result is not None else 0
-        if 1 <= number <= count:
-            facts = services.facts_of(result, count)
-            if "edit" not in policy.allowed_actions(facts, referee=actor.is_referee):
-                raise PermissionDenied(_("This table is confirmed; a referee must reopen it."))
-            rules = tournament.get_rules()
-            form_class = entry.hand_form_class(rules)
-            form = form_class(
-                request.POST, seats=names, rules=rules, reason_required=True, tiles_mode=tiles_mode
-            )
-            posted = (form, 400, None)
-            if form.is_valid():
-                try:
-                    services.hand_replace(
-                        table=table,
-                        number=number,
-                        hand=form.full_hand(),
-                        actor=actor,
-                        expected_version=form.cleaned_data["version"],
-                        reason=form.cleaned_data["reason"],
-                    )
-                except StaleWrite as exc:
-                    page.refresh()
-                    posted = (None, 409, exc.current_version)
-                except RuleError as exc:
-                    form.add_rule_error(exc)
-                else:
-                    messages.success(request, _("Hand %(n)s corrected.") % {"n": number})
-                    return redirect(page.urls["page"] + "#hands")
+        posted = _hand_correct(request, page, actor, number, tiles_mode)
+        if isinstance(posted, HttpResponse):
+            return posted
     state = page.state
     rows = {h.number: h for h in state.hands}
     if number not in rows:
@@ -548,30 +519,7 @@ def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str |
         )
     if not page.can("edit"):
         raise PermissionDenied(_("This table is confirmed; a referee must reopen it."))
-    form_class = entry.hand_form_class(state.rules)
-    status = 200
-    stale = None
-    if posted is not None:
-        form, status, stale = posted
-        if form is None:  # stale: the posted values again, with the version the table is at now
-            data = request.POST.copy()
-            data["version"] = str(stale)
-            form = form_class(
-                data, seats=state.seat_names, rules=state.rules, reason_required=True, tiles_mode=tiles_mode
-            )
-    else:
-        data = rows[number].data
-        initial = form_class.initial_from(data)
-        winners = data.get("winners") or [{}]
-        initial.update(tile_forms.initial_from(data.get("tiles") or winners[0].get("tiles")))
-        initial["version"] = state.version
-        form = form_class(
-            initial=initial,
-            seats=state.seat_names,
-            rules=state.rules,
-            reason_required=True,
-            tiles_mode=tiles_mode,
-        )
+    form, status, stale = _hand_edit_form(request, state, rows[number], posted, tiles_mode)
     context = {
         "tournament": state.tournament,
         "state": state,
@@ -585,6 +533,67 @@ def _hand_edit(request: HttpRequest, table: Table, actor: Actor, link_key: str |
         "tiles_value_url": tiles_value_url(table, link_key, number),
     }
     return render(request, "scoring/hand_edit.html", context, status=status)
+
+
+def _hand_correct(request: HttpRequest, page: TablePage, actor: Actor, number: int, tiles_mode: str):
+    """A correction reads what its form needs and goes to the service (the table's state is built only
+    when the page is shown again): the redirect when it went through, else (form, status, stale version),
+    or None when there is no such hand."""
+    table = page.table
+    names, result = page._posted
+    count = result.hands.count() if result is not None else 0
+    if not 1 <= number <= count:
+        return None
+    facts = services.facts_of(result, count)
+    if "edit" not in policy.allowed_actions(facts, referee=actor.is_referee):
+        raise PermissionDenied(_("This table is confirmed; a referee must reopen it."))
+    rules = table.session.tournament.get_rules()
+    form_class = entry.hand_form_class(rules)
+    form = form_class(request.POST, seats=names, rules=rules, reason_required=True, tiles_mode=tiles_mode)
+    if not form.is_valid():
+        return (form, 400, None)
+    try:
+        services.hand_replace(
+            table=table,
+            number=number,
+            hand=form.full_hand(),
+            actor=actor,
+            expected_version=form.cleaned_data["version"],
+            reason=form.cleaned_data["reason"],
+        )
+    except StaleWrite as exc:
+        page.refresh()
+        return (None, 409, exc.current_version)
+    except RuleError as exc:
+        form.add_rule_error(exc)
+        return (form, 400, None)
+    messages.success(request, _("Hand %(n)s corrected.") % {"n": number})
+    return redirect(page.urls["page"] + "#hands")
+
+
+def _hand_edit_form(request: HttpRequest, state, row, posted, tiles_mode: str):
+    """(form, status, stale version): the posted form again (a stale one with the version the table is
+    at now), or the hand's values to correct."""
+    form_class = entry.hand_form_class(state.rules)
+    kwargs = {
+        "seats": state.seat_names,
+        "rules": state.rules,
+        "reason_required": True,
+        "tiles_mode": tiles_mode,
+    }
+    if posted is not None:
+        form, status, stale = posted
+        if form is None:  # stale: the posted values again, with the version the table is at now
+            data = request.POST.copy()
+            data["version"] = str(stale)
+            form = form_class(data, **kwargs)
+        return form, status, stale
+    data = row.data
+    initial = form_class.initial_from(data)
+    winners = data.get("winners") or [{}]
+    initial.update(tile_forms.initial_from(data.get("tiles") or winners[0].get("tiles")))
+    initial["version"] = state.version
+    return form_class(initial=initial, **kwargs), 200, None
 
 
 def hand_edit(request: HttpRequest, slug: str, session: int, number: int, hand: int) -> HttpResponse:

@@ -4,6 +4,17 @@
 it in one transaction; ``archive_export`` writes a tournament back in the canonical form, so that
 ``archive_export(tournament=archive_import(document=d))`` equals ``d`` for a canonical ``d``.
 See README.md in this folder for the canonical form and the variants the importer accepts.
+
+Modules (rankings/archive/): importer, exporter, shape, source, access (the archive format), views, api, urls
+
+- `rankings/archive/`: the archive format of ARCHIVE.md. Import streams the document (ijson), validates it
+  with the same engines and services as live entry, and writes it in one transaction (the first fault's
+  JSON path is reported; nothing is written). Export writes the canonical form; export(import(doc)) == doc.
+  See `rankings/archive/README.md`.
+
+- An archive larger than `ARCHIVE_INLINE_BYTES` is stored and imported by a task
+  (`rankings/archive/jobs.py`, `ArchiveImportJob`): the request answers at once (API 202 with the job's
+  URL; the page follows the job's progress), so no request holds a worker for the import.
 """
 
 from __future__ import annotations

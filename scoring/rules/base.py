@@ -232,21 +232,7 @@ def _coerce(key: str, value: Any, hint: Any, current: Any) -> Any:
     path = f"rules.{key}"
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
-        errors = []
-        for option in typing.get_args(hint):
-            try:
-                return _coerce(key, value, option, current)
-            except RuleError as exc:
-                errors.append(exc)
-        raise RuleError(
-            gettext_noop(
-                "rule '%(_key)s' must be %(_value)s, not %(value2)s",
-                _key=key,
-                _value=_type_name(hint),
-                value2=value,
-            ),
-            path,
-        )
+        return _coerce_union(key, value, hint, current)
     if hint is type(None):
         if value is None:
             return None
@@ -254,26 +240,62 @@ def _coerce(key: str, value: Any, hint: Any, current: Any) -> Any:
             gettext_noop("rule '%(_key)s' must be null, not %(value)s", _key=key, value=value), path
         )
     if origin is tuple:
-        args = typing.get_args(hint)
-        if not isinstance(value, (list, tuple)):
+        return _coerce_tuple(key, value, hint)
+    if hint in (bool, int, Fraction, str):
+        return _coerce_scalar(key, value, hint)
+    if origin is typing.Literal:
+        return _coerce_literal(key, value, hint)
+    raise EngineError(f"rule '{key}' has a type the override checker does not know: {hint!r}")
+
+
+def _coerce_union(key: str, value: Any, hint: Any, current: Any) -> Any:
+    """The first option of the union that takes the value."""
+    path = f"rules.{key}"
+    errors = []
+    for option in typing.get_args(hint):
+        try:
+            return _coerce(key, value, option, current)
+        except RuleError as exc:
+            errors.append(exc)
+    raise RuleError(
+        gettext_noop(
+            "rule '%(_key)s' must be %(_value)s, not %(value2)s",
+            _key=key,
+            _value=_type_name(hint),
+            value2=value,
+        ),
+        path,
+    )
+
+
+def _coerce_tuple(key: str, value: Any, hint: Any) -> tuple:
+    """A list of the hinted values (any number of one kind, or one of each kind given)."""
+    path = f"rules.{key}"
+    args = typing.get_args(hint)
+    if not isinstance(value, (list, tuple)):
+        raise RuleError(
+            gettext_noop("rule '%(_key)s' must be a list, not %(value)s", _key=key, value=value), path
+        )
+    if len(args) == 2 and args[1] is Ellipsis:
+        item_hints = [args[0]] * len(value)
+    else:
+        item_hints = list(args)
+        if len(value) != len(item_hints):
             raise RuleError(
-                gettext_noop("rule '%(_key)s' must be a list, not %(value)s", _key=key, value=value), path
+                gettext_noop(
+                    "rule '%(_key)s' must have %(_count)s values, not %(_count2)s",
+                    _key=key,
+                    _count=len(item_hints),
+                    _count2=len(value),
+                ),
+                path,
             )
-        if len(args) == 2 and args[1] is Ellipsis:
-            item_hints = [args[0]] * len(value)
-        else:
-            item_hints = list(args)
-            if len(value) != len(item_hints):
-                raise RuleError(
-                    gettext_noop(
-                        "rule '%(_key)s' must have %(_count)s values, not %(_count2)s",
-                        _key=key,
-                        _count=len(item_hints),
-                        _count2=len(value),
-                    ),
-                    path,
-                )
-        return tuple(_coerce(key, v, h, None) for v, h in zip(value, item_hints, strict=True))
+    return tuple(_coerce(key, v, h, None) for v, h in zip(value, item_hints, strict=True))
+
+
+def _coerce_scalar(key: str, value: Any, hint: Any) -> Any:
+    """True or false, a whole number, a number (a fraction as text too), or text."""
+    path = f"rules.{key}"
     if hint is bool:
         if isinstance(value, bool):
             return value
@@ -303,20 +325,23 @@ def _coerce(key: str, value: Any, hint: Any, current: Any) -> Any:
         raise RuleError(
             gettext_noop("rule '%(_key)s' must be text, not %(value)s", _key=key, value=value), path
         )
-    if typing.get_origin(hint) is typing.Literal:
-        allowed = typing.get_args(hint)
-        if value in allowed:
-            return value
-        raise RuleError(
-            gettext_noop(
-                "rule '%(_key)s' must be one of %(_items)s, not %(value)s",
-                _key=key,
-                _items=", ".join(map(str, allowed)),
-                value=value,
-            ),
-            path,
-        )
-    raise EngineError(f"rule '{key}' has a type the override checker does not know: {hint!r}")
+    raise AssertionError(hint)
+
+
+def _coerce_literal(key: str, value: Any, hint: Any) -> Any:
+    path = f"rules.{key}"
+    allowed = typing.get_args(hint)
+    if value in allowed:
+        return value
+    raise RuleError(
+        gettext_noop(
+            "rule '%(_key)s' must be one of %(_items)s, not %(value)s",
+            _key=key,
+            _items=", ".join(map(str, allowed)),
+            value=value,
+        ),
+        path,
+    )
 
 
 class Ruleset:
@@ -369,11 +394,6 @@ class Ruleset:
         """The hands whose win may name one liable player (``liable``) who pays for it (riichi's pao: big
         three dragons, big four winds); empty: none. Salamanca's shares of liability are its own form."""
         return ()
-
-    def liable_yakuman_of(self, tiles: Any) -> str | None:
-        """Which of :meth:`liable_yakuman` a win's ``tiles`` hold with their sets called from discards;
-        None when they hold none or cannot be read."""
-        return None
 
     def abortive_draws(self) -> bool:
         """Whether a draw may be marked abortive (``abortive``: no payments at the draw)."""

@@ -1030,17 +1030,6 @@ class RiichiRuleset(Ruleset):
         """2025 §3.3.7, 002 §3.3.6: the feeder of the third called dragon set or the fourth called wind set."""
         return LIABLE_YAKUMAN if self.config.liability else ()
 
-    def liable_yakuman_of(self, tiles: Any) -> str | None:
-        from .tiles.notation import parse_tiles  # the tiles package builds on this module
-        from .tiles.riichi import liable_yakuman_of
-
-        if not self.config.liability:
-            return None
-        try:
-            return liable_yakuman_of(parse_tiles(tiles))
-        except RuleError:
-            return None
-
     def abortive_draws(self) -> bool:
         return self.config.abortive_draws
 

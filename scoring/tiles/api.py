@@ -19,11 +19,14 @@ from config.parsers import BoundedJSONParser
 from scoring import api as result_api
 from scoring import handshape
 from scoring import services as result_services
+from scoring.models import Hand
 from scoring.rules.base import RuleError
 from scoring.rules.text import gettext_noop
-from tournaments.permissions import actor_for, can_view
+from tournaments.models import Tournament
+from tournaments.permissions import actor_for, can_referee, can_view, is_any_director
 
 from . import services
+from .selectors import notable_hands, tournament_statistics
 
 
 class ItemSerializer(serializers.Serializer):
@@ -161,7 +164,7 @@ class TableTilesViewSet(viewsets.ViewSet):
         data = serializer.validated_data
         try:
             with transaction.atomic():
-                services.hand_tiles_resolve(
+                result_services.hand_tiles_resolve(
                     table=table,
                     number=int(number),
                     actor=actor,
@@ -213,8 +216,6 @@ class NotableHandViewSet(viewsets.ViewSet):
 
     @extend_schema(responses={200: NotableHandSerializer(many=True)})
     def list(self, request):
-        from .selectors import notable_hands
-
         return Response(NotableHandSerializer(notable_hands(user=request.user)[:1000], many=True).data)
 
     @extend_schema(
@@ -229,9 +230,6 @@ class NotableHandViewSet(viewsets.ViewSet):
         "referee or director of that hand's tournament).",
     )
     def create(self, request):
-        from scoring.models import Hand
-        from tournaments.permissions import can_referee, is_any_director
-
         serializer = NotableHandSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
@@ -306,10 +304,6 @@ class StatisticsViewSet(viewsets.ViewSet):
     )
     def list(self, request, tournament_slug: str):
         from django.shortcuts import get_object_or_404
-
-        from tournaments.models import Tournament
-
-        from .selectors import tournament_statistics
 
         tournament = get_object_or_404(Tournament, slug=tournament_slug)
         if not can_view(request.user, tournament):

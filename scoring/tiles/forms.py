@@ -43,9 +43,23 @@ def add_tile_fields(form: forms.Form, rules: Ruleset, mode: str) -> None:
     when the tournament's setting is off)."""
     if mode == "off":
         return
-    extras = rules.tile_extras
-    text = {"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false", "class": "tiles-input"}
-    f = form.fields
+    _add_tile_fields_always(form.fields)
+    _add_extra_fields(form.fields, rules.tile_extras)
+    form.fields["tiles_flags"] = forms.MultipleChoiceField(
+        label=_("How the hand was won"),
+        choices=[(k, FLAG_LABELS[k]) for k in rules.tile_flags],
+        widget=forms.CheckboxSelectMultiple(attrs={"class": "tiles-input"}),
+        required=False,
+    )
+
+
+#: the attributes of a text field of tiles
+TILE_TEXT = {"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false", "class": "tiles-input"}
+
+
+def _add_tile_fields_always(f: dict) -> None:
+    """The concealed tiles, the melds and the winning tile: every ruleset's."""
+    text = TILE_TEXT
     f["tiles_hand"] = forms.CharField(
         label=_("Concealed tiles, with the winning tile"),
         max_length=MAX_HAND_CHARS,
@@ -65,6 +79,11 @@ def add_tile_fields(form: forms.Form, rules: Ruleset, mode: str) -> None:
     f["tiles_winning"] = forms.CharField(
         label=_("Winning tile"), max_length=4, required=False, widget=forms.TextInput(attrs=text)
     )
+
+
+def _add_extra_fields(f: dict, extras: frozenset[str]) -> None:
+    """The fields only some rulesets have (flowers, kongs in a row, dora, red fives)."""
+    text = TILE_TEXT
     if "flowers" in extras:
         f["tiles_flowers"] = forms.IntegerField(
             label=_("Flowers"),
@@ -113,12 +132,6 @@ def add_tile_fields(form: forms.Form, rules: Ruleset, mode: str) -> None:
             required=False,
             widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "tiles-input"}),
         )
-    f["tiles_flags"] = forms.MultipleChoiceField(
-        label=_("How the hand was won"),
-        choices=[(k, FLAG_LABELS[k]) for k in rules.tile_flags],
-        widget=forms.CheckboxSelectMultiple(attrs={"class": "tiles-input"}),
-        required=False,
-    )
 
 
 def _indicators(text: str) -> list[str]:

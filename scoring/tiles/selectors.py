@@ -6,8 +6,11 @@ from typing import Any
 
 from django.db import models
 
-from scoring.models import TableResult
-from tournaments.models import Table
+from scoring.models import Hand, NotableHand, TableResult
+from scoring.rules.tiles import stats
+from tournaments.models import Registration, Seat, Table, Tournament
+from tournaments.names import person_key
+from tournaments.selectors import HIDE_SETTING, visible_through
 
 
 def held_hand_view(*, table: Table, number: int) -> dict[str, Any] | None:
@@ -31,12 +34,6 @@ def tournament_statistics(*, tournament, top: int = 10, user=None, everything: b
     """The statistics of a tournament from its tables entered hand by hand (scoring.rules.tiles.stats),
     as ``user`` may see them: while the last sessions are hidden for the prize-giving, their hands are
     left out for the public (``everything``: every session, whoever asks)."""
-    from scoring.models import Hand
-    from scoring.rules.tiles import stats
-    from tournaments.models import Registration, Seat
-    from tournaments.names import person_key
-    from tournaments.selectors import visible_through
-
     registrations = Registration.objects.filter(tournament=tournament).select_related("player")
     order = {r.key: person_key(r.player) for r in registrations}
     names = {r.key: r.player.full_name for r in registrations}
@@ -79,10 +76,6 @@ def notable_hands(*, tournament=None, user=None, everything: bool = False):
     tournaments are left out). Entries registered from a hand of a session hidden for the prize-giving
     are left out for ``user`` (None: the public) until the reveal, as every channel of results does;
     ``everything``: the directors' files."""
-    from scoring.models import NotableHand
-    from tournaments.models import Tournament
-    from tournaments.selectors import HIDE_SETTING, visible_through
-
     found = NotableHand.objects.select_related("tournament")
     if tournament is not None:
         found = found.filter(tournament=tournament)

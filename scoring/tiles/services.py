@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 
-from scoring.models import Hand, TableResult
+from scoring.models import Hand, NotableHand, TableResult
 from scoring.rules import tiles as engine
 from scoring.rules.base import RuleError, Ruleset
 from scoring.rules.text import Names, gettext_noop
 from scoring.rules.tiles.check import claim_value, wins_with_tiles
 from tournaments.models import Table, Tournament
+from tournaments.services import tournament_update
 
 SETTING = "tiles"
 MODES = ("off", "optional", "required")
@@ -45,8 +45,6 @@ def tiles_mode(tournament: Tournament) -> str:
 
 def tiles_mode_set(*, tournament: Tournament, mode: str) -> Tournament:
     """The director's setting: tiles off, optional, or required for every win."""
-    from tournaments.services import tournament_update
-
     tiles_mode_check(mode)
     with transaction.atomic():
         locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
@@ -185,72 +183,6 @@ def _refuse_held(held: list[int]) -> None:
         )
 
 
-@transaction.atomic
-def hand_tiles_resolve(
-    *,
-    table: Table,
-    number: int,
-    actor,
-    expected_version: int | None,
-    decision: Literal["claim", "computed"],
-    reason: str = "",
-) -> TableResult:
-    """A referee resolves a held hand: accept the claimed value with a reason (a ruling, kept on the hand
-    as ``ruling``), or take the value computed from the tiles."""
-    from scoring import services
-
-    result = services._lock(table)
-    if not actor.is_referee:
-        raise PermissionDenied("Only a referee or a director resolves a held hand.")
-    services._guard(result, actor, expected_version, reason=reason or decision)
-    hands = list(result.hands.order_by("number"))
-    if not 1 <= number <= len(hands):
-        raise RuleError(gettext_noop("there is no hand %(_number)s at this table", _number=number), "number")
-    target = hands[number - 1]
-    if not target.valuation or target.valuation.get("status") != "held":
-        raise RuleError(gettext_noop("hand %(_number)s is not held for a referee", _number=number), "number")
-    rules = table.session.tournament.get_rules()
-    previous = [h.data for h in hands[: number - 1]]
-    game = rules.play_game(previous) if previous else None
-    checks = engine.hand_checks(rules, target.data, state=engine.hand_state(rules, game, number - 1))
-    reason = (reason or "").strip()
-    if decision == "claim":
-        if not reason:
-            raise RuleError(gettext_noop("accepting the claimed value needs the referee's reason"), "reason")
-        if len(reason) > engine.check.RULING_MAX:
-            raise RuleError(
-                gettext_noop(
-                    "a ruling is at most %(_RULING_MAX)s characters", _RULING_MAX=engine.check.RULING_MAX
-                ),
-                "reason",
-            )
-        data = {**target.data, "ruling": reason}
-        status = "ruling"
-        note = f"hand {number}: claimed value accepted by ruling: {reason}"
-    elif decision == "computed":
-        data = engine.fill(target.data, checks, take_computed=True)
-        status = "computed"
-        note = f"hand {number}: value taken from the tiles" + (f": {reason}" if reason else "")
-    else:
-        raise RuleError(gettext_noop("decision must be 'claim' or 'computed'"), "decision")
-    all_data = [data if h.number == number else h.data for h in hands]
-    try:
-        rules.play_game(all_data)
-    except RuleError as exc:
-        raise (exc if exc.path.startswith("hands") else exc.within("hands")) from None
-    target.data = data
-    target.valuation = {**target.valuation, "status": status, "wins": [c.as_dict() for c in checks]}
-    target._change_reason = note
-    target._history_user = actor.db_user
-    target.save()
-    mode = tiles_mode(table.session.tournament)
-    for later in hands_revalue(rules=rules, mode=mode, hands=hands, start=number - 1):
-        later._change_reason = f"hand {later.number} valued again after hand {number} changed"
-        later._history_user = actor.db_user
-        later.save()
-    return services._save(result, actor, note)
-
-
 def hand_tiles_value(*, table: Table, hand: Mapping[str, Any], number: int | None = None) -> dict[str, Any]:
     """What the tiles of ``hand`` (seats) are worth as hand ``number`` of the table (default: the next
     hand), without writing anything: the record a write would store, and the hand it would store."""
@@ -305,8 +237,6 @@ def notable_hand_create(
     user=None,
 ):
     """An entry written by hand (tiles optional, checked as notation when given)."""
-    from scoring.models import NotableHand
-
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 100_000:
         raise RuleError(gettext_noop("value must be a whole number from 0 to 100000"), "value")
     if unit not in ("fan", "han", "points"):
@@ -336,8 +266,6 @@ def notable_hand_create(
 def notable_hand_from_hand(*, hand: Hand, title: str, winner: int | None = None, user=None):
     """Register a recorded hand that carries tiles: person, value and tiles from the hand, the three
     opponents from the table, the date of its session (or the tournament's first day)."""
-    from scoring.models import NotableHand
-
     if not hand.valuation or not hand.valuation.get("wins"):
         raise RuleError(
             gettext_noop("only a hand entered with its tiles can be registered from the table"), "hand"

@@ -13,14 +13,17 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from scoring import forms as entry
 from scoring import selectors, services
+from scoring.models import Hand
 from scoring.rules.base import RuleError
 from tournaments.models import Table, Tournament
-from tournaments.permissions import actor_for, can_manage
+from tournaments.permissions import actor_for, can_manage, can_referee, can_view, is_any_director
 
 from . import forms as tile_forms
 from . import services as tiles_services
-from .selectors import held_hand_view
+from .selectors import held_hand_view, tournament_statistics
+from .selectors import notable_hands as entries
 
 MAX_HAND_NUMBER = 1000
 
@@ -38,8 +41,6 @@ def _preview(request: HttpRequest, table: Table, actor) -> HttpResponse:
     """The value of the tiles typed or picked so far, as a fragment for htmx. Malformed tiles, or tiles
     that are no winning hand, answer 422 with the field and the rule named; a form that only lacks a field
     the value needs (the winner) answers 200 and says which."""
-    from scoring import forms as entry
-
     state = selectors.table_state(table=table, actor=actor)
     try:
         number = int(request.GET.get("hand") or state.next_hand or 1)
@@ -122,7 +123,7 @@ def hand_resolve(request: HttpRequest, slug: str, session: int, number: int, han
         form = tile_forms.ResolveForm(request.POST)
         if form.is_valid():
             try:
-                tiles_services.hand_tiles_resolve(
+                services.hand_tiles_resolve(
                     table=table,
                     number=hand,
                     actor=actor,
@@ -182,10 +183,6 @@ def tiles_setting(request: HttpRequest, slug: str) -> HttpResponse:
 
 def statistics(request: HttpRequest, slug: str) -> HttpResponse:
     """A tournament's statistics: per player, the most frequent fan or yaku, the biggest hands."""
-    from tournaments.permissions import can_referee, can_view
-
-    from .selectors import tournament_statistics
-
     tournament = get_object_or_404(Tournament, slug=slug)
     if not can_view(request.user, tournament):
         raise Http404
@@ -204,9 +201,6 @@ def statistics(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def register_from_hand(request: HttpRequest, slug: str, session: int, number: int, hand: int) -> HttpResponse:
     """A referee or director puts a recorded hand with tiles into the register of notable hands."""
-    from scoring.models import Hand
-    from tournaments.permissions import can_referee
-
     if not request.user.is_authenticated:
         return redirect_to_login(request.get_full_path())
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -236,10 +230,6 @@ def register_from_hand(request: HttpRequest, slug: str, session: int, number: in
 
 def notable_hands(request: HttpRequest) -> HttpResponse:
     """The public register of notable hands, across tournaments; directors add entries by hand."""
-    from tournaments.permissions import is_any_director
-
-    from .selectors import notable_hands as entries
-
     can_add = is_any_director(request.user)
     status = 200
     form = tile_forms.NotableHandForm() if can_add else None

@@ -21,7 +21,7 @@ import pytest
 from scoring.rules.base import RuleError
 from scoring.rules.registry import get_ruleset
 from scoring.rules.riichi import PRESETS
-from scoring.rules.tiles.check import hand_checks
+from scoring.rules.tiles.check import hand_checks, liable_yakuman_of
 
 RIICHI = ("ema-riichi-2016", "ema-riichi-2025", "wrc-riichi", "ema-riichi-2008")
 #: one draw with only the dealer tenpai: the dealer stays and one counter is on the next hand
@@ -154,7 +154,7 @@ def test_a_bumped_winner_s_liability_moves_nothing():
 )
 def test_tiles_of_the_liable_yakuman_with_called_sets_pass(tiles, preset, found):
     rules = get_ruleset(preset)
-    assert rules.liable_yakuman_of(tiles) == found
+    assert liable_yakuman_of(rules, tiles) == found
     hand = {"result": "tsumo", "winner": 1, "liable": 2, "tiles": tiles}
     (check,) = hand_checks(rules, hand, state=(0, 0, 0))
     assert check.valuation.claim["han"] == 13
@@ -172,7 +172,7 @@ def test_tiles_of_the_liable_yakuman_with_called_sets_pass(tiles, preset, found)
 )
 def test_tiles_without_the_called_sets_refuse_a_liable_player(tiles):
     rules = get_ruleset("ema-riichi-2025")
-    assert rules.liable_yakuman_of(tiles) is None
+    assert liable_yakuman_of(rules, tiles) is None
     hand = {"result": "ron", "loser": 0, "winners": [{"player": 1, "liable": 2, "tiles": tiles}]}
     with pytest.raises(RuleError) as exc:
         hand_checks(rules, hand, state=(0, 0, 0))

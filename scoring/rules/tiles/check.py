@@ -143,6 +143,18 @@ def _ruling(hand: Mapping[str, Any], win: Mapping[str, Any], path: str) -> str:
     return ""
 
 
+def liable_yakuman_of(ruleset: Ruleset, tiles: Any) -> str | None:
+    """Which of the ruleset's :meth:`~scoring.rules.base.Ruleset.liable_yakuman` a win's ``tiles`` hold
+    with their sets called from discards; None when the rules make no one liable, or the tiles hold none
+    or cannot be read. (The tiles build on the rules, so the rules ask here, not the other way round.)"""
+    if not ruleset.liable_yakuman():
+        return None
+    try:
+        return riichi.liable_yakuman_of(parse_tiles(tiles))
+    except RuleError:
+        return None
+
+
 def _check_liable(ruleset: Ruleset, win: Mapping[str, Any], path: str) -> None:
     """A liable player named on a win with tiles: the tiles must hold a yakuman the rules make someone
     liable for, with its sets called (2025 §3.3.7, 002 §3.3.6)."""

@@ -37,7 +37,7 @@ from MahjongGB import MahjongFanCalculator
 
 from ..base import RuleError
 from ..text import Names, gettext_noop
-from .notation import Tiles, number_of, suit_of, tile_name
+from .notation import Tiles, notation, number_of, suit_of, tile_name
 from .result import Item, Valuation, WinContext
 
 LIBRARY = "PyMahjongGB"
@@ -250,7 +250,5 @@ def _double_pungs(hand: Tiles) -> int:
 
 
 def hand_text(hand: Tiles) -> str:
-    from .notation import notation
-
     melds = "".join(f" [{m.text()}]" for m in hand.melds)
     return f"{notation(list(hand.concealed))}{melds}, winning tile {tile_name(hand.winning_tile)}"

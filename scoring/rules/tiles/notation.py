@@ -297,6 +297,37 @@ def _wind(value: Any, path: str) -> int | None:
 
 def parse_tiles(data: Any) -> Tiles:
     """Parse and check a ``tiles`` object; paths are relative to it."""
+    _check_fields(data)
+    concealed = parse_tile_string(data.get("hand"), "hand", what="hand")
+    melds = _parse_melds(data.get("melds", []))
+    _check_tile_count(concealed, melds)
+    winning = _winning_tile(data, concealed)
+    counts = _tile_counts(concealed, melds)
+    flags = _flags(data)
+    ints = _whole_numbers(data)
+    _check_flowers_and_fives(ints, counts)
+    lists = _indicators(data)
+    in_a_row = _kongs_in_a_row(flags, ints, melds)
+    return Tiles(
+        concealed=tuple(sorted(concealed)),
+        melds=melds,
+        winning_tile=winning[0],
+        flags=frozenset(flags),
+        flowers=ints["flowers"],
+        red_fives=ints["red_fives"],
+        own_flowers=ints["own_flowers"],
+        flower_sets=ints["flower_sets"],
+        kongs_in_a_row=max(in_a_row, 1) if "replacement_tile" in flags else 0,
+        seat_wind=_wind(data.get("seat_wind"), "seat_wind"),
+        round_wind=_wind(data.get("round_wind"), "round_wind"),
+        dora_indicators=lists["dora_indicators"],
+        ura_dora_indicators=lists["ura_dora_indicators"],
+        counts=tuple(counts.get(t, 0) for t in range(34)),
+    )
+
+
+def _check_fields(data: Any) -> None:
+    """An object of known fields only."""
     if not isinstance(data, Mapping):
         raise RuleError(
             gettext_noop("tiles must be an object with hand, melds and winning_tile, not %(data)s", data=data)
@@ -319,8 +350,9 @@ def parse_tiles(data: Any) -> Tiles:
                 ),
                 str(key),
             )
-    concealed = parse_tile_string(data.get("hand"), "hand", what="hand")
-    raw_melds = data.get("melds", [])
+
+
+def _parse_melds(raw_melds: Any) -> tuple[Meld, ...]:
     if raw_melds is None:
         raw_melds = []
     if not isinstance(raw_melds, (list, tuple)):
@@ -339,7 +371,11 @@ def parse_tiles(data: Any) -> Tiles:
             ),
             "melds",
         )
-    melds = tuple(parse_meld(m, f"melds[{i}]") for i, m in enumerate(raw_melds))
+    return tuple(parse_meld(m, f"melds[{i}]") for i, m in enumerate(raw_melds))
+
+
+def _check_tile_count(concealed: list[int], melds: tuple[Meld, ...]) -> None:
+    """Fourteen tiles, three fewer concealed for each meld."""
     needed = 14 - 3 * len(melds)
     if len(concealed) != needed:
         with_melds = f" with {len(melds)} meld{'s' if len(melds) != 1 else ''}" if melds else ""
@@ -352,6 +388,10 @@ def parse_tiles(data: Any) -> Tiles:
             ),
             "hand",
         )
+
+
+def _winning_tile(data: Mapping[str, Any], concealed: list[int]) -> list[int]:
+    """One tile, among the concealed ones."""
     winning = parse_tile_string(data.get("winning_tile"), "winning_tile", what="winning_tile")
     if len(winning) != 1:
         raise RuleError(
@@ -366,6 +406,11 @@ def parse_tiles(data: Any) -> Tiles:
             ),
             "winning_tile",
         )
+    return winning
+
+
+def _tile_counts(concealed: list[int], melds: tuple[Meld, ...]) -> Counter:
+    """How many of each tile the hand holds with its melds: at most four."""
     counts = Counter(concealed)
     for m in melds:
         counts.update(m.tiles)
@@ -377,6 +422,11 @@ def parse_tiles(data: Any) -> Tiles:
                 ),
                 "hand",
             )
+    return counts
+
+
+def _flags(data: Mapping[str, Any]) -> set[str]:
+    """The true/false fields that are set."""
     flags = set()
     for name in BOOL_FLAGS:
         value = data.get(name, False)
@@ -386,6 +436,11 @@ def parse_tiles(data: Any) -> Tiles:
             )
         if value:
             flags.add(name)
+    return flags
+
+
+def _whole_numbers(data: Mapping[str, Any]) -> dict[str, int]:
+    """The whole-number fields, each in its range."""
     ints = {}
     for name, (least, most) in INT_FLAGS.items():
         value = data.get(name, 0)
@@ -401,6 +456,11 @@ def parse_tiles(data: Any) -> Tiles:
                 name,
             )
         ints[name] = value
+    return ints
+
+
+def _check_flowers_and_fives(ints: Mapping[str, int], counts: Counter) -> None:
+    """Flowers that add up, and no more red fives than suits with a five."""
     if ints["own_flowers"] > ints["flowers"] or 4 * ints["flower_sets"] > ints["flowers"]:
         raise RuleError(
             gettext_noop(
@@ -421,6 +481,10 @@ def parse_tiles(data: Any) -> Tiles:
             ),
             "red_fives",
         )
+
+
+def _indicators(data: Mapping[str, Any]) -> dict[str, tuple[int, ...]]:
+    """The lists of dora indicators, one tile each."""
     lists = {}
     for name in LIST_FLAGS:
         value = data.get(name, [])
@@ -445,6 +509,12 @@ def parse_tiles(data: Any) -> Tiles:
                 )
             parsed.append(one[0])
         lists[name] = tuple(parsed)
+    return lists
+
+
+def _kongs_in_a_row(flags: set[str], ints: Mapping[str, int], melds: tuple[Meld, ...]) -> int:
+    """A win on a replacement tile: a kong among the melds, not also robbing a kong; kongs in a row
+    only on a replacement tile, no more than the melds' kongs."""
     if "robbing_kong" in flags and "replacement_tile" in flags:
         raise RuleError(
             gettext_noop("a win cannot both rob a kong and take a replacement tile"), "robbing_kong"
@@ -469,19 +539,4 @@ def parse_tiles(data: Any) -> Tiles:
             ),
             "kongs_in_a_row",
         )
-    return Tiles(
-        concealed=tuple(sorted(concealed)),
-        melds=melds,
-        winning_tile=winning[0],
-        flags=frozenset(flags),
-        flowers=ints["flowers"],
-        red_fives=ints["red_fives"],
-        own_flowers=ints["own_flowers"],
-        flower_sets=ints["flower_sets"],
-        kongs_in_a_row=max(in_a_row, 1) if "replacement_tile" in flags else 0,
-        seat_wind=_wind(data.get("seat_wind"), "seat_wind"),
-        round_wind=_wind(data.get("round_wind"), "round_wind"),
-        dora_indicators=lists["dora_indicators"],
-        ura_dora_indicators=lists["ura_dora_indicators"],
-        counts=tuple(counts.get(t, 0) for t in range(34)),
-    )
+    return in_a_row

@@ -13,6 +13,8 @@ engine from the han and fu, so that a computed value and a claimed one are paid 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from mahjong.constants import FIVE_RED_MAN, FIVE_RED_PIN, FIVE_RED_SOU
 from mahjong.hand_calculating.fu import FuCalculator
 from mahjong.hand_calculating.hand import HandCalculator
@@ -163,6 +165,34 @@ def options(config: RiichiConfig) -> OptionalRules:
 
 
 def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
+    _check_red_fives(hand, config)
+    tiles = _library_tiles(hand)
+    win = _situation(hand, context, config)
+    result = _estimate(hand, context, config, tiles, win, is_renhou=win.renhou and config.renhou == "yakuman")
+    # 2025 §4.2.4: renhō is five han and "cannot be combined with other yaku or with dora"; the hand
+    # takes the higher of renhō alone and its other yaku (2025 §3.4.3, the highest-scoring possibility):
+    # those count only as a yakuman or from six han
+    renhou_alone = result.error == HandCalculator.ERR_NO_YAKU or (
+        not result.error and not _has_yakuman(result) and int(result.han) <= MANGAN_HAN
+    )
+    if win.renhou and config.renhou == "mangan" and renhou_alone:
+        return _valuation(MANGAN_HAN, None, 1, (Item("Renhou", MANGAN_HAN, "han"),), win.dealer, config)
+    if result.error:
+        message = _ERRORS.get(result.error, f"the riichi calculator refused the hand ({result.error})")
+        raise RuleError(
+            gettext_noop(
+                "%(_message)s: winning tile %(_value)s", _message=message, _value=tile_name(hand.winning_tile)
+            ),
+            "hand",
+        )
+    fu = _fu(result, config)
+    items, yakuman_worth = _items(hand, result)
+    _check_two_yaku(items, context, config, bool(yakuman_worth))
+    han, fu_value, yakuman = _limits(int(result.han), fu, yakuman_worth, config)
+    return _valuation(han, fu_value, yakuman, tuple(items), win.dealer, config)
+
+
+def _check_red_fives(hand: Tiles, config: RiichiConfig) -> None:
     if hand.red_fives > config.red_fives:
         raise RuleError(
             gettext_noop(
@@ -172,6 +202,18 @@ def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
             ),
             "red_fives",
         )
+
+
+@dataclass(frozen=True)
+class _LibraryTiles:
+    """The hand in the library's tile ids: every tile, the winning one, the melds."""
+
+    all_ids: list[int]
+    win_id: int
+    melds: list[LibMeld]
+
+
+def _library_tiles(hand: Tiles) -> _LibraryTiles:
     fives = sorted({suit_of(t) for t in hand.all_tiles if t < 27 and number_of(t) == 5})
     ids = _Ids(set(fives[: hand.red_fives]))
     melds = []
@@ -182,6 +224,22 @@ def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
     concealed_ids = [ids.take(t) for t in hand.concealed]
     win_id = concealed_ids[list(hand.concealed).index(hand.winning_tile)]
     all_ids = concealed_ids + [i for m in melds for i in m.tiles]
+    return _LibraryTiles(all_ids=all_ids, win_id=win_id, melds=melds)
+
+
+@dataclass(frozen=True)
+class _Situation:
+    """Where and when the hand is won: winds, riichi, a first-turn win, the dealer, renhō."""
+
+    seat: int
+    round_wind: int
+    riichi: bool
+    first: bool
+    dealer: bool
+    renhou: bool
+
+
+def _situation(hand: Tiles, context: WinContext, config: RiichiConfig) -> _Situation:
     seat = hand.seat_wind if hand.seat_wind is not None else context.seat_wind
     round_wind = hand.round_wind if hand.round_wind is not None else context.round_wind
     riichi = context.riichi or hand.has("double_riichi")
@@ -200,51 +258,50 @@ def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
         raise RuleError(gettext_noop("ura dora count only for a riichi winner"), "ura_dora_indicators")
     if renhou:
         _check_renhou(hand, context, config, dealer)
+    return _Situation(seat, round_wind, riichi, first, dealer, renhou)
 
-    def estimate(is_renhou: bool):
-        hand_config = HandConfig(
-            is_tsumo=context.self_drawn,
-            is_riichi=riichi and not hand.has("double_riichi"),
-            is_daburu_riichi=hand.has("double_riichi"),
-            is_ippatsu=hand.has("ippatsu"),
-            is_rinshan=hand.has("replacement_tile"),
-            is_chankan=hand.has("robbing_kong"),
-            is_haitei=hand.has("last_tile") and context.self_drawn,
-            is_houtei=hand.has("last_tile") and not context.self_drawn,
-            is_tenhou=first and dealer,
-            is_chiihou=first and not dealer,
-            is_renhou=is_renhou,
-            player_wind=27 + seat,
-            round_wind=27 + round_wind,
-            options=options(config),
-        )
-        indicator_ids = _Ids(set())
-        dora = [indicator_ids.take(t) for t in hand.dora_indicators]
-        ura = [indicator_ids.take(t) for t in hand.ura_dora_indicators]
-        return HandCalculator.estimate_hand_value(
-            all_ids, win_id, melds=melds, dora_indicators=dora, ura_dora_indicators=ura, config=hand_config
-        )
 
-    result = estimate(renhou and config.renhou == "yakuman")
-    open_hand = not hand.is_concealed
-    # 2025 §4.2.4: renhō is five han and "cannot be combined with other yaku or with dora"; the hand
-    # takes the higher of renhō alone and its other yaku (2025 §3.4.3, the highest-scoring possibility):
-    # those count only as a yakuman or from six han
-    renhou_alone = result.error == HandCalculator.ERR_NO_YAKU or (
-        not result.error and not _has_yakuman(result) and int(result.han) <= MANGAN_HAN
+def _estimate(
+    hand: Tiles,
+    context: WinContext,
+    config: RiichiConfig,
+    tiles: _LibraryTiles,
+    win: _Situation,
+    *,
+    is_renhou: bool,
+):
+    hand_config = HandConfig(
+        is_tsumo=context.self_drawn,
+        is_riichi=win.riichi and not hand.has("double_riichi"),
+        is_daburu_riichi=hand.has("double_riichi"),
+        is_ippatsu=hand.has("ippatsu"),
+        is_rinshan=hand.has("replacement_tile"),
+        is_chankan=hand.has("robbing_kong"),
+        is_haitei=hand.has("last_tile") and context.self_drawn,
+        is_houtei=hand.has("last_tile") and not context.self_drawn,
+        is_tenhou=win.first and win.dealer,
+        is_chiihou=win.first and not win.dealer,
+        is_renhou=is_renhou,
+        player_wind=27 + win.seat,
+        round_wind=27 + win.round_wind,
+        options=options(config),
     )
-    if renhou and config.renhou == "mangan" and renhou_alone:
-        return _valuation(MANGAN_HAN, None, 1, (Item("Renhou", MANGAN_HAN, "han"),), dealer, config)
-    if result.error:
-        message = _ERRORS.get(result.error, f"the riichi calculator refused the hand ({result.error})")
-        raise RuleError(
-            gettext_noop(
-                "%(_message)s: winning tile %(_value)s", _message=message, _value=tile_name(hand.winning_tile)
-            ),
-            "hand",
-        )
-    han = int(result.han)
-    fu = _fu(result, config)
+    indicator_ids = _Ids(set())
+    dora = [indicator_ids.take(t) for t in hand.dora_indicators]
+    ura = [indicator_ids.take(t) for t in hand.ura_dora_indicators]
+    return HandCalculator.estimate_hand_value(
+        tiles.all_ids,
+        tiles.win_id,
+        melds=tiles.melds,
+        dora_indicators=dora,
+        ura_dora_indicators=ura,
+        config=hand_config,
+    )
+
+
+def _items(hand: Tiles, result) -> tuple[list[Item], list[int]]:
+    """The yaku the calculator found with their worth, and the worth of each yakuman among them."""
+    open_hand = not hand.is_concealed
     items = []
     yakuman_worth = []
     heavenly = any(y.name == Tenhou.name for y in result.yaku)
@@ -258,7 +315,11 @@ def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
         if y.name in DORA_NAMES:
             worth = _count_dora(y.name, hand, result)
         items.append(Item(y.name, int(worth or 0), "han"))
-    _check_two_yaku(items, context, config, bool(yakuman_worth))
+    return items, yakuman_worth
+
+
+def _limits(han: int, fu: int | None, yakuman_worth: list[int], config: RiichiConfig):
+    """Han, fu (None from five han) and how many yakuman the hand pays, after the limit hands."""
     yakuman = 1
     if yakuman_worth:
         # "Los yakuman no son acumulativos" (002), "Yakuman are not cumulative" (2025 §4.2): two yakuman
@@ -272,7 +333,7 @@ def value(hand: Tiles, context: WinContext, config: RiichiConfig) -> Valuation:
         han, fu_value = 12, None  # 2025 §4.1.2: "11 or more: Sanbaiman"; 13 would record a yakuman
     else:
         fu_value = fu if han < 5 else None
-    return _valuation(han, fu_value, yakuman, tuple(items), dealer, config)
+    return han, fu_value, yakuman
 
 
 def _valuation(

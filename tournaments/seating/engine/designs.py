@@ -344,151 +344,12 @@ class _BaseSearch:
 
     def run(self, max_iters: int) -> tuple[list[list[list[int]]], list[list[int]]] | None:
         """Return ``(bases, offsets)`` of a repeat-free development, or None."""
-        rng = self.rng
-        n, cls, caps, m = self.n, self.cls, self.caps, self.m
-        bases = self._initial()
-        offsets = [[0] + [rng.randrange(m) for _ in range(3)] for _ in range(self.f)]
-        cnt = [0] * len(caps)
-        where = [[0] * n for _ in range(self.b)]
-
-        def rebuild() -> int:
-            for i in range(len(cnt)):
-                cnt[i] = 0
-            for bi, tables in enumerate(bases):
-                for t, table in enumerate(tables):
-                    for u in table:
-                        where[bi][u] = t
-                    for u, v in itertools.combinations(table, 2):
-                        cnt[cls[u * n + v]] += 1
-            for off in offsets:
-                for c in self._fixed_classes(off):
-                    cnt[c] += 1
-            return sum(max(0, c - cap) for c, cap in zip(cnt, caps, strict=True))
-
-        cost = rebuild()
-        best = cost
-        best_state = ([[list(t) for t in tables] for tables in bases], [list(o) for o in offsets])
-        tabu = [[0] * n for _ in range(self.b)]
-        tabu_off = [[0] * 4 for _ in range(self.f)]
-        stall = 0
-        nf = self.nf
+        search = _TabuSearch(self)
         for it in range(1, max_iters + 1):
-            if cost == 0:
-                return bases, offsets
-            moves: list[tuple] = []
-            best_delta = None
-            for bi, tables in enumerate(bases):
-                # Points in a table holding an over-used difference.
-                conflicted = []
-                for table in tables:
-                    for u, v in itertools.combinations(table, 2):
-                        c = cls[u * n + v]
-                        if cnt[c] > caps[c]:
-                            conflicted.extend(x for x in table if x < nf)
-                            break
-                tb = tabu[bi]
-                for u in conflicted:
-                    ta = where[bi][u]
-                    rest_a = [x for x in tables[ta] if x != u]
-                    lose_u = 0
-                    for x in rest_a:
-                        c = cls[u * n + x]
-                        if cnt[c] > caps[c]:
-                            lose_u += 1
-                    for tbi, table_b in enumerate(tables):
-                        if tbi == ta:
-                            continue
-                        for v in table_b:
-                            if v >= nf:
-                                continue
-                            delta = -lose_u
-                            for x in table_b:
-                                if x != v:
-                                    c = cls[v * n + x]
-                                    if cnt[c] > caps[c]:
-                                        delta -= 1
-                                    c = cls[u * n + x]
-                                    if cnt[c] >= caps[c]:
-                                        delta += 1
-                            for x in rest_a:
-                                c = cls[v * n + x]
-                                if cnt[c] >= caps[c]:
-                                    delta += 1
-                            if tb[u] > it and tb[v] > it and cost + delta >= best:
-                                continue
-                            if best_delta is None or delta < best_delta:
-                                best_delta = delta
-                                moves = [("swap", bi, u, v)]
-                            elif delta == best_delta:
-                                moves.append(("swap", bi, u, v))
-            for fi, off in enumerate(offsets):
-                current = self._fixed_classes(off)
-                if not any(cnt[c] > caps[c] for c in current):
-                    continue
-                for a in range(1, 4):
-                    for x in range(m):
-                        if x == off[a]:
-                            continue
-                        new = list(off)
-                        new[a] = x
-                        delta = 0
-                        for c in current:
-                            cnt[c] -= 1
-                        for c in self._fixed_classes(new):
-                            if cnt[c] >= caps[c]:
-                                delta += 1
-                            cnt[c] += 1
-                        for c in self._fixed_classes(new):
-                            cnt[c] -= 1
-                        for c in current:
-                            if cnt[c] >= caps[c]:
-                                delta -= 1
-                            cnt[c] += 1
-                        if tabu_off[fi][a] > it and cost + delta >= best:
-                            continue
-                        if best_delta is None or delta < best_delta:
-                            best_delta = delta
-                            moves = [("offset", fi, a, x)]
-                        elif delta == best_delta:
-                            moves.append(("offset", fi, a, x))
-            if not moves:
-                stall += 1000
-            else:
-                move = moves[rng.randrange(len(moves))]
-                tenure = rng.randint(4, 12)
-                if move[0] == "swap":
-                    _, bi, u, v = move
-                    cost += self._swap(bases, where, cnt, bi, u, v)
-                    tabu[bi][u] = tabu[bi][v] = it + tenure
-                else:
-                    _, fi, a, x = move
-                    for c in self._fixed_classes(offsets[fi]):
-                        cnt[c] -= 1
-                    offsets[fi][a] = x
-                    for c in self._fixed_classes(offsets[fi]):
-                        cnt[c] += 1
-                    cost = sum(max(0, c - cap) for c, cap in zip(cnt, caps, strict=True))
-                    tabu_off[fi][a] = it + tenure
-                if cost < best:
-                    best = cost
-                    best_state = ([[list(t) for t in tables] for tables in bases], [list(o) for o in offsets])
-                    stall = 0
-                else:
-                    stall += 1
-            if stall > 400:
-                # Restart from the best state with a few random changes.
-                bases = [[list(t) for t in tables] for tables in best_state[0]]
-                offsets = [list(o) for o in best_state[1]]
-                cost = rebuild()
-                for _ in range(rng.randint(2, 6)):
-                    bi2 = rng.randrange(self.b)
-                    u2, v2 = rng.sample(range(nf), 2)
-                    if where[bi2][u2] != where[bi2][v2]:
-                        cost += self._swap(bases, where, cnt, bi2, u2, v2)
-                tabu = [[0] * n for _ in range(self.b)]
-                tabu_off = [[0] * 4 for _ in range(self.f)]
-                stall = 0
-        return (bases, offsets) if cost == 0 else None
+            if search.cost == 0:
+                return search.bases, search.offsets
+            search.step(it)
+        return (search.bases, search.offsets) if search.cost == 0 else None
 
     def _swap(self, bases, where, cnt, bi, u, v) -> int:
         n, cls, caps = self.n, self.cls, self.caps
@@ -526,6 +387,185 @@ class _BaseSearch:
 
     def develop(self, found: tuple[list[list[list[int]]], list[list[int]]]) -> Template:
         return develop(self.group, self.k, found[0], found[1])
+
+
+class _Moves:
+    """The best moves of one step (lowest change of cost), one of them taken at random."""
+
+    def __init__(self) -> None:
+        self.best_delta: int | None = None
+        self.moves: list[tuple] = []
+
+    def offer(self, delta: int, move: tuple) -> None:
+        if self.best_delta is None or delta < self.best_delta:
+            self.best_delta = delta
+            self.moves = [move]
+        elif delta == self.best_delta:
+            self.moves.append(move)
+
+
+class _TabuSearch:
+    """One run of the tabu search of :class:`_BaseSearch`: the bases and offsets, how often each class of
+    differences is used (``cnt``), the cost (uses over the caps), the best state met and the tabu lists."""
+
+    def __init__(self, owner: _BaseSearch) -> None:
+        self.owner = owner
+        self.rng = owner.rng
+        self.bases = owner._initial()
+        self.offsets = [[0] + [self.rng.randrange(owner.m) for _ in range(3)] for _ in range(owner.f)]
+        self.cnt = [0] * len(owner.caps)
+        self.where = [[0] * owner.n for _ in range(owner.b)]
+        self.cost = self.rebuild()
+        self.best = self.cost
+        self.best_state = self.snapshot()
+        self.tabu = [[0] * owner.n for _ in range(owner.b)]
+        self.tabu_off = [[0] * 4 for _ in range(owner.f)]
+        self.stall = 0
+
+    def snapshot(self) -> tuple[list[list[list[int]]], list[list[int]]]:
+        return ([[list(t) for t in tables] for tables in self.bases], [list(o) for o in self.offsets])
+
+    def rebuild(self) -> int:
+        owner, cnt, where = self.owner, self.cnt, self.where
+        n, cls = owner.n, owner.cls
+        for i in range(len(cnt)):
+            cnt[i] = 0
+        for bi, tables in enumerate(self.bases):
+            for t, table in enumerate(tables):
+                for u in table:
+                    where[bi][u] = t
+                for u, v in itertools.combinations(table, 2):
+                    cnt[cls[u * n + v]] += 1
+        for off in self.offsets:
+            for c in owner._fixed_classes(off):
+                cnt[c] += 1
+        return sum(max(0, c - cap) for c, cap in zip(cnt, owner.caps, strict=True))
+
+    def step(self, it: int) -> None:
+        moves = _Moves()
+        for bi, tables in enumerate(self.bases):
+            self.swap_moves(it, bi, tables, moves)
+        self.offset_moves(it, moves)
+        if not moves.moves:
+            self.stall += 1000
+        else:
+            self.apply(moves.moves[self.rng.randrange(len(moves.moves))], it)
+        if self.stall > 400:
+            self.restart()
+
+    def _conflicted(self, tables: list[list[int]]) -> list[int]:
+        """Points in a table holding an over-used difference."""
+        n, cls, caps, cnt = self.owner.n, self.owner.cls, self.owner.caps, self.cnt
+        conflicted = []
+        for table in tables:
+            for u, v in itertools.combinations(table, 2):
+                c = cls[u * n + v]
+                if cnt[c] > caps[c]:
+                    conflicted.extend(x for x in table if x < self.owner.nf)
+                    break
+        return conflicted
+
+    def swap_moves(self, it: int, bi: int, tables: list[list[int]], moves: _Moves) -> None:
+        n, cls, caps, cnt, nf = self.owner.n, self.owner.cls, self.owner.caps, self.cnt, self.owner.nf
+        tb = self.tabu[bi]
+        for u in self._conflicted(tables):
+            ta = self.where[bi][u]
+            rest_a = [x for x in tables[ta] if x != u]
+            lose_u = sum(1 for x in rest_a if cnt[cls[u * n + x]] > caps[cls[u * n + x]])
+            for tbi, table_b in enumerate(tables):
+                if tbi == ta:
+                    continue
+                for v in table_b:
+                    if v >= nf:
+                        continue
+                    delta = -lose_u
+                    for x in table_b:
+                        if x != v:
+                            c = cls[v * n + x]
+                            if cnt[c] > caps[c]:
+                                delta -= 1
+                            c = cls[u * n + x]
+                            if cnt[c] >= caps[c]:
+                                delta += 1
+                    for x in rest_a:
+                        c = cls[v * n + x]
+                        if cnt[c] >= caps[c]:
+                            delta += 1
+                    if tb[u] > it and tb[v] > it and self.cost + delta >= self.best:
+                        continue
+                    moves.offer(delta, ("swap", bi, u, v))
+
+    def _offset_delta(self, current: list[int], new: list[int]) -> int:
+        """The change of cost when a transversal table's classes ``current`` become those of ``new``."""
+        cnt, caps, fixed = self.cnt, self.owner.caps, self.owner._fixed_classes
+        delta = 0
+        for c in current:
+            cnt[c] -= 1
+        for c in fixed(new):
+            if cnt[c] >= caps[c]:
+                delta += 1
+            cnt[c] += 1
+        for c in fixed(new):
+            cnt[c] -= 1
+        for c in current:
+            if cnt[c] >= caps[c]:
+                delta -= 1
+            cnt[c] += 1
+        return delta
+
+    def offset_moves(self, it: int, moves: _Moves) -> None:
+        cnt, caps = self.cnt, self.owner.caps
+        for fi, off in enumerate(self.offsets):
+            current = self.owner._fixed_classes(off)
+            if not any(cnt[c] > caps[c] for c in current):
+                continue
+            for a in range(1, 4):
+                for x in range(self.owner.m):
+                    if x == off[a]:
+                        continue
+                    new = list(off)
+                    new[a] = x
+                    delta = self._offset_delta(current, new)
+                    if self.tabu_off[fi][a] > it and self.cost + delta >= self.best:
+                        continue
+                    moves.offer(delta, ("offset", fi, a, x))
+
+    def apply(self, move: tuple, it: int) -> None:
+        tenure = self.rng.randint(4, 12)
+        if move[0] == "swap":
+            _, bi, u, v = move
+            self.cost += self.owner._swap(self.bases, self.where, self.cnt, bi, u, v)
+            self.tabu[bi][u] = self.tabu[bi][v] = it + tenure
+        else:
+            _, fi, a, x = move
+            for c in self.owner._fixed_classes(self.offsets[fi]):
+                self.cnt[c] -= 1
+            self.offsets[fi][a] = x
+            for c in self.owner._fixed_classes(self.offsets[fi]):
+                self.cnt[c] += 1
+            self.cost = sum(max(0, c - cap) for c, cap in zip(self.cnt, self.owner.caps, strict=True))
+            self.tabu_off[fi][a] = it + tenure
+        if self.cost < self.best:
+            self.best = self.cost
+            self.best_state = self.snapshot()
+            self.stall = 0
+        else:
+            self.stall += 1
+
+    def restart(self) -> None:
+        """Restart from the best state with a few random changes."""
+        owner, rng = self.owner, self.rng
+        self.bases = [[list(t) for t in tables] for tables in self.best_state[0]]
+        self.offsets = [list(o) for o in self.best_state[1]]
+        self.cost = self.rebuild()
+        for _ in range(rng.randint(2, 6)):
+            bi2 = rng.randrange(owner.b)
+            u2, v2 = rng.sample(range(owner.nf), 2)
+            if self.where[bi2][u2] != self.where[bi2][v2]:
+                self.cost += owner._swap(self.bases, self.where, self.cnt, bi2, u2, v2)
+        self.tabu = [[0] * owner.n for _ in range(owner.b)]
+        self.tabu_off = [[0] * 4 for _ in range(owner.f)]
+        self.stall = 0
 
 
 def develop(

@@ -80,19 +80,57 @@ def number_tables(
         return []
     g = len(planned[0])
     visits = [list(history_visits[p][:g]) + [0] * max(0, g - len(history_visits[p])) for p in range(n)]
-    counted = [fixed[p] is None for p in range(n)]
+    numbering = _Numbering(g, n, visits, [fixed[p] is None for p in range(n)], fixed, rng)
     sessions = [list(session) for session in planned]
+    for s, session in enumerate(sessions):
+        sessions[s] = numbering.assign(session)
+        numbering.apply(sessions[s], 1)
+    best = numbering.total()
+    for _ in range(6):
+        for s, session in enumerate(sessions):
+            numbering.apply(session, -1)
+            sessions[s] = numbering.assign(session)
+            numbering.apply(sessions[s], 1)
+        now = numbering.total()
+        if now >= best:
+            break
+        best = now
+    if best:
+        _tabu_numbers(sessions, visits, numbering.counted, fixed, rng, max_iters=1000)
+    return sessions
 
-    def apply(session: list[list[int]], sign: int) -> None:
+
+class _Numbering:
+    """Past visits of each player to each table number (``visits``, for the players without a fixed
+    table: ``counted``), and the numbering of one session's tables against them."""
+
+    def __init__(
+        self,
+        g: int,
+        n: int,
+        visits: list[list[int]],
+        counted: list[bool],
+        fixed: Sequence[int | None],
+        rng: random.Random,
+    ) -> None:
+        self.g, self.n, self.visits, self.counted, self.fixed, self.rng = g, n, visits, counted, fixed, rng
+
+    def apply(self, session: list[list[int]], sign: int) -> None:
         for k, table in enumerate(session):
             for p in table:
-                if counted[p]:
-                    visits[p][k] += sign
+                if self.counted[p]:
+                    self.visits[p][k] += sign
 
-    def cost(table: list[int], k: int) -> int:
-        return sum(visits[p][k] for p in table if counted[p])
+    def cost(self, table: list[int], k: int) -> int:
+        return sum(self.visits[p][k] for p in table if self.counted[p])
 
-    def assign(session: list[list[int]]) -> list[list[int]]:
+    def total(self) -> int:
+        return sum(v * (v - 1) // 2 for p in range(self.n) if self.counted[p] for v in self.visits[p])
+
+    def assign(self, session: list[list[int]]) -> list[list[int]]:
+        """The session's tables in number order: fixed tables at their number, the others matched to the
+        free numbers (exactly up to 40 tables, greedily and by exchanges above)."""
+        fixed = self.fixed
         pinned_at = {}
         free_tables = []
         for table in session:
@@ -101,70 +139,59 @@ def number_tables(
                 pinned_at[idx.pop()] = table
             else:
                 free_tables.append(table)
-        free_numbers = [k for k in range(g) if k not in pinned_at]
+        free_numbers = [k for k in range(self.g) if k not in pinned_at]
         chosen: dict[int, list[int]] = {}
         if len(free_tables) <= 40:
-            matrix = [[cost(t, k) for k in free_numbers] for t in free_tables]
+            matrix = [[self.cost(t, k) for k in free_numbers] for t in free_tables]
             for t, col in enumerate(hungarian(matrix)):
                 chosen[free_numbers[col]] = free_tables[t]
         else:
-            rng.shuffle(free_tables)
-            available = list(free_numbers)
-            # Greedy: each table (in a seeded random order) takes the cheapest free number.
-            for table in free_tables:
-                best_k, best_c = None, None
-                for k in available:
-                    c = cost(table, k)
-                    if best_c is None or c < best_c:
-                        best_k, best_c = k, c
-                        if c == 0:
-                            break
-                chosen[best_k] = table
-                available.remove(best_k)
-            # Exchange the numbers of two tables while that lowers the cost.
-            keys = sorted(chosen)
-            improved = True
-            rounds = 0
-            while improved and rounds < 20:
-                improved = False
-                rounds += 1
-                for i, ka in enumerate(keys):
-                    ta = chosen[ka]
-                    ca = cost(ta, ka)
-                    if ca == 0:
-                        continue
-                    for kb in keys[i + 1 :] + keys[:i]:
-                        tb = chosen[kb]
-                        if cost(ta, kb) + cost(tb, ka) < ca + cost(tb, kb):
-                            chosen[ka], chosen[kb] = tb, ta
-                            improved = True
-                            break
-        out = [None] * g
+            self.rng.shuffle(free_tables)
+            chosen = self._greedy(free_tables, free_numbers)
+            self._exchange(chosen)
+        out = [None] * self.g
         for k, table in pinned_at.items():
             out[k] = table
         for k, table in chosen.items():
             out[k] = table
         return out  # type: ignore[return-value]
 
-    def total() -> int:
-        return sum(v * (v - 1) // 2 for p in range(n) if counted[p] for v in visits[p])
+    def _greedy(self, free_tables: list[list[int]], free_numbers: list[int]) -> dict[int, list[int]]:
+        """Each table (in a seeded random order) takes the cheapest free number."""
+        chosen: dict[int, list[int]] = {}
+        available = list(free_numbers)
+        for table in free_tables:
+            best_k, best_c = None, None
+            for k in available:
+                c = self.cost(table, k)
+                if best_c is None or c < best_c:
+                    best_k, best_c = k, c
+                    if c == 0:
+                        break
+            chosen[best_k] = table
+            available.remove(best_k)
+        return chosen
 
-    for s, session in enumerate(sessions):
-        sessions[s] = assign(session)
-        apply(sessions[s], 1)
-    best = total()
-    for _ in range(6):
-        for s, session in enumerate(sessions):
-            apply(session, -1)
-            sessions[s] = assign(session)
-            apply(sessions[s], 1)
-        now = total()
-        if now >= best:
-            break
-        best = now
-    if best:
-        _tabu_numbers(sessions, visits, counted, fixed, rng, max_iters=1000)
-    return sessions
+    def _exchange(self, chosen: dict[int, list[int]]) -> None:
+        """Exchange the numbers of two tables while that lowers the cost."""
+        cost = self.cost
+        keys = sorted(chosen)
+        improved = True
+        rounds = 0
+        while improved and rounds < 20:
+            improved = False
+            rounds += 1
+            for i, ka in enumerate(keys):
+                ta = chosen[ka]
+                ca = cost(ta, ka)
+                if ca == 0:
+                    continue
+                for kb in keys[i + 1 :] + keys[:i]:
+                    tb = chosen[kb]
+                    if cost(ta, kb) + cost(tb, ka) < ca + cost(tb, kb):
+                        chosen[ka], chosen[kb] = tb, ta
+                        improved = True
+                        break
 
 
 def _tabu_numbers(sessions, visits, counted, fixed, rng: random.Random, max_iters: int) -> None:

@@ -162,61 +162,81 @@ def parse_predefined(
 
     out: list[Session] = []
     for s, session_rows in enumerate(rows, start=1):
-        seen: dict[PlayerId, list[int]] = {}
-        tables: Session = []
-        for number, tokens in session_rows:
-            table: list[PlayerId] = []
-            for token in tokens:
-                player = by_token.get(token) or by_token.get(token.lower())
-                if player is None:
-                    faults.append(
-                        gettext_noop(
-                            "line %(_number)s: unknown player %(token)s", _number=number, token=token
-                        )
-                    )
-                    continue
-                if not player.active:
-                    faults.append(
-                        gettext_noop(
-                            "line %(_number)s: player %(_id)s has withdrawn", _number=number, _id=player.id
-                        )
-                    )
-                seen.setdefault(player.id, []).append(number)
-                table.append(player.id)
-            tables.append(table)
-        for pid, at in seen.items():
-            if len(at) > 1:
-                lines = ", ".join(str(n) for n in at)
-                faults.append(
-                    gettext_noop(
-                        "session %(_s)s: player %(_pid)s is seated %(_count)s times (lines %(_lines)s)",
-                        _s=s,
-                        _pid=pid,
-                        _count=len(at),
-                        _lines=lines,
-                    )
-                )
-        missing = [str(p.id) for p in regulars if p.id not in seen]
-        if missing:
-            faults.append(
-                gettext_noop(
-                    "session %(_s)s: players missing: %(_items)s",
-                    _s=s,
-                    _items=", ".join(missing),
-                )
-            )
-        seated = sum(len(tokens) for _, tokens in session_rows)
-        if seated != needed:
-            faults.append(
-                gettext_noop(
-                    "session %(_s)s seats %(_seated)s players in %(_count)s tables; %(_needed)s players are needed",
-                    _s=s,
-                    _seated=seated,
-                    _count=len(tables),
-                    _needed=needed,
-                )
-            )
+        tables, seen = _session_tables(session_rows, by_token, faults)
+        _check_session(s, session_rows, tables, seen, regulars, needed, faults)
         out.append(tables)
     if faults:
         raise SeatingError(faults)
     return out
+
+
+def _session_tables(
+    session_rows: list[tuple[int, list[str]]], by_token: dict[str, Player], faults: list[str]
+) -> tuple[Session, dict[PlayerId, list[int]]]:
+    """One session's tables of known players, and the lines each player is seated on; unknown and
+    withdrawn players are faults."""
+    seen: dict[PlayerId, list[int]] = {}
+    tables: Session = []
+    for number, tokens in session_rows:
+        table: list[PlayerId] = []
+        for token in tokens:
+            player = by_token.get(token) or by_token.get(token.lower())
+            if player is None:
+                faults.append(
+                    gettext_noop("line %(_number)s: unknown player %(token)s", _number=number, token=token)
+                )
+                continue
+            if not player.active:
+                faults.append(
+                    gettext_noop(
+                        "line %(_number)s: player %(_id)s has withdrawn", _number=number, _id=player.id
+                    )
+                )
+            seen.setdefault(player.id, []).append(number)
+            table.append(player.id)
+        tables.append(table)
+    return tables, seen
+
+
+def _check_session(
+    s: int,
+    session_rows: list[tuple[int, list[str]]],
+    tables: Session,
+    seen: dict[PlayerId, list[int]],
+    regulars: list[Player],
+    needed: int,
+    faults: list[str],
+) -> None:
+    """Every regular player seated once, and as many players as tables of four need."""
+    for pid, at in seen.items():
+        if len(at) > 1:
+            lines = ", ".join(str(n) for n in at)
+            faults.append(
+                gettext_noop(
+                    "session %(_s)s: player %(_pid)s is seated %(_count)s times (lines %(_lines)s)",
+                    _s=s,
+                    _pid=pid,
+                    _count=len(at),
+                    _lines=lines,
+                )
+            )
+    missing = [str(p.id) for p in regulars if p.id not in seen]
+    if missing:
+        faults.append(
+            gettext_noop(
+                "session %(_s)s: players missing: %(_items)s",
+                _s=s,
+                _items=", ".join(missing),
+            )
+        )
+    seated = sum(len(tokens) for _, tokens in session_rows)
+    if seated != needed:
+        faults.append(
+            gettext_noop(
+                "session %(_s)s seats %(_seated)s players in %(_count)s tables; %(_needed)s players are needed",
+                _s=s,
+                _seated=seated,
+                _count=len(tables),
+                _needed=needed,
+            )
+        )

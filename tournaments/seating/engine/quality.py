@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from itertools import combinations
 
 from .models import Player, PlayerId, QualityReport, Session
@@ -35,44 +36,11 @@ def quality_report(
     for gi, group in enumerate(separate):
         for p in group:
             group_of.setdefault(p, set()).add(gi)
-    team_of: dict[PlayerId, int] = {}
-    for ti, team in enumerate(teams):
-        for p in team:
-            team_of[p] = ti
-    teammates = 0
-
-    meetings: Counter[tuple[PlayerId, PlayerId]] = Counter()
-    winds: dict[PlayerId, list[int]] = {}
-    visits: Counter[tuple[PlayerId, int]] = Counter()
-    country_by_session: list[int] = []
-    club_by_session: list[int] = []
-    separated = 0
-    fixed_violations = 0
+    team_of = {p: ti for ti, team in enumerate(teams) for p in team}
+    tally = _Tally(info, order, group_of, team_of)
     for session in sessions:
-        same_country = same_club = 0
-        for number, table in enumerate(session, start=1):
-            for seat, p in enumerate(table):
-                winds.setdefault(p, [0, 0, 0, 0])[seat] += 1
-                fixed = info[p].fixed_table if p in info else None
-                if fixed is None:
-                    visits[(p, number)] += 1
-                elif fixed != number:
-                    fixed_violations += 1
-            for a, b in combinations(table, 2):
-                meetings[_pair(a, b, order)] += 1
-                pa, pb = info.get(a), info.get(b)
-                if pa and pb:
-                    if pa.country and pa.country == pb.country:
-                        same_country += 1
-                    if pa.club and pa.club == pb.club:
-                        same_club += 1
-                if group_of.get(a, set()) & group_of.get(b, set()):
-                    separated += 1
-                if a in team_of and team_of.get(b) == team_of[a]:
-                    teammates += 1
-        country_by_session.append(same_country)
-        club_by_session.append(same_club)
-
+        tally.add_session(session)
+    meetings, winds = tally.meetings, tally.winds
     repeated = sorted(
         ((a, b, m) for (a, b), m in meetings.items() if m > 1),
         key=lambda x: (-x[2], order[x[0]], order[x[1]]),
@@ -87,20 +55,65 @@ def quality_report(
         repeated_meetings=repeats,
         max_pair_meetings=max(meetings.values(), default=0),
         repeated_pairs=repeated,
-        same_country_meetings=sum(country_by_session),
-        same_club_meetings=sum(club_by_session),
-        same_country_by_session=country_by_session,
-        same_club_by_session=club_by_session,
-        separated_meetings=separated,
+        same_country_meetings=sum(tally.country_by_session),
+        same_club_meetings=sum(tally.club_by_session),
+        same_country_by_session=tally.country_by_session,
+        same_club_by_session=tally.club_by_session,
+        separated_meetings=tally.separated,
         winds=wind_counts,  # type: ignore[arg-type]
         wind_spread=spread,
         max_wind_spread=max(spread.values(), default=0),
-        repeated_table_visits=sum(v - 1 for v in visits.values() if v > 1),
-        fixed_table_violations=fixed_violations,
-        teammate_meetings=teammates,
+        repeated_table_visits=sum(v - 1 for v in tally.visits.values() if v > 1),
+        fixed_table_violations=tally.fixed_violations,
+        teammate_meetings=tally.teammates,
         same_country_least=_least(winds, info, "country", repeats),
         same_club_least=_least(winds, info, "club", repeats),
     )
+
+
+@dataclass
+class _Tally:
+    """What the sessions hold, counted table by table: meetings, seat winds, table visits, compatriots
+    and clubmates, separated players and teammates who meet, players away from their fixed table."""
+
+    info: dict[PlayerId, Player]
+    order: dict[PlayerId, int]
+    group_of: dict[PlayerId, set[int]]
+    team_of: dict[PlayerId, int]
+    meetings: Counter[tuple[PlayerId, PlayerId]] = field(default_factory=Counter)
+    winds: dict[PlayerId, list[int]] = field(default_factory=dict)
+    visits: Counter[tuple[PlayerId, int]] = field(default_factory=Counter)
+    country_by_session: list[int] = field(default_factory=list)
+    club_by_session: list[int] = field(default_factory=list)
+    separated: int = 0
+    fixed_violations: int = 0
+    teammates: int = 0
+
+    def add_session(self, session: Session) -> None:
+        info, group_of, team_of = self.info, self.group_of, self.team_of
+        same_country = same_club = 0
+        for number, table in enumerate(session, start=1):
+            for seat, p in enumerate(table):
+                self.winds.setdefault(p, [0, 0, 0, 0])[seat] += 1
+                fixed = info[p].fixed_table if p in info else None
+                if fixed is None:
+                    self.visits[(p, number)] += 1
+                elif fixed != number:
+                    self.fixed_violations += 1
+            for a, b in combinations(table, 2):
+                self.meetings[_pair(a, b, self.order)] += 1
+                pa, pb = info.get(a), info.get(b)
+                if pa and pb:
+                    if pa.country and pa.country == pb.country:
+                        same_country += 1
+                    if pa.club and pa.club == pb.club:
+                        same_club += 1
+                if group_of.get(a, set()) & group_of.get(b, set()):
+                    self.separated += 1
+                if a in team_of and team_of.get(b) == team_of[a]:
+                    self.teammates += 1
+        self.country_by_session.append(same_country)
+        self.club_by_session.append(same_club)
 
 
 def _least(

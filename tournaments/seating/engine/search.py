@@ -209,13 +209,12 @@ class ScheduleSearch:
         """
         rng = self.rng
         n, S = self.n, self.S
-        pinned = self.pinned
         best = self.cost
         best_state = self.snapshot()
         tabu = [[0] * n for _ in range(S)]
         stall = 0
         since_best = 0
-        movable = [p for p in range(n) if not pinned[p]]
+        movable = [p for p in range(n) if not self.pinned[p]]
         if len(movable) < 2 or self.cost <= target:
             return best_state, best
         for it in range(1, max_iters + 1):
@@ -229,42 +228,7 @@ class ScheduleSearch:
                 break
             if len(conflicts) > sample:
                 conflicts = rng.sample(conflicts, sample)
-            best_delta = None
-            choice = None
-            ties = 0
-            cost = self.cost
-            for s, p in conflicts:
-                AC = self.AC[self.cls[s]]
-                Gs = self.G[s]
-                tb = tabu[s]
-                p_tabu = tb[p] > it
-                session = self.tables[s]
-                ta = self.pos[s][p]
-                a0, a1, a2 = (a for a in session[ta] if a != p)
-                pn = p * n
-                gp = Gs[p]
-                for t, table in enumerate(session):
-                    if t == ta:
-                        continue
-                    b0, b1, b2, b3 = table
-                    sum_b = AC[pn + b0] + AC[pn + b1] + AC[pn + b2] + AC[pn + b3] - gp
-                    for q in table:
-                        if pinned[q]:
-                            continue
-                        qn = q * n
-                        d = AC[qn + a0] + AC[qn + a1] + AC[qn + a2] + sum_b - AC[pn + q] - Gs[q]
-                        if best_delta is not None and d > best_delta:
-                            continue
-                        if (p_tabu or tb[q] > it) and cost + d >= best:
-                            continue
-                        if best_delta is None or d < best_delta:
-                            best_delta = d
-                            choice = (s, p, q)
-                            ties = 1
-                        else:
-                            ties += 1
-                            if rng.randrange(ties) == 0:
-                                choice = (s, p, q)
+            choice = self._best_swap(conflicts, tabu, it, best)
             if choice is None:
                 stall = patience
             else:
@@ -282,16 +246,64 @@ class ScheduleSearch:
                     stall += 1
             since_best += 1
             if stall >= patience:
-                # Start again from the best schedule, shaken by a few random swaps.
-                self.restore(best_state)
-                for _ in range(rng.randint(1, 4)):
-                    s = rng.randrange(S)
-                    p, q = rng.sample(movable, 2)
-                    if self.pos[s][p] != self.pos[s][q]:
-                        self.swap(s, p, q)
+                self._shake(best_state, movable)
                 tabu = [[0] * n for _ in range(S)]
                 stall = 0
         return best_state, best
+
+    def _best_swap(
+        self, conflicts: list[tuple[int, int]], tabu: list[list[int]], it: int, best: int
+    ) -> tuple[int, int, int] | None:
+        """The swap ``(session, p, q)`` of a conflicted player that lowers the cost most (ties drawn at
+        random), not tabu unless it beats the best cost; None when there is none."""
+        rng, n, pinned = self.rng, self.n, self.pinned
+        best_delta = None
+        choice = None
+        ties = 0
+        cost = self.cost
+        for s, p in conflicts:
+            AC = self.AC[self.cls[s]]
+            Gs = self.G[s]
+            tb = tabu[s]
+            p_tabu = tb[p] > it
+            session = self.tables[s]
+            ta = self.pos[s][p]
+            a0, a1, a2 = (a for a in session[ta] if a != p)
+            pn = p * n
+            gp = Gs[p]
+            for t, table in enumerate(session):
+                if t == ta:
+                    continue
+                b0, b1, b2, b3 = table
+                sum_b = AC[pn + b0] + AC[pn + b1] + AC[pn + b2] + AC[pn + b3] - gp
+                for q in table:
+                    if pinned[q]:
+                        continue
+                    qn = q * n
+                    d = AC[qn + a0] + AC[qn + a1] + AC[qn + a2] + sum_b - AC[pn + q] - Gs[q]
+                    if best_delta is not None and d > best_delta:
+                        continue
+                    if (p_tabu or tb[q] > it) and cost + d >= best:
+                        continue
+                    if best_delta is None or d < best_delta:
+                        best_delta = d
+                        choice = (s, p, q)
+                        ties = 1
+                    else:
+                        ties += 1
+                        if rng.randrange(ties) == 0:
+                            choice = (s, p, q)
+        return choice
+
+    def _shake(self, best_state: list[Tables], movable: list[int]) -> None:
+        """Start again from the best schedule, shaken by a few random swaps."""
+        rng = self.rng
+        self.restore(best_state)
+        for _ in range(rng.randint(1, 4)):
+            s = rng.randrange(self.S)
+            p, q = rng.sample(movable, 2)
+            if self.pos[s][p] != self.pos[s][q]:
+                self.swap(s, p, q)
 
 
 # --------------------------------------------------------------------------- relabelling
@@ -314,6 +326,53 @@ def relabel(
     meeting of two players in a session of class ``c``; ``floor`` is a cost no relabelling can
     beat (the search stops there). Returns ``(player_of_point, cost)``.
     """
+    neighbours = _neighbours(template, n, pair_cost, session_class)
+    player = list(initial) if initial is not None else list(range(n))
+    if initial is None:
+        rng.shuffle(player)
+    costs = [m if m is not None else [] for m in pair_cost]
+    search = _Relabelling(n, neighbours, costs, player, rng)
+    best, best_player = search.total, list(player)
+    if search.total <= floor:
+        return best_player, search.total
+    tabu = [0] * n
+    stall = 0
+    for it in range(1, max_iters + 1):
+        if best <= floor:
+            break
+        if deadline is not None and (it & 15) == 0 and time.monotonic() > deadline:
+            break
+        bad = [u for u in range(n) if search.local[u] > 0]
+        if not bad:
+            break
+        if len(bad) > 4:
+            bad = rng.sample(bad, 4)
+        others = range(n) if n <= 32 else rng.sample(range(n), 32)
+        found = search.best_exchange(bad, others, tabu, it, best)
+        if found is None:
+            stall = 200
+        else:
+            u, v, delta = found
+            search.exchange(u, v, delta)
+            tenure = rng.randint(3, 10)
+            tabu[u] = tabu[v] = it + tenure
+            if search.total < best:
+                best, best_player = search.total, list(search.player)
+                stall = 0
+            else:
+                stall += 1
+        if stall >= 200:
+            search.shake(best_player)
+            tabu = [0] * n
+            stall = 0
+    return best_player, best
+
+
+def _neighbours(
+    template: list[Tables], n: int, pair_cost: Sequence[list[int] | None], session_class: Sequence[int]
+) -> list[list[tuple[int, int]]]:
+    """For each template point, the points it meets and the class of the session they meet in (only
+    sessions whose class charges meetings)."""
     neighbours: list[list[tuple[int, int]]] = [[] for _ in range(n)]
     for s, session in enumerate(template):
         c = session_class[s]
@@ -324,36 +383,36 @@ def relabel(
                 for v in table:
                     if u != v:
                         neighbours[u].append((v, c))
-    player = list(initial) if initial is not None else list(range(n))
-    if initial is None:
-        rng.shuffle(player)
-    costs = [m if m is not None else [] for m in pair_cost]
+    return neighbours
 
-    def point_cost(u: int) -> int:
-        pu = player[u] * n
-        return sum(costs[c][pu + player[v]] for v, c in neighbours[u])
 
-    local = [point_cost(u) for u in range(n)]
-    total = sum(local) // 2
-    best, best_player = total, list(player)
-    if total <= floor:
-        return best_player, total
-    tabu = [0] * n
-    stall = 0
-    for it in range(1, max_iters + 1):
-        if best <= floor:
-            break
-        if deadline is not None and (it & 15) == 0 and time.monotonic() > deadline:
-            break
-        bad = [u for u in range(n) if local[u] > 0]
-        if not bad:
-            break
-        if len(bad) > 4:
-            bad = rng.sample(bad, 4)
+class _Relabelling:
+    """Who takes which point (``player``), each point's cost (``local``) and the total."""
+
+    def __init__(
+        self,
+        n: int,
+        neighbours: list[list[tuple[int, int]]],
+        costs: list[list[int]],
+        player: list[int],
+        rng: random.Random,
+    ) -> None:
+        self.n, self.neighbours, self.costs, self.player, self.rng = n, neighbours, costs, player, rng
+        self.local = [self.point_cost(u) for u in range(n)]
+        self.total = sum(self.local) // 2
+
+    def point_cost(self, u: int) -> int:
+        player, costs = self.player, self.costs
+        pu = player[u] * self.n
+        return sum(costs[c][pu + player[v]] for v, c in self.neighbours[u])
+
+    def best_exchange(self, bad: list[int], others, tabu: list[int], it: int, best: int):
+        """``(u, v, change of cost)`` of the best exchange of a costly point's player with another's (ties
+        drawn at random), not tabu unless it beats the best cost; None when there is none."""
+        n, player, neighbours, costs, rng = self.n, self.player, self.neighbours, self.costs, self.rng
         best_delta = None
         choice = None
         ties = 0
-        others = range(n) if n <= 32 else rng.sample(range(n), 32)
         for u in bad:
             x = player[u]
             xn = x * n
@@ -374,7 +433,7 @@ def relabel(
                         cc = costs[c]
                         z = player[w]
                         d += cc[xn + z] - cc[yn + z]
-                if tabu[u] > it and tabu[v] > it and total + d >= best:
+                if tabu[u] > it and tabu[v] > it and self.total + d >= best:
                     continue
                 if best_delta is None or d < best_delta:
                     best_delta, choice, ties = d, (u, v), 1
@@ -382,31 +441,24 @@ def relabel(
                     ties += 1
                     if rng.randrange(ties) == 0:
                         choice = (u, v)
-        if choice is None:
-            stall = 200
-        else:
-            u, v = choice
+        return None if choice is None else (*choice, best_delta)
+
+    def exchange(self, u: int, v: int, delta: int) -> None:
+        player = self.player
+        player[u], player[v] = player[v], player[u]
+        self.total += delta
+        touched = {u, v}
+        touched.update(w for w, _ in self.neighbours[u])
+        touched.update(w for w, _ in self.neighbours[v])
+        for w in touched:
+            self.local[w] = self.point_cost(w)
+
+    def shake(self, best_player: list[int]) -> None:
+        """Start again from the best labelling, shaken by a few random exchanges."""
+        rng, n = self.rng, self.n
+        self.player = player = list(best_player)
+        for _ in range(rng.randint(2, 6)):
+            u, v = rng.sample(range(n), 2)
             player[u], player[v] = player[v], player[u]
-            total += best_delta
-            touched = {u, v}
-            touched.update(w for w, _ in neighbours[u])
-            touched.update(w for w, _ in neighbours[v])
-            for w in touched:
-                local[w] = point_cost(w)
-            tenure = rng.randint(3, 10)
-            tabu[u] = tabu[v] = it + tenure
-            if total < best:
-                best, best_player = total, list(player)
-                stall = 0
-            else:
-                stall += 1
-        if stall >= 200:
-            player = list(best_player)
-            for _ in range(rng.randint(2, 6)):
-                u, v = rng.sample(range(n), 2)
-                player[u], player[v] = player[v], player[u]
-            local = [point_cost(u) for u in range(n)]
-            total = sum(local) // 2
-            tabu = [0] * n
-            stall = 0
-    return best_player, best
+        self.local = [self.point_cost(u) for u in range(n)]
+        self.total = sum(self.local) // 2
