@@ -20,7 +20,6 @@ from penalties.kinds import kind_of
 from penalties.models import Penalty
 from penalties.presenters import PenaltyLine, penalty_lines
 from penalties.selectors import player_penalties, replacements
-from rankings.models import StandingsState
 from rankings.standings.engine import (
     TIEBREAKS,
     PlayerInfo,
@@ -31,13 +30,16 @@ from rankings.standings.engine import (
     compute_standings,
     method_of,
 )
+from rankings.standings.models import StandingsState
 from rankings.standings.teams import TeamInfo, figures_of, team_standings
+from rankings.submission.models import EmaSubmission
 from scoring.models import SeatSummary
 from scoring.selectors import summary_seat_line, table_status
 from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tournament
 from tournaments.names import person_key
 from tournaments.presenters import SeatLine
 from tournaments.search import name_query
+from tournaments.selectors import visible_through
 
 NUMBER_FIELDS = ("game_score", "table_points", "uma", "transfers", "chombo", "penalties", "final")
 
@@ -159,8 +161,6 @@ def counted_substitutes(
     session and in every session seated since. A substitute for a player absent from the first session
     only, who comes back, is an 'in tournament' substitute from then on, never ranked (MERS-R §4), like
     every other. Three queries at most."""
-    from rankings.submission.models import EmaSubmission
-
     answers = (
         EmaSubmission.objects.filter(tournament=tournament)
         .values_list("substitute_answers", flat=True)
@@ -475,8 +475,6 @@ def standings_document_shown(*, tournament: Tournament, user=None) -> dict | Non
     """The standings ``user`` may see (None: the public, a projector): while the last sessions are hidden
     for the prize-giving, the standings as after the last session the public sees (directors and
     referees see them all); the stored document otherwise."""
-    from tournaments.selectors import visible_through
-
     last = visible_through(tournament=tournament, user=user)
     if last is None:
         return standings_document(tournament=tournament)

@@ -16,7 +16,8 @@ from penalties.models import Penalty
 from rankings.ema.engine import EmaResult, base_ranks, ema_ranking, shared_places, tournament_weight
 from rankings.ema.ranking import result_facts, window_start
 from rankings.ema.selectors import tournament_ended_on
-from rankings.models import StandingsState
+from rankings.standings.models import StandingsState
+from rankings.standings.selectors import counted_substitutes, standings_view
 from rankings.submission import engine
 from rankings.submission.models import EmaSubmission
 from scoring.models import SeatSummary, TableResult
@@ -29,6 +30,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.search import fold as list_fold
 
 # The countries whose players count as "players from EMA member countries" (ERGMT §2.1): the member
 # associations of the EMA (ISO 3166 alpha-3). The EMA admits and suspends members over time: a deployment
@@ -90,8 +92,6 @@ def _candidates(unlisted: list[Registration]) -> list[engine.ListedPlayer]:
     """Lines of the EMA list that may be the players whose numbers it does not have: those sharing the
     first three letters of a word of their name (the list's search text keeps letters such as ø, so
     both spellings are looked for)."""
-    from tournaments.search import fold as list_fold
-
     stems: set[str] = set()
     for r in unlisted[:50]:
         for text in (list_fold(r.player.full_name), engine.fold(r.player.full_name)):
@@ -213,8 +213,6 @@ def facts(*, tournament: Tournament) -> engine.Facts:
 
 
 def _counted_substitutes(tournament: Tournament) -> set[str]:
-    from rankings.standings.selectors import counted_substitutes
-
     return counted_substitutes(tournament=tournament)
 
 
@@ -265,8 +263,6 @@ class Weight:
 
 def weight(*, tournament: Tournament) -> Weight:
     """From the standings once any table is confirmed, else from the registered players (planned)."""
-    from rankings.standings.selectors import standings_view
-
     confirmed = TableResult.objects.filter(table__session__tournament=tournament, status="confirmed").exists()
     if confirmed:
         standings = standings_view(tournament=tournament)
@@ -314,8 +310,6 @@ def _shown(value: Fraction) -> str:
 def preview(*, tournament: Tournament, on: date | None = None) -> list[PreviewLine]:
     """Each ranked player's EMA ranking without and with this tournament's result (a fixed number of
     queries: the standings, the registrations and the results that can still count)."""
-    from rankings.standings.selectors import standings_view
-
     family = tournament.family
     if family not in engine.RANKED:
         return []
