@@ -106,12 +106,31 @@ def _candidates(unlisted: list[Registration]) -> list[engine.ListedPlayer]:
 def facts(*, tournament: Tournament) -> engine.Facts:
     """Everything the checks read, from the tournament as it is now (a bounded number of queries)."""
     submission = submission_of(tournament=tournament)
+    players, list_loaded = _player_facts(tournament)
+    return engine.Facts(
+        family=tournament.family,
+        days=tournament.days,
+        sessions=tuple(_session_facts(tournament)),
+        players=players,
+        ema_countries=ema_countries(),
+        referees=tuple(referees_of(tournament=tournament, submission=submission)),
+        substitute_answers=dict(submission.substitute_answers or {}),
+        substitutes_played=frozenset(_substitutes_played(tournament)),
+        # ranked: a substitute from the start who answered yes (ERGMT §3.9); never one 'in tournament'
+        ranked_substitutes=frozenset(_counted_substitutes(tournament)),
+        ema_list_loaded=list_loaded,
+        tables=tuple(_table_facts(tournament)),
+        observer=submission.observer,
+        prizes=tuple(submission.prizes or ()),
+        finished=tournament.status == Tournament.Status.FINISHED,
+    )
+
+
+def _session_facts(tournament: Tournament) -> list[engine.SessionFact]:
+    """Each session: its start, its length, whether it was played, its clock and its results' publication."""
     minutes = tournament.get_rules().config.session_minutes
     sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
     clocks = {c.session_id: c for c in SessionClock.objects.filter(session__tournament=tournament)}
-    results = list(
-        TableResult.objects.filter(table__session__tournament=tournament).select_related("table__session")
-    )
     published = {
         row["table__session_id"]: row["last"]
         for row in TableResult.objects.filter(table__session__tournament=tournament, status="confirmed")
@@ -137,6 +156,14 @@ def facts(*, tournament: Tournament) -> engine.Facts:
                 results_published_at=published.get(s.pk),
             )
         )
+    return session_facts
+
+
+def _table_facts(tournament: Tournament) -> list[engine.TableFact]:
+    """Every table with a result (confirmed or not, its balance) or seated, by session and number."""
+    results = list(
+        TableResult.objects.filter(table__session__tournament=tournament).select_related("table__session")
+    )
     balance = _balance(tournament)
     tables = []
     with_result = set()
@@ -158,7 +185,12 @@ def facts(*, tournament: Tournament) -> engine.Facts:
         if table_id not in with_result:
             tables.append(engine.TableFact(session=session, table=number, confirmed=False))
     tables.sort(key=lambda t: (t.session, t.table))
+    return tables
 
+
+def _player_facts(tournament: Tournament) -> tuple[tuple[engine.PlayerFact, ...], bool]:
+    """Each registered player with their entry of the EMA list (or the closest entries), and whether the
+    list is loaded."""
     registrations = list(Registration.objects.filter(tournament=tournament).select_related("player"))
     numbers = {r.player.ema_id for r in registrations if r.player.ema_id}
     listed = {
@@ -184,7 +216,12 @@ def facts(*, tournament: Tournament) -> engine.Facts:
         )
         for r in registrations
     )
-    played = set(
+    return players, list_loaded
+
+
+def _substitutes_played(tournament: Tournament) -> set[str]:
+    """The keys of the substitutes who played: seated, or who took a player's place during a session."""
+    return set(
         Seat.objects.filter(session__tournament=tournament, registration__is_substitute=True).values_list(
             "registration__key", flat=True
         )
@@ -192,23 +229,6 @@ def facts(*, tournament: Tournament) -> engine.Facts:
         Penalty.objects.filter(
             tournament=tournament, substitute__isnull=False, cancelled_at__isnull=True
         ).values_list("substitute__key", flat=True)
-    )
-    return engine.Facts(
-        family=tournament.family,
-        days=tournament.days,
-        sessions=tuple(session_facts),
-        players=players,
-        ema_countries=ema_countries(),
-        referees=tuple(referees_of(tournament=tournament, submission=submission)),
-        substitute_answers=dict(submission.substitute_answers or {}),
-        substitutes_played=frozenset(played),
-        # ranked: a substitute from the start who answered yes (ERGMT §3.9); never one 'in tournament'
-        ranked_substitutes=frozenset(_counted_substitutes(tournament)),
-        ema_list_loaded=list_loaded,
-        tables=tuple(tables),
-        observer=submission.observer,
-        prizes=tuple(submission.prizes or ()),
-        finished=tournament.status == Tournament.Status.FINISHED,
     )
 
 
