@@ -1,2 +1,2 @@
-"""Standings: ``engine`` ranks players from per-session rows (pure); the services keep one snapshot per
-tournament fresh through a background task; selectors, views and API serve the pages and documents."""
+"""Standings: ``engine`` ranks players from per-session rows (pure); ``models`` holds the snapshot
+(``StandingsState``), which the services keep fresh, one per tournament, through a background task; selectors, views and API serve the pages and documents."""
