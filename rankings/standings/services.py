@@ -28,9 +28,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from rankings.jobs.queue import task_named
+from rankings.standings import selectors
 from rankings.standings.engine import Standings, check_tiebreaks, printable
 from rankings.standings.models import StandingsState
-from rankings.standings.selectors import standings_view
 from scoring.rules.base import RuleError
 from tournaments import pagecache
 from tournaments.models import Tournament
@@ -222,7 +222,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsState | None:
     if computed_at is not None and computed >= version:
         log.info("standings of tournament %s already at version %s", tournament_id, version)
         return _state_without_breakdown(tournament_id)
-    standings = standings_view(tournament=tournament)
+    standings = selectors.standings_view(tournament=tournament)
     stored = standings_store(
         tournament_id=tournament_id,
         version=version,
