@@ -190,7 +190,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS.update(
     unacked_restore_throttle=1,
 )
 # A background job (archive import, export) is leased by the worker running it, renewed every third of
-# JOB_LEASE_SECONDS (rankings/leases.py): a dead worker's job is taken over when its message comes back.
+# JOB_LEASE_SECONDS (rankings/jobs/leases.py): a dead worker's job is taken over when its message comes back.
 JOB_LEASE_SECONDS = env.int("JOB_LEASE_SECONDS", default=30)
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]

@@ -1,18 +1,20 @@
-"""Rankings: what is computed from results. standings/ (a tournament's standings), ema/ (the EMA ranking),
-exports/ (files and export jobs), archive/ (the tournament archive format).
+"""Rankings: what is computed from results, one package per subdomain, each with its own models, services,
+selectors and tasks: standings/ (a tournament's standings), ema/ (the EMA ranking and imported results),
+exports/ (files and export jobs), archive/ (the tournament archive format and its import jobs), backups/
+(the running tournaments' archives), submission/ (the EMA submission pack, an app of its own) and jobs/
+(the background job every kind of job extends, its leases and its one runner). ``rankings/models.py``
+gathers the subdomains' models where Django looks for them (app label ``rankings``).
 
-Modules (rankings/models.py): StandingsState, ExportJob, PlayerImportJob, the stored EMA results and ranking,
-imported tournaments rankings/leases.py      leases of background jobs (archive import, export, player
-import): heartbeat, take-over of a dead worker's job rankings/sweep.py       the jobs sweep: a job whose
-message was lost is queued again rankings/player_jobs.py long CSV files of players imported in the background
-(PlayerImportJob, task in rankings/tasks.py)
+
+rankings/sweep.py: the jobs sweep, a job whose message was lost is queued again; rankings/player_jobs.py:
+long CSV files of players imported in the background (PlayerImportJob, task in rankings/tasks.py).
 
 - `rankings.standings.tasks.standings_recompute(tournament_id)`;
 - `rankings.exports.tasks.export_job_run(job_id)`: an `ExportJob` records exporter, format, progress and the file
   (under `MEDIA_ROOT/exports/`); the director's page polls its progress;
 - `rankings.tasks.player_import_job_run(job_id)`: a `PlayerImportJob` holds a long CSV file of players, its
   progress and the summary or the faults;
-- archive imports, exports and player imports are leased (`rankings/leases.py`): the running worker holds a cache key that a
+- archive imports, exports and player imports are leased (`rankings/jobs/leases.py`): the running worker holds a cache key that a
   heartbeat thread renews; a redelivered message finds a live lease and retries a lease later
   (`JobBusy`), or finds it lapsed (the worker died) and takes the job over; only the run that holds the
   job records its outcome;

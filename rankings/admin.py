@@ -2,14 +2,9 @@
 
 from django.contrib import admin
 
-from rankings.models import (
-    EmaRankingEntry,
-    EmaTournament,
-    ExportJob,
-    ImportedTournament,
-    StandingsState,
-    TournamentResult,
-)
+from rankings.ema.models import EmaRankingEntry, EmaTournament, ImportedTournament, TournamentResult
+from rankings.exports.models import ExportJob
+from rankings.standings.models import StandingsState
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

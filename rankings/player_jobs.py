@@ -5,27 +5,23 @@ imported in the background with its progress.
   a faulty file is refused at once, every fault named with its line and column); a short file is
   imported there and then, a long one is stored as a queued :class:`PlayerImportJob` whose run is
   queued once the transaction commits (with no broker, it runs at once, in-process).
-- :func:`player_import_job_run` is the task's body: it claims the job under its lease
-  (``rankings.leases``: a delivery that finds the lease alive raises :class:`JobBusy`, a job whose
-  worker died is taken over), imports the file in one transaction (nothing written on a fault), writing
-  the progress (0–100) as it goes, and keeps the summary or the faults. A job that is done or failed is
-  left as it is, so a task delivered twice does no harm.
+- :class:`PlayerImports` is the job's kind: its work imports the file in one transaction (nothing
+  written on a fault), its progress (0–100) kept in the cache meanwhile, and keeps the summary or the
+  faults. Claiming, leases, outcome and retries are the one runner's (``rankings.jobs.runner``), as for
+  every background job.
 """
 
 from __future__ import annotations
 
-import contextlib
-import logging
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import caches
 from django.db import transaction
-from django.utils import timezone, translation
+from django.utils import translation
 
-from rankings.leases import Lease, job_claim, job_enqueue
-from rankings.models import PlayerImportJob
+from rankings.jobs import runner
+from rankings.jobs.models import PlayerImportJob
 from tournaments.models import Tournament
 from tournaments.player_import import (
     PlayerImportError,
@@ -34,10 +30,6 @@ from tournaments.player_import import (
     players_import_csv,
     players_import_open_check,
 )
-
-log = logging.getLogger(__name__)
-PROGRESS_STEP = 5  # write the progress in steps of at least this many percent
-PROGRESS_KEY = "player-import-progress:{}"
 
 
 @dataclass
@@ -76,65 +68,20 @@ def player_import_start(
     return Started(job=job)
 
 
-def player_import_enqueue(*, job_id: int) -> None:
-    """Queue (or, with no broker, run) the job; a broker that is down fails the job with a message."""
-    from rankings import tasks
+@runner.register
+class PlayerImports(runner.JobKind):
+    """A director's long CSV file of players, imported in the background."""
 
-    job_enqueue(
-        tasks.player_import_job_run, job_id, what="import",
-        fail=lambda message: _finish(job_id, PlayerImportJob.Status.FAILED, faults=[message]),
-    )  # fmt: skip
+    name = "player-import"
+    model = PlayerImportJob
+    task = "rankings.tasks.player_import_job_run"
+    what = "import"
+    refusals = (PlayerImportError,)
+    progress_in_cache = True
 
-
-def job_progress(job: PlayerImportJob) -> int:
-    """The job's progress, 0–100: while it runs, as its worker last wrote it to the cache."""
-    if job.status != PlayerImportJob.Status.RUNNING:
-        return job.progress
-    try:
-        return int(caches["default"].get(PROGRESS_KEY.format(job.pk)) or job.progress)
-    except Exception:
-        return job.progress
-
-
-def lease_name(job_id: int) -> str:
-    return f"player-import:{job_id}"
-
-
-def _claim(job_id: int) -> PlayerImportJob | None:
-    return job_claim(PlayerImportJob.objects, job_id, lease=lease_name(job_id), what="player import job")
-
-
-def _finish(job_id: int, status: str, **changes) -> None:
-    PlayerImportJob.objects.filter(pk=job_id).exclude(status=PlayerImportJob.Status.DONE).update(
-        status=status, finished_at=timezone.now(), **changes
-    )
-
-
-def player_import_job_run(*, job_id: int) -> PlayerImportJob | None:
-    """Run a queued (or abandoned) job: the players registered (done) or the faults (failed).
-    :class:`JobBusy` when a live worker holds the job."""
-    job = _claim(job_id)
-    if job is None:
-        return PlayerImportJob.objects.filter(pk=job_id).first()
-    with Lease(lease_name(job_id)):
-        return _run(job)
-
-
-def _run(job: PlayerImportJob) -> PlayerImportJob:
-    job_id = job.pk
-    last = {"written": 0}
-
-    def progress(percent: int) -> None:
-        # the import is one transaction: a progress written to the row inside it would not be seen,
-        # so it goes to the cache, as the lease does
-        if percent - last["written"] >= PROGRESS_STEP:
-            last["written"] = percent
-            with contextlib.suppress(Exception):
-                caches["default"].set(PROGRESS_KEY.format(job_id), min(percent, 99), 3600)
-
-    tournament = Tournament.objects.get(pk=job.tournament_id)
-    with translation.override(job.language or settings.LANGUAGE_CODE):
-        try:
+    def work(self, job: PlayerImportJob, progress: runner.Progress) -> dict:
+        tournament = Tournament.objects.get(pk=job.tournament_id)
+        with translation.override(job.language or settings.LANGUAGE_CODE):
             report = players_import_csv(
                 tournament=tournament,
                 data=bytes(job.data),
@@ -143,19 +90,33 @@ def _run(job: PlayerImportJob) -> PlayerImportJob:
                 # who queued it (one whose account is gone sees what anybody sees)
                 user=job.requested_by or AnonymousUser(),
             )
-        except PlayerImportError as exc:
-            _finish(job_id, PlayerImportJob.Status.FAILED, faults=exc.faults, progress=0)
-            return PlayerImportJob.objects.get(pk=job_id)
-        except Exception as exc:
-            log.exception("player import job %s failed", job_id)
-            _finish(
-                job_id,
-                PlayerImportJob.Status.FAILED,
-                faults=[
-                    f"The import failed because of an internal error ({type(exc).__name__}); it was logged."
-                ],
-            )
-            return PlayerImportJob.objects.get(pk=job_id)
-        summary = report.summary()
-    _finish(job_id, PlayerImportJob.Status.DONE, summary=summary, progress=100, faults=[])
-    return PlayerImportJob.objects.get(pk=job_id)
+            return {"summary": report.summary(), "faults": []}
+
+    def refused(self, exc: PlayerImportError) -> dict:
+        return {"faults": exc.faults, "progress": 0}
+
+    def failed(self, message: str) -> dict:
+        return {"faults": [message]}
+
+
+PLAYER_IMPORTS = runner.kind_of(PlayerImports.name)
+
+
+def player_import_enqueue(*, job_id: int) -> None:
+    """Queue (or, with no broker, run) the job; a broker that is down fails the job with a message."""
+    runner.job_enqueue(PLAYER_IMPORTS, job_id)
+
+
+def job_progress(job: PlayerImportJob) -> int:
+    """The job's progress, 0–100: while it runs, as its worker last wrote it to the cache."""
+    return runner.job_progress(PLAYER_IMPORTS, job)
+
+
+def lease_name(job_id: int) -> str:
+    return runner.lease_name(PLAYER_IMPORTS, job_id)
+
+
+def player_import_job_run(*, job_id: int) -> PlayerImportJob | None:
+    """Run a queued (or abandoned) job: the players registered (done) or the faults (failed).
+    :class:`JobBusy` when a live worker holds the job."""
+    return runner.job_run(PLAYER_IMPORTS, job_id)

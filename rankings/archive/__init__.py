@@ -3,7 +3,9 @@
 ``archive_import`` validates a document with the rule engines and the services of live entry and writes
 it in one transaction; ``archive_export`` writes a tournament back in the canonical form, so that
 ``archive_export(tournament=archive_import(document=d))`` equals ``d`` for a canonical ``d``.
-See README.md in this folder for the canonical form and the variants the importer accepts.
+Large archives are imported in the background (``models.ArchiveImportJob`` and ``jobs``, a kind of
+``rankings.jobs`` background job). See README.md in this folder for the canonical form and the variants the
+importer accepts.
 
 Modules (rankings/archive/): importer, exporter, shape, source, access (the archive format), views, api, urls
 

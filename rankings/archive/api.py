@@ -29,7 +29,7 @@ from config.parsers import BoundedMultiPartParser, PayloadTooLarge, RawJSONParse
 from rankings.archive import archive_export, archive_import, open_source
 from rankings.archive.access import import_allowed
 from rankings.archive.jobs import archive_import_job_create, job_progress
-from rankings.models import ArchiveImportJob
+from rankings.archive.models import ArchiveImportJob
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
 from tournaments.permissions import can_create_tournament, can_manage, is_any_director

@@ -162,6 +162,25 @@ class ArchiveImport:
     def _tournament(self, doc: Any) -> Tournament:
         path = "tournament"
         t = shape.fields(doc, path, "the tournament", shape.TOURNAMENT_REQUIRED, shape.TOURNAMENT_OPTIONAL)
+        fields = self._tournament_fields(t, path)
+        settings = self._tournament_settings(t, path)
+        self._replace_existing(fields["slug"], path)
+        try:
+            tournament = tournament_services.tournament_create(
+                **fields, ruleset=t["ruleset"], settings=dict(settings), director=self.user
+            )
+        except ValidationError as exc:
+            raise _validation_error(exc, path) from None
+        for user_id, role in self.kept_roles:
+            tournament.roles.get_or_create(user_id=user_id, role=role)
+        if self.team_size is not None:
+            tournament.team_size = self.team_size
+            tournament.save(update_fields=["team_size"])
+        return tournament
+
+    def _tournament_fields(self, t: Mapping[str, Any], path: str) -> dict[str, Any]:
+        """The tournament's checked fields, as ``tournament_create`` takes them; its ruleset, team size
+        and status kept on the import."""
         name = shape.text(t, "name", path, max_length=200, required=True)
         slug = t["slug"]
         if not isinstance(slug, str) or not shape.SLUG.match(slug) or len(slug) > 80:
@@ -180,18 +199,18 @@ class ArchiveImport:
         days = shape.whole(t.get("days", 1), join(path, "days"), "days")
         if days > 30:
             raise RuleError(f"days must be at most 30, not {days}", join(path, "days"))
-        city = shape.text(t, "city", path, max_length=100)
-        country = self._country(t, path)
-        is_public = shape.flag(t, "is_public", path, default=True)
-        qualifies = shape.flag(t, "qualifies_for_championship", path)
-        team_size = t.get("team_size")
-        if team_size is not None:
-            team_size = shape.whole(team_size, join(path, "team_size"), "team_size")
-            if not 2 <= team_size <= MAX_TEAM_SIZE:
-                raise RuleError(
-                    f"team_size must be from 2 to {MAX_TEAM_SIZE}, not {team_size}", join(path, "team_size")
-                )
-        self.team_size = team_size
+        fields = {
+            "name": name,
+            "slug": slug,
+            "rules": dict(rules),
+            "starts_on": starts_on,
+            "days": days,
+            "city": shape.text(t, "city", path, max_length=100),
+            "country": self._country(t, path),
+            "is_public": shape.flag(t, "is_public", path, default=True),
+            "qualifies_for_championship": shape.flag(t, "qualifies_for_championship", path),
+        }
+        self.team_size = self._team_size(t, path)
         status = t.get("status")
         if status is not None and status not in shape.TOURNAMENT_STATUSES:
             raise RuleError(
@@ -199,6 +218,21 @@ class ArchiveImport:
                 join(path, "status"),
             )
         self.tournament_status = status
+        return fields
+
+    @staticmethod
+    def _team_size(t: Mapping[str, Any], path: str) -> int | None:
+        team_size = t.get("team_size")
+        if team_size is not None:
+            team_size = shape.whole(team_size, join(path, "team_size"), "team_size")
+            if not 2 <= team_size <= MAX_TEAM_SIZE:
+                raise RuleError(
+                    f"team_size must be from 2 to {MAX_TEAM_SIZE}, not {team_size}", join(path, "team_size")
+                )
+        return team_size
+
+    def _tournament_settings(self, t: Mapping[str, Any], path: str) -> Mapping[str, Any]:
+        """The tournament's settings, their tiles mode and tie-breaks checked."""
         settings = t.get("settings")
         if settings is None:
             settings = {}
@@ -215,40 +249,22 @@ class ArchiveImport:
                 check_tiebreaks(settings["tiebreaks"])
             except RuleError as exc:
                 raise exc.within(join(path, "settings")) from None
+        return settings
 
+    def _replace_existing(self, slug: str, path: str) -> None:
+        """Delete the tournament of the same slug when replacing it (its staff roles and players are kept
+        for the new one); refuse otherwise."""
         existing = Tournament.objects.select_for_update().filter(slug=slug).first()
-        if existing is not None:
-            if not self.replace:
-                raise RuleError(
-                    f"a tournament with the slug '{slug}' already exists; import with replace to overwrite it",
-                    join(path, "slug"),
-                )
-            self.kept_roles = list(existing.roles.values_list("user_id", "role"))
-            self.previous_players = {r.key: r.player for r in existing.registrations.select_related("player")}
-            tournament_delete(existing)
-        try:
-            tournament = tournament_services.tournament_create(
-                name=name,
-                slug=slug,
-                ruleset=t["ruleset"],
-                rules=dict(rules),
-                starts_on=starts_on,
-                days=days,
-                city=city,
-                country=country,
-                is_public=is_public,
-                qualifies_for_championship=qualifies,
-                settings=dict(settings),
-                director=self.user,
+        if existing is None:
+            return
+        if not self.replace:
+            raise RuleError(
+                f"a tournament with the slug '{slug}' already exists; import with replace to overwrite it",
+                join(path, "slug"),
             )
-        except ValidationError as exc:
-            raise _validation_error(exc, path) from None
-        for user_id, role in self.kept_roles:
-            tournament.roles.get_or_create(user_id=user_id, role=role)
-        if team_size is not None:
-            tournament.team_size = team_size
-            tournament.save(update_fields=["team_size"])
-        return tournament
+        self.kept_roles = list(existing.roles.values_list("user_id", "role"))
+        self.previous_players = {r.key: r.player for r in existing.registrations.select_related("player")}
+        tournament_delete(existing)
 
     @staticmethod
     def _country(obj: Mapping[str, Any], path: str) -> str:
@@ -265,55 +281,74 @@ class ArchiveImport:
     def _players(self, doc: Any) -> None:
         if not isinstance(doc, list):
             raise RuleError(f"players must be a list of players, not {show(doc)}", "players")
-        parsed = []
         keys: dict[str, int] = {}
         ema_ids: dict[str, int] = {}
-        for i, raw in enumerate(doc):
-            path = f"players[{i}]"
-            p = shape.fields(raw, path, "a player", shape.PLAYER_REQUIRED, shape.PLAYER_OPTIONAL)
-            key = p["key"]
-            if not isinstance(key, str) or not key or key != key.strip() or len(key) > 40:
-                raise RuleError(
-                    f"a player's key is 1 to 40 characters without surrounding spaces, not {show(key)}",
-                    join(path, "key"),
-                )
-            if key in keys:
-                raise RuleError(f"the key {key} is already used by players[{keys[key]}]", join(path, "key"))
-            keys[key] = i
-            ema_id = p.get("ema_id")
-            if ema_id in (None, ""):
-                ema_id = None
-            elif not isinstance(ema_id, str) or not shape.EMA_ID.match(ema_id):
-                raise RuleError(
-                    f"an EMA number is text of exactly 8 digits (leading zeros kept), not {show(ema_id)}",
-                    join(path, "ema_id"),
-                )
-            elif ema_id in ema_ids:
-                raise RuleError(
-                    f"EMA number {ema_id} is already given to players[{ema_ids[ema_id]}]",
-                    join(path, "ema_id"),
-                )
-            else:
-                ema_ids[ema_id] = i
-            withdrawn = p.get("withdrawn_from")
-            if withdrawn is not None:
-                withdrawn = shape.whole(withdrawn, join(path, "withdrawn_from"), "withdrawn_from")
-            parsed.append(
-                {
-                    "key": key,
-                    "first_name": shape.text(p, "first_name", path, max_length=100, required=True),
-                    "last_name": shape.text(p, "last_name", path, max_length=100),
-                    "ema_id": ema_id,
-                    "country": self._country(p, path),
-                    "club": shape.text(p, "club", path, max_length=150),
-                    "substitute": shape.flag(p, "substitute", path),
-                    "withdrawn_from": withdrawn,
-                    "team": shape.text(p, "team", path, max_length=100),
-                }
-            )
+        parsed = [self._player(i, raw, keys, ema_ids) for i, raw in enumerate(doc)]
         known = {p.ema_id: p for p in Player.objects.filter(ema_id__in=list(ema_ids))}
-        # a player the importer may not see (another organiser's private player) is never reused; the
-        # replaced tournament's own players are his
+        self._refuse_hidden(known, ema_ids)
+        chosen = self._chosen_players(parsed, known)
+        registrations = []
+        for i, (p, player) in enumerate(zip(parsed, chosen, strict=True)):
+            registration = Registration(
+                tournament=self.tournament,
+                player=player,
+                key=p["key"],
+                is_substitute=p["substitute"],
+                withdrawn_from=p["withdrawn_from"],
+            )
+            self._clean(registration, f"players[{i}]")
+            registrations.append(registration)
+        for registration in Registration.objects.bulk_create(registrations):
+            self.registrations[registration.key] = registration.pk
+        self.player_teams = [(i, p["key"], p["team"]) for i, p in enumerate(parsed) if p["team"]]
+        self.players_by_key = {p["key"]: p for p in parsed}
+
+    def _player(self, i: int, raw: Any, keys: dict[str, int], ema_ids: dict[str, int]) -> dict[str, Any]:
+        """The checked fields of ``players[i]``; ``keys`` and ``ema_ids``: where each was seen so far."""
+        path = f"players[{i}]"
+        p = shape.fields(raw, path, "a player", shape.PLAYER_REQUIRED, shape.PLAYER_OPTIONAL)
+        key = p["key"]
+        if not isinstance(key, str) or not key or key != key.strip() or len(key) > 40:
+            raise RuleError(
+                f"a player's key is 1 to 40 characters without surrounding spaces, not {show(key)}",
+                join(path, "key"),
+            )
+        if key in keys:
+            raise RuleError(f"the key {key} is already used by players[{keys[key]}]", join(path, "key"))
+        keys[key] = i
+        ema_id = p.get("ema_id")
+        if ema_id in (None, ""):
+            ema_id = None
+        elif not isinstance(ema_id, str) or not shape.EMA_ID.match(ema_id):
+            raise RuleError(
+                f"an EMA number is text of exactly 8 digits (leading zeros kept), not {show(ema_id)}",
+                join(path, "ema_id"),
+            )
+        elif ema_id in ema_ids:
+            raise RuleError(
+                f"EMA number {ema_id} is already given to players[{ema_ids[ema_id]}]",
+                join(path, "ema_id"),
+            )
+        else:
+            ema_ids[ema_id] = i
+        withdrawn = p.get("withdrawn_from")
+        if withdrawn is not None:
+            withdrawn = shape.whole(withdrawn, join(path, "withdrawn_from"), "withdrawn_from")
+        return {
+            "key": key,
+            "first_name": shape.text(p, "first_name", path, max_length=100, required=True),
+            "last_name": shape.text(p, "last_name", path, max_length=100),
+            "ema_id": ema_id,
+            "country": self._country(p, path),
+            "club": shape.text(p, "club", path, max_length=150),
+            "substitute": shape.flag(p, "substitute", path),
+            "withdrawn_from": withdrawn,
+            "team": shape.text(p, "team", path, max_length=100),
+        }
+
+    def _refuse_hidden(self, known: dict[str, Player], ema_ids: dict[str, int]) -> None:
+        """A player the importer may not see (another organiser's private player) is never reused; the
+        replaced tournament's own players are his."""
         kept = {player.pk for player in self.previous_players.values()}
         hidden = tournament_services.players_hidden(
             ids=[p.pk for p in known.values() if p.pk not in kept], user=self.user
@@ -325,6 +360,9 @@ class ArchiveImport:
                     "number, or ask that tournament's director or the site's staff to import it",
                     f"players[{i}].ema_id",
                 )
+
+    def _chosen_players(self, parsed: list[dict[str, Any]], known: dict[str, Player]) -> list[Player]:
+        """Each player's record: the one of their EMA number, the replaced tournament's, or a new one."""
         chosen: list[Player] = []
         new: list[Player] = []
         for i, p in enumerate(parsed):
@@ -342,21 +380,7 @@ class ArchiveImport:
                 new.append(player)
             chosen.append(player)
         Player.objects.bulk_create(new)
-        registrations = []
-        for i, (p, player) in enumerate(zip(parsed, chosen, strict=True)):
-            registration = Registration(
-                tournament=self.tournament,
-                player=player,
-                key=p["key"],
-                is_substitute=p["substitute"],
-                withdrawn_from=p["withdrawn_from"],
-            )
-            self._clean(registration, f"players[{i}]")
-            registrations.append(registration)
-        for registration in Registration.objects.bulk_create(registrations):
-            self.registrations[registration.key] = registration.pk
-        self.player_teams = [(i, p["key"], p["team"]) for i, p in enumerate(parsed) if p["team"]]
-        self.players_by_key = {p["key"]: p for p in parsed}
+        return chosen
 
     def _teams(self, doc: Any) -> None:
         """The top-level ``teams`` (name, country, club) and every team a player names; each team at most

@@ -1,4 +1,5 @@
-"""Backups: the archive of every running tournament, written to a folder at intervals, kept, restorable.
+"""Backups: the archive of every running tournament, written to a folder at intervals (``tasks``, on beat;
+``receivers``, when a tournament finishes), kept and restorable (``services``, pages in ``views``).
 
 - `rankings/backups/`: beat (or `config/scheduler.py`) writes every running tournament's archive to `BACKUP_ROOT/tournament.<id>/`
   every 15 minutes (the id, never the slug, which can change or be taken by another tournament); the

@@ -32,7 +32,7 @@ from django.db import transaction
 
 from rankings.archive import archive_export, archive_import
 from scoring.rules.base import RuleError
-from tournaments.models import Tournament
+from tournaments.models import Table, Tournament
 
 log = logging.getLogger(__name__)
 NAME = re.compile(r"^(?P<slug>[-a-zA-Z0-9_]+)-(?P<stamp>\d{8}T\d{6}Z)\.json$")
@@ -147,8 +147,6 @@ def backup_restore(*, tournament: Tournament, name: str, in_place: bool, user) -
 def _restore_in_place(*, tournament: Tournament, document: dict, user) -> Tournament:
     """Replace ``tournament`` by the backup: under its current slug (whatever slug the backup was taken
     under), with its tables' private keys, and with its backups moved to the new tournament's folder."""
-    from tournaments.models import Table
-
     document["tournament"]["slug"] = tournament.slug
     keys = {
         (number, table): key

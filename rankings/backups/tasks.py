@@ -2,10 +2,10 @@
 
 from celery import shared_task
 
+from rankings.backups import services
+
 
 @shared_task(ignore_result=True)
 def backups_write_running() -> list[str]:
     """Write the archive of every running tournament to the backups folder."""
-    from rankings.backups import services
-
     return services.backups_write_running()

@@ -40,11 +40,12 @@ from rankings.ema.imports import (
     results_import_check,
     results_import_replace,
 )
+from rankings.ema.models import ImportedResult, ImportedTournament
 from rankings.ema.ranking import RANKED_FAMILIES, player_details
 from rankings.ema.results_file import MAX_FILE_BYTES, Fault
-from rankings.ema.selectors import ema_ranking_entries, ema_ranking_state
-from rankings.ema.views import body_too_large, change_of, player_moves, player_ranking_facts
-from rankings.models import ImportedResult, ImportedTournament
+from rankings.ema.selectors import ema_ranking_entries, ema_ranking_state, player_across, players_found
+from rankings.ema.views import body_too_large, change_of, player_moves, player_ranking_facts, what_if_answer
+from tournaments.models import Player
 
 
 def _number(value) -> str | None:
@@ -530,8 +531,6 @@ class EmaRankingViewSet(viewsets.ViewSet):
     def what_if(self, request, family=None, ema_id=None):
         from rest_framework.exceptions import ValidationError
 
-        from rankings.ema.views import what_if_answer
-
         family = self._family()
         answer, faults = what_if_answer(family, ema_id or "", request.query_params)
         if faults:
@@ -596,8 +595,6 @@ class PlayerRecordViewSet(viewsets.ViewSet):
         summary="Find players by name or EMA number (50 at most)",
     )
     def list(self, request):
-        from rankings.ema.selectors import players_found
-
         query = request.query_params.get("q", "").strip()[:100]
         return Response(
             [
@@ -634,9 +631,6 @@ class PlayerRecordViewSet(viewsets.ViewSet):
         summary="A player across the tournaments of this server",
     )
     def retrieve(self, request, pk=None):
-        from rankings.ema.selectors import player_across
-        from tournaments.models import Player
-
         try:
             player, lines, entries = player_across(player_id=_pk(pk), user=request.user)
         except Player.DoesNotExist:

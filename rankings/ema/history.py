@@ -68,6 +68,23 @@ def _axis_bounds(values: list[float]) -> tuple[int, int]:
     return low, high
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """Where the chart's days and rankings land: the plot between its margins."""
+
+    start: date
+    end: date
+    low: int
+    high: int
+
+    def x(self, day: date) -> float:
+        span = max((self.end - self.start).days, 1)
+        return LEFT + (WIDTH - LEFT - RIGHT) * (day - self.start).days / span
+
+    def y(self, value: Fraction) -> float:
+        return TOP + (HEIGHT - TOP - BOTTOM) * (1 - (float(value) - self.low) / (self.high - self.low))
+
+
 def ranking_chart_svg(
     points: Sequence[HistoryPoint],
     *,
@@ -87,35 +104,44 @@ def ranking_chart_svg(
             f'<text x="{WIDTH / 2}" y="34" text-anchor="middle" font-size="13" fill="currentColor">'
             f"{escape(empty_text)}</text></svg>"
         )
-    start, end = points[0].on, points[-1].on
-    span = max((end - start).days, 1)
-    low, high = _axis_bounds([float(p.ranking) for p in known])
-    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
-
-    def x(day: date) -> float:
-        return LEFT + plot_w * (day - start).days / span
-
-    def y(value: Fraction) -> float:
-        return TOP + plot_h * (1 - (float(value) - low) / (high - low))
-
+    frame = _Frame(points[0].on, points[-1].on, *_axis_bounds([float(p.ranking) for p in known]))
     parts = [
         f'<svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{label}" class="ranking-chart" '
         'font-family="system-ui, sans-serif">',
         f"<title>{label}</title>",
+        *_ranking_lines(frame),
+        *_year_lines(frame),
+        *_move_marks(frame, marks),
+        _step_path(frame, points),
+        *_last_ranking(frame, points[-1], number_format),
+        "</svg>",
     ]
-    step = 100 if high - low <= 500 else 200
-    for value in range(low, high + 1, step):
-        gy = y(Fraction(value))
+    return "".join(parts)
+
+
+def _ranking_lines(frame: _Frame) -> list[str]:
+    """A line and a label every 100 (every 200 on a tall axis) of the ranking."""
+    parts = []
+    step = 100 if frame.high - frame.low <= 500 else 200
+    for value in range(frame.low, frame.high + 1, step):
+        gy = frame.y(Fraction(value))
         parts.append(
             f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{gy:.1f}" y2="{gy:.1f}" '
             'stroke="currentColor" stroke-opacity="0.15"/>'
             f'<text x="{LEFT - 5}" y="{gy + 4:.1f}" text-anchor="end" font-size="11" '
             f'fill="currentColor" fill-opacity="0.75">{value}</text>'
         )
+    return parts
+
+
+def _year_lines(frame: _Frame) -> list[str]:
+    """A line and a label at the start of each year (at most six), or the first day when none starts."""
+    start, end = frame.start, frame.end
+    parts = []
     years = list(range(start.year + (0 if start.month == 1 and start.day == 1 else 1), end.year + 1))
     every = max(1, -(-len(years) // 6))
     for year in years[::every]:
-        gx = x(date(year, 1, 1))
+        gx = frame.x(date(year, 1, 1))
         parts.append(
             f'<line x1="{gx:.1f}" x2="{gx:.1f}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" '
             'stroke="currentColor" stroke-opacity="0.12"/>'
@@ -127,42 +153,53 @@ def ranking_chart_svg(
             f'<text x="{LEFT}" y="{HEIGHT - BOTTOM + 16}" font-size="11" fill="currentColor" '
             f'fill-opacity="0.75">{start.isoformat()}</text>'
         )
+    return parts
+
+
+def _move_marks(frame: _Frame, marks: Sequence[date]) -> list[str]:
+    parts = []
     for mark in sorted(set(marks)):
-        if start <= mark <= end:
-            mx = x(mark)
+        if frame.start <= mark <= frame.end:
+            mx = frame.x(mark)
             parts.append(
                 f'<line class="move-mark" x1="{mx:.1f}" x2="{mx:.1f}" y1="{HEIGHT - BOTTOM - 7}" '
                 f'y2="{HEIGHT - BOTTOM}" stroke="currentColor" stroke-opacity="0.7" stroke-width="1.5"/>'
             )
-    # a step line: the ranking holds until the next day it changes; gaps where it is not ranked
+    return parts
+
+
+def _step_path(frame: _Frame, points: Sequence[HistoryPoint]) -> str:
+    """A step line: the ranking holds until the next day it changes; gaps where it is not ranked."""
     path: list[str] = []
     drawing = False
     for i, point in enumerate(points):
         if point.ranking is None:
             if drawing and i:
-                path.append(f"H{x(point.on):.1f}")
+                path.append(f"H{frame.x(point.on):.1f}")
             drawing = False
             continue
-        py = y(point.ranking)
+        py = frame.y(point.ranking)
         if not drawing:
-            path.append(f"M{x(point.on):.1f},{py:.1f}")
+            path.append(f"M{frame.x(point.on):.1f},{py:.1f}")
             drawing = True
         else:
-            path.append(f"H{x(point.on):.1f}V{py:.1f}")
-    parts.append(
+            path.append(f"H{frame.x(point.on):.1f}V{py:.1f}")
+    return (
         f'<path d="{"".join(path)}" fill="none" stroke="var(--pico-primary, #1d6fb8)" '
         'stroke-width="2.5" stroke-linejoin="round"/>'
     )
-    last = points[-1]
-    if last.ranking is not None:
-        lx, ly = x(last.on), y(last.ranking)
-        parts.append(
-            f'<circle cx="{lx:.1f}" cy="{ly:.1f}" r="4" fill="var(--pico-primary, #1d6fb8)"/>'
-            f'<text x="{lx - 6:.1f}" y="{ly - 8:.1f}" text-anchor="end" font-size="13" font-weight="bold" '
-            f'fill="currentColor">{escape(number_format(float(last.ranking)))}</text>'
-        )
-    parts.append("</svg>")
-    return "".join(parts)
+
+
+def _last_ranking(frame: _Frame, last: HistoryPoint, number_format) -> list[str]:
+    """A dot and the figure at the last point, when it is ranked."""
+    if last.ranking is None:
+        return []
+    lx, ly = frame.x(last.on), frame.y(last.ranking)
+    return [
+        f'<circle cx="{lx:.1f}" cy="{ly:.1f}" r="4" fill="var(--pico-primary, #1d6fb8)"/>'
+        f'<text x="{lx - 6:.1f}" y="{ly - 8:.1f}" text-anchor="end" font-size="13" font-weight="bold" '
+        f'fill="currentColor">{escape(number_format(float(last.ranking)))}</text>'
+    ]
 
 
 # -- why the ranking moved ----------------------------------------------------------------------------

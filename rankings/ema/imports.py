@@ -26,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from rankings.ema.engine import tournament_weight
+from rankings.ema.models import ImportedResult, ImportedTournament
 from rankings.ema.ranking import RANKED_FAMILIES
 from rankings.ema.results_file import (
     Fault,
@@ -34,7 +35,6 @@ from rankings.ema.results_file import (
     read_results_file,
 )
 from rankings.ema.services import ema_ranking_touch
-from rankings.models import ImportedResult, ImportedTournament
 from scoring.rules.text import gettext_noop
 from tournaments.models import EMAPlayer, Player, Tournament
 from tournaments.names import name_clean

@@ -26,7 +26,7 @@ from rankings.ema.engine import (
     ema_ranking,
     shared_places,
 )
-from rankings.models import ImportedResult, TournamentResult
+from rankings.ema.models import ImportedResult, TournamentResult
 
 RANKED_FAMILIES: tuple[str, ...] = RULESETS
 

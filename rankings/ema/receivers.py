@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from rankings.ema.models import TournamentResult
 from rankings.ema.services import ema_ranking_touch
-from rankings.models import TournamentResult
 from tournaments.models import Tournament
 from tournaments.signals import RESULTS, ROSTER, SETTINGS, STATUS, Change
 

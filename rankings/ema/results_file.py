@@ -339,15 +339,28 @@ def _header_key(title: str) -> str:
 
 def check_table(table: list[tuple[int, list[str]]]) -> ResultsFile:
     """Check the rows of a file (line number, cells as text); the first non-empty row is the header."""
-    faults: list[Fault] = []
     rows_in = [(line, cells) for line, cells in table if any(c.strip() for c in cells)]
     if not rows_in:
         raise ResultsFileError([Fault(0, "", gettext_noop("the file is empty"))])
     header_line, header = rows_in[0]
+    columns, ignored = _header_columns(header_line, header)
+    data_rows = _data_rows(rows_in[1:])
+    order = tuple(sorted(columns, key=columns.__getitem__))
+    fmt = EMA_RESULTS if order == PRODUCT_ORDER else MTS if order == MTS_ORDER else BY_NAME
+    rows, faults = _read_rows(data_rows, columns, width=len(header))
+    if faults:
+        shown = faults[:MAX_FAULTS]
+        raise ResultsFileError(shown, more=len(faults) - len(shown))
+    return ResultsFile(format=fmt, rows=tuple(rows), ignored_columns=tuple(ignored))
+
+
+def _header_columns(header_line: int, header: list[str]) -> tuple[dict[str, int], list[str]]:
+    """The position of each known column and the titles of the columns ignored; faults of the header."""
     if len(header) > MAX_COLUMNS:
         raise ResultsFileError(
             [Fault(header_line, "", gettext_noop("more than %(limit)s columns", limit=MAX_COLUMNS))]
         )
+    faults: list[Fault] = []
     columns: dict[str, int] = {}
     ignored: list[str] = []
     for index, title in enumerate(header):
@@ -379,7 +392,11 @@ def check_table(table: list[tuple[int, list[str]]]) -> ResultsFile:
         )
     if faults:
         raise ResultsFileError(faults)
-    data_rows = rows_in[1:]
+    return columns, ignored
+
+
+def _data_rows(data_rows: list[tuple[int, list[str]]]) -> list[tuple[int, list[str]]]:
+    """The players' rows, at least one and at most ``MAX_ROWS``."""
     if not data_rows:
         raise ResultsFileError([Fault(0, "", gettext_noop("the file has a header but no players"))])
     if len(data_rows) > MAX_ROWS:
@@ -394,88 +411,117 @@ def check_table(table: list[tuple[int, list[str]]]) -> ResultsFile:
                 )
             ]
         )
+    return data_rows
 
-    order = tuple(sorted(columns, key=columns.__getitem__))
-    fmt = EMA_RESULTS if order == PRODUCT_ORDER else MTS if order == MTS_ORDER else BY_NAME
+
+def _read_rows(
+    data_rows: list[tuple[int, list[str]]], columns: dict[str, int], *, width: int
+) -> tuple[list[ResultRow], list[Fault]]:
+    """Every row read, and the faults of the rows that could not be."""
     rows: list[ResultRow] = []
+    faults: list[Fault] = []
     seen_ema: dict[str, int] = {}
     previous_place = 0
     for index, (line, cells) in enumerate(data_rows):
-        row_faults: list[Fault] = []
+        row = _Row(line, cells, columns)
+        row.check_shape(width)
+        if row.faults:
+            faults.extend(row.faults)
+            continue
+        place = _place(row.cell("place"), index + 1, previous_place, len(data_rows), row.fault)
+        previous_place = place if place is not None else index + 1
+        result = row.result(place, seen_ema)
+        if row.faults:
+            faults.extend(row.faults)
+            continue
+        rows.append(result)
+    return rows, faults
 
-        def cell(key: str, cells=cells) -> str:
-            position = columns.get(key)
-            if position is None or position >= len(cells):
-                return ""
-            return cells[position].strip()
 
-        def fault(key: str, message: str, line=line, row_faults=row_faults) -> None:
-            row_faults.append(Fault(line, COLUMN_TITLES[key] if key else "", message))
+class _Row:
+    """One player's row of the file: its cells by column, and its faults."""
 
-        if len(cells) > len(header) and any(c.strip() for c in cells[len(header) :]):
-            fault(
+    def __init__(self, line: int, cells: list[str], columns: dict[str, int]):
+        self.line = line
+        self.cells = cells
+        self.columns = columns
+        self.faults: list[Fault] = []
+
+    def cell(self, key: str) -> str:
+        position = self.columns.get(key)
+        if position is None or position >= len(self.cells):
+            return ""
+        return self.cells[position].strip()
+
+    def fault(self, key: str, message: str) -> None:
+        self.faults.append(Fault(self.line, COLUMN_TITLES[key] if key else "", message))
+
+    def check_shape(self, width: int) -> None:
+        """No cell past the header's columns, none too long."""
+        if len(self.cells) > width and any(c.strip() for c in self.cells[width:]):
+            self.fault(
                 "",
                 gettext_noop(
                     "%(cells)s cells but the header names %(columns)s columns",
-                    cells=len(cells),
-                    columns=len(header),
+                    cells=len(self.cells),
+                    columns=width,
                 ),
             )
-        for key in columns:
-            if len(cell(key)) > MAX_CELL_CHARS:
-                fault(key, gettext_noop("longer than %(limit)s characters", limit=MAX_CELL_CHARS))
-        if row_faults:
-            faults.extend(row_faults)
-            continue
+        for key in self.columns:
+            if len(self.cell(key)) > MAX_CELL_CHARS:
+                self.fault(key, gettext_noop("longer than %(limit)s characters", limit=MAX_CELL_CHARS))
 
-        place = _place(cell("place"), index + 1, previous_place, len(data_rows), fault)
-        previous_place = place if place is not None else index + 1
-        first_name, last_name = cell("first_name"), cell("last_name")
+    def result(self, place: int | None, seen_ema: dict[str, int]) -> ResultRow | None:
+        """The row read (None when it has faults); ``seen_ema``: the line of each EMA number so far."""
+        first_name, last_name = self._names()
+        ema_id = self._ema_number(seen_ema)
+        country = _country(self.cell("country"), self.fault)
+        member_text = self.cell("ema_member").casefold()
+        if member_text not in YES and member_text not in NO:
+            self.fault(
+                "ema_member", gettext_noop("%(value)s is neither Yes nor No", value=self.cell("ema_member"))
+            )
+        table_points = _number(self.cell("table_points"), "table_points", MAX_TABLE_POINTS, self.fault)
+        score = _number(self.cell("score"), "score", MAX_SCORE, self.fault)
+        if table_points is not None and table_points < 0:
+            self.fault("table_points", gettext_noop("table points are never negative"))
+        if self.faults:
+            return None
+        assert place is not None
+        return ResultRow(
+            line=self.line,
+            place=place,
+            first_name=first_name,
+            last_name=last_name,
+            ema_id=ema_id,
+            country=country,
+            ema_member=member_text in YES,
+            table_points=table_points,
+            score=score,
+        )
+
+    def _names(self) -> tuple[str, str]:
+        first_name, last_name = self.cell("first_name"), self.cell("last_name")
         for key, value in (("first_name", first_name), ("last_name", last_name)):
             if len(value) > MAX_NAME_CHARS:
-                fault(key, gettext_noop("longer than %(limit)s characters", limit=MAX_NAME_CHARS))
+                self.fault(key, gettext_noop("longer than %(limit)s characters", limit=MAX_NAME_CHARS))
         if not first_name and not last_name:
-            fault("last_name", gettext_noop("a player needs a name (first name, last name or both)"))
-        ema_id = _ema_id(cell("ema_id"), fault)
+            self.fault("last_name", gettext_noop("a player needs a name (first name, last name or both)"))
+        return first_name, last_name
+
+    def _ema_number(self, seen_ema: dict[str, int]) -> str:
+        ema_id = _ema_id(self.cell("ema_id"), self.fault)
         if ema_id:
             if ema_id in seen_ema:
-                fault(
+                self.fault(
                     "ema_id",
                     gettext_noop(
                         "%(_number)s is also on line %(line)s", _number=ema_id, line=seen_ema[ema_id]
                     ),
                 )
             else:
-                seen_ema[ema_id] = line
-        country = _country(cell("country"), fault)
-        member_text = cell("ema_member").casefold()
-        if member_text not in YES and member_text not in NO:
-            fault("ema_member", gettext_noop("%(value)s is neither Yes nor No", value=cell("ema_member")))
-        table_points = _number(cell("table_points"), "table_points", MAX_TABLE_POINTS, fault)
-        score = _number(cell("score"), "score", MAX_SCORE, fault)
-        if table_points is not None and table_points < 0:
-            fault("table_points", gettext_noop("table points are never negative"))
-        if row_faults:
-            faults.extend(row_faults)
-            continue
-        assert place is not None
-        rows.append(
-            ResultRow(
-                line=line,
-                place=place,
-                first_name=first_name,
-                last_name=last_name,
-                ema_id=ema_id,
-                country=country,
-                ema_member=member_text in YES,
-                table_points=table_points,
-                score=score,
-            )
-        )
-    if faults:
-        shown = faults[:MAX_FAULTS]
-        raise ResultsFileError(shown, more=len(faults) - len(shown))
-    return ResultsFile(format=fmt, rows=tuple(rows), ignored_columns=tuple(ignored))
+                seen_ema[ema_id] = self.line
+        return ema_id
 
 
 def _place(text: str, position: int, previous: int, players: int, fault) -> int | None:

@@ -15,10 +15,12 @@ from rankings.ema.engine import (
     shared_places,
     tournament_weight,
 )
+from rankings.ema.models import EmaRankingEntry, EmaRankingState, ImportedTournament, TournamentResult
 from rankings.ema.ranking import RankingLine, ranking_compute
-from rankings.models import EmaRankingEntry, EmaRankingState, ImportedTournament
+from rankings.standings.selectors import standings_document_shown, standings_view
 from tournaments.models import Player, Registration, Tournament
 from tournaments.search import fold
+from tournaments.selectors import tournament_list_visible
 
 RANKED_FAMILIES: tuple[str, ...] = RULESETS  # MCR and riichi; Salamanca and classical are not EMA-ranked
 
@@ -67,8 +69,6 @@ def tournament_places(*, tournament: Tournament) -> TournamentPlaces:
     Tied players share the best place and its base rank; substitutes have no place and do not count
     in N; players without an EMA number and disqualified players (MERS §4.4) do.
     """
-    from rankings.standings.selectors import standings_view
-
     standings = standings_view(tournament=tournament)
     ranks = base_ranks(standings)
     places = dict(
@@ -170,8 +170,6 @@ PLAYER_SEARCH_LIMIT = 50
 
 
 def _visible_tournaments(user):
-    from tournaments.selectors import tournament_list_visible
-
     return tournament_list_visible(user=user).values("pk")
 
 
@@ -211,8 +209,6 @@ def player_across(*, player_id: int, user) -> tuple[Player, list[PlayedHere], li
     if not registrations:
         raise Player.DoesNotExist(player_id)
     player = registrations[0].player
-    from rankings.models import TournamentResult
-
     results = {
         r.registration_id: r
         for r in TournamentResult.objects.filter(
@@ -251,8 +247,6 @@ class PlayingNow:
 
 def playing_now(*, player_id: int, family: str) -> list[PlayingNow]:
     """The public tournaments of ``family`` still playing in which the player is ranked now."""
-    from rankings.standings.selectors import standings_document_shown
-
     found = []
     registrations = Registration.objects.filter(
         player_id=player_id,

@@ -26,22 +26,25 @@ from datetime import date
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from rankings.ema.models import EmaRankingEntry, EmaRankingState, EmaTournament, TournamentResult
 from rankings.ema.selectors import (
     RANKED_FAMILIES,
     ema_ranking_compute,
     ema_ranking_state,
     tournament_places,
 )
-from rankings.models import EmaRankingEntry, EmaRankingState, EmaTournament, TournamentResult
+from rankings.jobs.queue import task_named
 from tournaments import pagecache
 from tournaments.models import Tournament
+from tournaments.selectors import hidden_after
 
 log = logging.getLogger(__name__)
 
+RECOMPUTE_TASK = "rankings.exports.tasks.ema_ranking_recompute"
 QUEUE_KEY = "ema-ranking:queued"
 QUEUE_TTL_SECONDS = 60
 
@@ -73,13 +76,11 @@ def ema_ranking_enqueue(*, force: bool = False) -> bool:
     True when a recompute was queued (or, with no broker, run). Never raises: a failure is logged and
     recorded on the ranking state, and the next change or page visit tries again.
     """
-    from rankings.exports import tasks
-
     if not force and _is_fresh(timezone.localdate()):
         return False
     if settings.CELERY_TASK_ALWAYS_EAGER:
         try:
-            tasks.ema_ranking_recompute.apply(args=[None], throw=True)
+            task_named(RECOMPUTE_TASK).apply(args=[None], throw=True)
         except Exception as exc:  # the results of the request that got us here are saved: keep them
             log.exception("EMA ranking recompute failed")
             _record_queue_failure(exc)
@@ -88,7 +89,7 @@ def ema_ranking_enqueue(*, force: bool = False) -> bool:
     if not force and not cache.add(QUEUE_KEY, "1", QUEUE_TTL_SECONDS):
         return False
     try:
-        tasks.ema_ranking_recompute.apply_async(args=[None], countdown=1)
+        task_named(RECOMPUTE_TASK).apply_async(args=[None], countdown=1)
     except Exception as exc:  # the broker is down
         cache.delete(QUEUE_KEY)
         log.warning("EMA ranking recompute not queued: %s", exc)
@@ -119,8 +120,6 @@ def tournament_results_store(*, tournament: Tournament) -> EmaTournament:
     ranking is public and would show its players and places; nor one whose last sessions are hidden for
     the prize-giving, until the director reveals them (the places would tell the hidden results).
     """
-    from tournaments.selectors import hidden_after
-
     state, _ = EmaTournament.objects.select_for_update().get_or_create(tournament=tournament)
     version = state.input_version
     TournamentResult.objects.filter(tournament=tournament).delete()
@@ -258,8 +257,6 @@ _ENTRY_COLUMNS = (
 def ranking_entries_insert(*, rows: list[tuple], on: date, computed_at) -> None:
     """Write the ranking's rows with one ``executemany``: thousands of rows without the per-field work of
     ``bulk_create`` (the values are already checked; fractions are stored as the text of FractionField)."""
-    from django.db import connection
-
     table = connection.ops.quote_name(EmaRankingEntry._meta.db_table)
     columns = ", ".join(connection.ops.quote_name(c) for c in _ENTRY_COLUMNS)
     marks = ", ".join(["%s"] * len(_ENTRY_COLUMNS))

@@ -30,9 +30,9 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from rankings.ema.engine import LISTING_RESULTS, shown
+from rankings.ema.engine import LISTING_RESULTS, anniversary, shown
 from rankings.ema.forms import CorrectForm, ImportForm
-from rankings.ema.history import ranking_chart_svg, ranking_history
+from rankings.ema.history import ranking_chart_svg, ranking_history, ranking_moves
 from rankings.ema.imports import (
     ResultsImportError,
     can_change_import,
@@ -45,19 +45,27 @@ from rankings.ema.imports import (
     results_import_check,
     results_import_replace,
 )
+from rankings.ema.models import EmaRankingEntry, ImportedTournament
 from rankings.ema.ranking import RANKED_FAMILIES, player_details, player_history_facts
 from rankings.ema.results_file import MAX_FILE_BYTES
 from rankings.ema.selectors import (
+    PLAYER_SEARCH_LIMIT,
     ema_player_by_number,
+    ema_position_of,
     ema_ranking_entries,
     ema_ranking_entry,
     ema_ranking_state,
+    imported_corrections,
+    player_across,
+    players_found,
+    playing_now,
 )
 from rankings.ema.services import ema_ranking_refresh_if_stale
+from rankings.ema.whatif import MAX_RESULTS, Hypothesis, what_if
 from rankings.exports import CSV, RANKING, XLSX, exporter_get
-from rankings.models import EmaRankingEntry, ImportedTournament
 from tournaments import pagecache
 from tournaments.countries import country_name, is_country
+from tournaments.models import Player
 
 FAMILY_LABELS = {"mcr": "MCR", "riichi": gettext_lazy("Riichi")}
 PAGE_SIZE = 100
@@ -254,9 +262,6 @@ REASON_TEXTS = {
 
 def player_moves(facts, *, family: str, on) -> list[dict]:
     """Week by week, latest first, what moved the player's ranking, the tournaments named."""
-    from rankings.ema.history import ranking_moves
-    from rankings.ema.selectors import imported_corrections
-
     names = {f.link: f for f in facts}
     moves = ranking_moves(
         [f.as_result() for f in facts],
@@ -516,9 +521,6 @@ def what_if_params(data, *, on) -> tuple[list, object, dict[str, list[str]]]:
     tournaments' last day (``on``: from the ranking's date to two years after it); the faults by field."""
     import datetime as dt
 
-    from rankings.ema.engine import anniversary
-    from rankings.ema.whatif import MAX_RESULTS, Hypothesis
-
     faults: dict[str, list[str]] = {}
     columns = {name: data.getlist(name) for name in WHAT_IF_FIELDS}
     rows = max((len(v) for v in columns.values()), default=0)
@@ -578,9 +580,6 @@ def what_if_params(data, *, on) -> tuple[list, object, dict[str, list[str]]]:
 
 def what_if_answer(family: str, ema_id: str, data) -> tuple[dict, dict[str, list[str]]]:
     """The player, his ranking now and with the hypothetical results, and the faults of the query."""
-    from rankings.ema.selectors import ema_position_of
-    from rankings.ema.whatif import what_if
-
     entry, player, on, facts = player_ranking_facts(family, ema_id)
     hypotheses, ended_on, faults = what_if_params(data, on=on)
     answer = {"entry": entry, "player": player, "on": on, "ended_on": ended_on, "hypotheses": hypotheses}
@@ -633,8 +632,6 @@ def ranking_what_if(request, family: str, ema_id: str):
     else:
         entry, player, on, _facts = player_ranking_facts(family, ema_id)
         answer, faults = {"entry": entry, "player": player, "on": on, "ended_on": on}, {}
-    from rankings.ema.selectors import playing_now
-
     offers = [
         {
             "offer": offer,
@@ -678,8 +675,6 @@ def ranking_what_if(request, family: str, ema_id: str):
 def players_search(request):
     """Find a player by name (accents, case and strokes ignored) or EMA number, among those who play in a
     tournament the visitor may see."""
-    from rankings.ema.selectors import PLAYER_SEARCH_LIMIT, players_found
-
     query = request.GET.get("q", "").strip()[:MAX_QUERY_CHARS]
     found = players_found(query=query, user=request.user) if query else []
     return render(
@@ -692,9 +687,6 @@ def players_search(request):
 @require_GET
 def player_record(request, pk: int):
     """One player across the tournaments of this server: each one's place and base rank, his EMA ranking."""
-    from rankings.ema.selectors import player_across
-    from tournaments.models import Player
-
     try:
         player, lines, entries = player_across(player_id=pk, user=request.user)
     except Player.DoesNotExist:

@@ -1,5 +1,6 @@
 """Exports: a registry of exporters that yield rows and get CSV and XLSX from a shared base, the export jobs
-that run them in the background, and their pages and API.
+(``models.ExportJob``, a kind of ``rankings.jobs`` background job) that run them in the background, and
+their pages and API.
 
 ``exporter_get("standings")`` gives the class; ``cls(tournament=t).render("csv")`` the file.
 See :mod:`rankings.exports.base` for the contract and :mod:`rankings.exports.jobs` for the

@@ -20,7 +20,8 @@ from rest_framework.response import Response
 
 from rankings.exports import FORMATS, exporter_list
 from rankings.exports.jobs import export_job_create
-from rankings.models import ExportJob
+from rankings.exports.models import ExportJob
+from rankings.exports.views import job_file_response
 from tournaments.models import Tournament
 from tournaments.permissions import can_manage
 
@@ -139,8 +140,6 @@ class ExportJobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewset
     @extend_schema(responses={(200, "application/octet-stream"): bytes})
     @action(detail=True, methods=["get"], url_path="download", url_name="download")
     def download(self, request, *args, **kwargs):
-        from rankings.exports.views import job_file_response
-
         return job_file_response(self.get_object())
 
     @extend_schema(responses=ExporterSerializer(many=True))

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Sequence
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from rankings.ema.selectors import RANKED_FAMILIES, ema_ranking_compute, ema_ranking_entries
 from rankings.exports.base import RANKING, Cell, Exporter, Text
 from rankings.exports.registry import register
 from scoring.rules.base import RuleError
@@ -36,8 +37,6 @@ class EmaRankingExporter(Exporter):
         return f"{stem}-{self.on.isoformat()}" if self.on else stem
 
     def rows(self) -> Iterator[Sequence[Cell]]:
-        from rankings.ema.selectors import RANKED_FAMILIES, ema_ranking_compute, ema_ranking_entries
-
         if self.family not in RANKED_FAMILIES:
             raise RuleError(
                 f"the EMA ranks {' and '.join(RANKED_FAMILIES)}; choose one, not '{self.family}'", "family"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rankings.models import ExportJob
+from rankings.exports.models import ExportJob
 
 
 def export_file_delete(sender, instance: ExportJob, **kwargs) -> None:

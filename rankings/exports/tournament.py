@@ -15,10 +15,12 @@ from django.utils.translation import gettext_lazy
 
 from penalties.kinds import Chombo, kind_of
 from penalties.models import Penalty
+from rankings.archive import archive_export
 from rankings.ema.engine import EmaPlayer, ema_results_rows
 from rankings.exports.base import JSON, Cell, Exporter, Text
 from rankings.exports.registry import register
 from rankings.standings.engine import Standings
+from rankings.standings.selectors import standings_view
 from scoring.models import Hand
 from scoring.rules.base import RuleError
 from tournaments.models import EMAPlayer, Registration, Seat
@@ -26,8 +28,6 @@ from tournaments.presenters import wind_letter
 
 
 def _standings(tournament) -> Standings:
-    from rankings.standings.selectors import standings_view
-
     return standings_view(tournament=tournament)
 
 
@@ -342,6 +342,4 @@ class ArchiveExporter(Exporter):
     formats = (JSON,)
 
     def document(self) -> dict:
-        from rankings.archive import archive_export
-
         return archive_export(tournament=self.tournament)

@@ -13,7 +13,7 @@ from django.utils.translation import get_language, gettext_lazy
 from rankings.exports import CSV, JSON, XLSX, exporter_get, exporter_list
 from rankings.exports.base import FORMAT_LABELS
 from rankings.exports.jobs import export_job_create
-from rankings.models import ExportJob
+from rankings.exports.models import ExportJob
 from scoring.rules.base import RuleError
 from tournaments.models import Tournament
 from tournaments.permissions import tournament_for_director, user_roles

@@ -1,4 +1,6 @@
-"""Standings: ``engine`` ranks players from per-session rows (pure); the services keep one snapshot per
+"""Standings: ``engine`` ranks players from per-session rows (pure); ``models`` holds the snapshot
+(``StandingsState``), which the services keep fresh, one per tournament, through a background task; selectors, views and API serve the pages and documents.
+
 tournament fresh through a background task; selectors, views and API serve the pages and documents.
 
 Modules (rankings/standings/): engine.py (pure ranking), teams.py (pure: team sums and ranks), services

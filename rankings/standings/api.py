@@ -9,6 +9,8 @@ from rest_framework.response import Response
 
 from rankings.standings import selectors
 from rankings.standings.engine import printable
+from rankings.standings.needs_selectors import needs_table
+from rankings.standings.views import needs_params
 from tournaments.permissions import can_view
 
 
@@ -142,9 +144,6 @@ class NeedsViewSet(viewsets.ViewSet):
     )
     def list(self, request, tournament_slug: str):
         from rest_framework.exceptions import ValidationError
-
-        from rankings.standings.needs_selectors import needs_table
-        from rankings.standings.views import needs_params
 
         tournament, _freshness = selectors.tournament_with_freshness(slug=tournament_slug)
         if not can_view(request.user, tournament):

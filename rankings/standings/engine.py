@@ -360,13 +360,47 @@ def compute_standings(
         raise EngineError(f"unknown ranking method '{method}'")
     order = check_tiebreaks(tiebreaks)
     ctx = _Context(method)
+    tallies = _tallies(players)
+    _count_rows(tallies, rows, method)
+    _apply_penalties(tallies, table_points_penalties, score_penalties, method)
+    listed = [t for t in tallies.values() if not t.info.substitute or t.info.counted_substitute]
+    for tally in listed:
+        tally.rows.sort(key=lambda r: r.session)
+        if tally.info.disqualified:
+            tally.table_points = Fraction(0)
+    primary = [_PRIMARY["eligible"]]
+    if method == "table_points":
+        primary.append(_PRIMARY["table_points"])
+    primary.append(_PRIMARY["score"])
+    keys = [*primary, *(TIEBREAKS[k] for k in order)]
+    shown = _shown_tiebreaks(listed, order, ctx)
+    ranked = [t for t in listed if t.info.withdrawn_from is None]
+    apart = [t for t in listed if t.info.withdrawn_from is not None]
+    result = _ranked(_split(ranked, keys, len(primary), ctx, shown), method, order, shown, start=0)
+    withdrawn = _ranked(
+        _split(apart, keys, len(primary), ctx, shown), method, order, shown, start=len(result)
+    )
+    return Standings(
+        method=method,
+        rows=tuple(result),
+        complete_sessions=complete_sessions,
+        tiebreaks=order,
+        withdrawn=tuple(withdrawn),
+    )
 
+
+def _tallies(players: Iterable[PlayerInfo]) -> dict[str, _Tally]:
+    """An empty tally for every player, each listed once."""
     tallies: dict[str, _Tally] = {}
     for info in players:
         if info.player in tallies:
             raise EngineError(f"player '{info.player}' is listed twice")
         tallies[info.player] = _Tally(info)
+    return tallies
 
+
+def _count_rows(tallies: dict[str, _Tally], rows: Iterable[SessionRow], method: Method) -> None:
+    """Add every session row to its player's tally, then count the first places of each table."""
     tables: dict[tuple[int, int | str], list[SessionRow]] = defaultdict(list)
     seen: set[tuple[str, int]] = set()
     for row in rows:
@@ -381,7 +415,6 @@ def compute_standings(
         tally.penalties += Fraction(row.chombo) + Fraction(row.penalties)
         tally.table_points += Fraction(row.table_points or 0)
         tables[(row.session, row.table)].append(row)
-
     for table_rows in tables.values():
         table_rows = [r for r in table_rows if r.opponents]  # a missed session's fixed row played nobody
         if not table_rows:
@@ -391,6 +424,13 @@ def compute_standings(
             if _placing(r, method) == best:
                 tallies[r.player].first_places += 1
 
+
+def _apply_penalties(
+    tallies: dict[str, _Tally],
+    table_points_penalties: Iterable[TablePointsPenalty],
+    score_penalties: Iterable[ScorePenalty],
+    method: Method,
+) -> None:
     for penalty in table_points_penalties:
         if method != "table_points":
             raise RuleError(
@@ -399,44 +439,21 @@ def compute_standings(
         tally = _tally_of(tallies, penalty.player, "table points penalty")
         tally.table_points_penalty += Fraction(penalty.points)
         tally.table_points += Fraction(penalty.points)
-
     for penalty in score_penalties:
         tally = _tally_of(tallies, penalty.player, "penalty")
         tally.score += Fraction(penalty.points)
         tally.penalties += Fraction(penalty.points)
 
-    listed = [t for t in tallies.values() if not t.info.substitute or t.info.counted_substitute]
-    for tally in listed:
-        tally.rows.sort(key=lambda r: r.session)
-        if tally.info.disqualified:
-            tally.table_points = Fraction(0)
 
-    primary = [_PRIMARY["eligible"]]
-    if method == "table_points":
-        primary.append(_PRIMARY["table_points"])
-    primary.append(_PRIMARY["score"])
-    keys = [*primary, *(TIEBREAKS[k] for k in order)]
-
+def _shown_tiebreaks(listed: list[_Tally], order: Sequence[str], ctx: _Context) -> dict[str, dict[int, Any]]:
+    """The value of every tie-break computed over everybody (not only among the tied), by player."""
     shown: dict[str, dict[int, Any]] = defaultdict(dict)
     for position, key in enumerate(order):
         if not TIEBREAKS[key].among_tied:
             everybody = frozenset(t.player for t in listed)
             for tally in listed:
                 shown[tally.player][position] = TIEBREAKS[key].value(tally, everybody, ctx)
-
-    ranked = [t for t in listed if t.info.withdrawn_from is None]
-    apart = [t for t in listed if t.info.withdrawn_from is not None]
-    result = _ranked(_split(ranked, keys, len(primary), ctx, shown), method, order, shown, start=0)
-    withdrawn = _ranked(
-        _split(apart, keys, len(primary), ctx, shown), method, order, shown, start=len(result)
-    )
-    return Standings(
-        method=method,
-        rows=tuple(result),
-        complete_sessions=complete_sessions,
-        tiebreaks=order,
-        withdrawn=tuple(withdrawn),
-    )
+    return shown
 
 
 def _ranked(

@@ -20,7 +20,6 @@ from penalties.kinds import kind_of
 from penalties.models import Penalty
 from penalties.presenters import PenaltyLine, penalty_lines
 from penalties.selectors import player_penalties, replacements
-from rankings.models import StandingsState
 from rankings.standings.engine import (
     TIEBREAKS,
     PlayerInfo,
@@ -31,13 +30,16 @@ from rankings.standings.engine import (
     compute_standings,
     method_of,
 )
+from rankings.standings.models import StandingsState
 from rankings.standings.teams import TeamInfo, figures_of, team_standings
+from rankings.submission.models import EmaSubmission
 from scoring.models import SeatSummary
 from scoring.selectors import summary_seat_line, table_status
 from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Tournament
 from tournaments.names import person_key
 from tournaments.presenters import SeatLine
 from tournaments.search import name_query
+from tournaments.selectors import visible_through
 
 NUMBER_FIELDS = ("game_score", "table_points", "uma", "transfers", "chombo", "penalties", "final")
 
@@ -63,7 +65,32 @@ def standings_inputs(*, tournament: Tournament, upto_session: int | None = None)
     """
     registrations = list(Registration.objects.filter(tournament=tournament).select_related("player"))
     key_of = {r.pk: r.key for r in registrations}
-    summaries = (
+    summaries = _summaries(tournament)
+    penalties = list(
+        Penalty.objects.filter(tournament=tournament, cancelled_at__isnull=True)
+        .select_related("session")
+        .order_by("sequence")
+    )
+    finished = Session.objects.filter(tournament=tournament, status=Session.Status.FINISHED)
+    if upto_session is not None:
+        summaries = summaries.filter(session__number__lte=upto_session)
+        finished = finished.filter(number__lte=upto_session)
+    complete = finished.count()
+    rows, in_rows = _seat_rows(summaries, key_of)
+    rows += replacement_rows(tournament=tournament, penalties=penalties, key_of=key_of, in_rows=in_rows)
+    rows += absent_rows(tournament=tournament, registrations=registrations, in_rows=in_rows)
+    score_penalties, tp_penalties = _penalty_rows(penalties, key_of, in_rows)
+    if upto_session is not None:
+        rows = [r for r in rows if r.session <= upto_session]
+        score_penalties = [p for p in score_penalties if p.session is not None and p.session <= upto_session]
+        tp_penalties = [p for p in tp_penalties if p.session is not None and p.session <= upto_session]
+    players = _player_infos(tournament, registrations, penalties, upto_session)
+    return players, rows, score_penalties, tp_penalties, complete
+
+
+def _summaries(tournament: Tournament):
+    """The summary rows of the tournament's seats as plain tuples, numbers as text, by table and seat."""
+    return (
         SeatSummary.objects.filter(tournament=tournament)
         .order_by("table_id", "position")
         .values_list(
@@ -75,17 +102,10 @@ def standings_inputs(*, tournament: Tournament, upto_session: int | None = None)
             *(Cast(name, CharField()) for name in NUMBER_FIELDS),
         )
     )
-    penalties = list(
-        Penalty.objects.filter(tournament=tournament, cancelled_at__isnull=True)
-        .select_related("session")
-        .order_by("sequence")
-    )
-    finished = Session.objects.filter(tournament=tournament, status=Session.Status.FINISHED)
-    if upto_session is not None:
-        summaries = summaries.filter(session__number__lte=upto_session)
-        finished = finished.filter(number__lte=upto_session)
-    complete = finished.count()
 
+
+def _seat_rows(summaries, key_of: dict[int, str]) -> tuple[list[SessionRow], set[tuple[int, int]]]:
+    """A session row for each seat's summary, and the (registration, session) pairs that have one."""
     by_table = defaultdict(list)
     for s in summaries:
         by_table[s[0]].append(s)
@@ -113,9 +133,13 @@ def standings_inputs(*, tournament: Tournament, upto_session: int | None = None)
                     final=final,
                 )
             )
-    rows += replacement_rows(tournament=tournament, penalties=penalties, key_of=key_of, in_rows=in_rows)
-    rows += absent_rows(tournament=tournament, registrations=registrations, in_rows=in_rows)
-    disqualified = {p.registration_id for p in penalties if kind_of(p.kind).out_of_tournament(p)}
+    return rows, in_rows
+
+
+def _penalty_rows(
+    penalties: list[Penalty], key_of: dict[int, str], in_rows: set[tuple[int, int]]
+) -> tuple[list[ScorePenalty], list[TablePointsPenalty]]:
+    """The penalties on the score of a session the player has no row in, and those on table points."""
     score_penalties, tp_penalties = [], []
     for p in penalties:
         kind, number = kind_of(p.kind), p.session.number if p.session else None
@@ -128,12 +152,19 @@ def standings_inputs(*, tournament: Tournament, upto_session: int | None = None)
             tp_penalties.append(
                 TablePointsPenalty(player=key_of[p.registration_id], session=number, points=table_points)
             )
-    if upto_session is not None:
-        rows = [r for r in rows if r.session <= upto_session]
-        score_penalties = [p for p in score_penalties if p.session is not None and p.session <= upto_session]
-        tp_penalties = [p for p in tp_penalties if p.session is not None and p.session <= upto_session]
+    return score_penalties, tp_penalties
+
+
+def _player_infos(
+    tournament: Tournament,
+    registrations: list[Registration],
+    penalties: list[Penalty],
+    upto_session: int | None,
+) -> list[PlayerInfo]:
+    """Every registered player as the engine reads them."""
+    disqualified = {p.registration_id for p in penalties if kind_of(p.kind).out_of_tournament(p)}
     counted = counted_substitutes(tournament=tournament, registrations=registrations)
-    players = [
+    return [
         PlayerInfo(
             player=r.key,
             name=r.player.full_name,
@@ -147,7 +178,6 @@ def standings_inputs(*, tournament: Tournament, upto_session: int | None = None)
         )
         for r in registrations
     ]
-    return players, rows, score_penalties, tp_penalties, complete
 
 
 def counted_substitutes(
@@ -159,8 +189,6 @@ def counted_substitutes(
     session and in every session seated since. A substitute for a player absent from the first session
     only, who comes back, is an 'in tournament' substitute from then on, never ranked (MERS-R §4), like
     every other. Three queries at most."""
-    from rankings.submission.models import EmaSubmission
-
     answers = (
         EmaSubmission.objects.filter(tournament=tournament)
         .values_list("substitute_answers", flat=True)
@@ -475,8 +503,6 @@ def standings_document_shown(*, tournament: Tournament, user=None) -> dict | Non
     """The standings ``user`` may see (None: the public, a projector): while the last sessions are hidden
     for the prize-giving, the standings as after the last session the public sees (directors and
     referees see them all); the stored document otherwise."""
-    from tournaments.selectors import visible_through
-
     last = visible_through(tournament=tournament, user=user)
     if last is None:
         return standings_document(tournament=tournament)

@@ -27,8 +27,11 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from rankings.models import StandingsState
+from rankings.jobs.queue import task_named
+from rankings.standings import selectors
 from rankings.standings.engine import Standings, check_tiebreaks, printable
+from rankings.standings.models import StandingsState
+from scoring.rules.base import RuleError
 from tournaments import pagecache
 from tournaments.models import Tournament
 from tournaments.signals import SETTINGS, changed_send
@@ -37,6 +40,7 @@ log = logging.getLogger(__name__)
 
 QUEUE_KEY = "standings:queued:{}"
 QUEUE_TTL_SECONDS = 30  # a queued run that never starts (lost message) blocks new ones for this long at most
+RECOMPUTE_TASK = "rankings.standings.tasks.standings_recompute"
 COUNTDOWN_SECONDS = 0.5  # a queued run waits this long, so that a burst of confirmations ends up in one run
 
 
@@ -128,13 +132,9 @@ def standings_enqueue(
 def _publish(tournament_id: int) -> None:
     """Send the task to the broker named in the settings (a fresh connection, so a broker that went away
     is noticed at once and never hangs the request that confirmed a result)."""
-    from rankings.standings import tasks
-
-    app = tasks.standings_recompute.app
-    with app.connection_for_write(url=settings.CELERY_BROKER_URL or None) as connection:
-        tasks.standings_recompute.apply_async(
-            args=[tournament_id], countdown=COUNTDOWN_SECONDS, connection=connection
-        )
+    task = task_named(RECOMPUTE_TASK)
+    with task.app.connection_for_write(url=settings.CELERY_BROKER_URL or None) as connection:
+        task.apply_async(args=[tournament_id], countdown=COUNTDOWN_SECONDS, connection=connection)
 
 
 def _recompute_in_process(tournament_id: int) -> bool:
@@ -209,8 +209,6 @@ def standings_recompute(*, tournament_id: int) -> StandingsState | None:
 
     Returns the state after the run (None when the tournament no longer exists).
     """
-    from rankings.standings.selectors import standings_view
-
     _cache_delete(QUEUE_KEY.format(tournament_id))  # changes from now on queue another run
     tournament = Tournament.objects.filter(pk=tournament_id).first()
     if tournament is None:
@@ -224,7 +222,7 @@ def standings_recompute(*, tournament_id: int) -> StandingsState | None:
     if computed_at is not None and computed >= version:
         log.info("standings of tournament %s already at version %s", tournament_id, version)
         return _state_without_breakdown(tournament_id)
-    standings = standings_view(tournament=tournament)
+    standings = selectors.standings_view(tournament=tournament)
     stored = standings_store(
         tournament_id=tournament_id,
         version=version,
@@ -261,8 +259,6 @@ def standings_tiebreaks_set(*, tournament: Tournament, tiebreaks: Sequence[str])
     """The director's order of tie-breaks (keys of ``TIEBREAKS``); the standings are recomputed."""
     keys = check_tiebreaks([k for k in tiebreaks if k])
     if len(set(keys)) != len(keys):
-        from scoring.rules.base import RuleError
-
         raise RuleError("a tie-break is listed twice", "tiebreaks")
     locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
     locked.settings = {**(locked.settings or {}), "tiebreaks": list(keys)}

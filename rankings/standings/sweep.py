@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from rankings.models import StandingsState
+from rankings.standings.models import StandingsState
 from rankings.standings.services import standings_enqueue
 
 log = logging.getLogger(__name__)

@@ -3,7 +3,7 @@ service it runs."""
 
 from celery import Task, shared_task
 
-from rankings.standings import services
+from rankings.standings import services, sweep
 
 
 class StandingsTask(Task):
@@ -33,6 +33,4 @@ def standings_recompute(self, tournament_id: int) -> int | None:
 @shared_task(ignore_result=True)
 def standings_sweep() -> list[int]:
     """Re-queue the recompute of every tournament whose snapshot is older than its input (beat)."""
-    from rankings.standings import sweep
-
     return sweep.standings_sweep()

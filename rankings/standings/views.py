@@ -25,6 +25,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET, require_POST
 
+from rankings.exports.base import render_csv
 from rankings.standings import needs_selectors, selectors, services
 from rankings.standings.engine import TIEBREAKS, method_of
 from scoring.rules.base import RuleError
@@ -299,8 +300,6 @@ def needs(request, slug: str):
 @require_GET
 def needs_csv(request, slug: str):
     """The table of what each player needs, as CSV for the director's announcement."""
-    from rankings.exports.base import render_csv
-
     tournament, _freshness = _visible(request, slug)
     number, cuts, faults = needs_params(request.GET)
     if faults:

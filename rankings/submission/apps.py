@@ -7,4 +7,5 @@ class SubmissionConfig(AppConfig):
     verbose_name = "EMA submission"
 
     def ready(self) -> None:
-        from rankings.submission import pack  # noqa: F401  (registers the ema-pack exporter)
+        # registers the ema-pack exporter
+        from rankings.submission import pack  # noqa: F401  # local import: Django, models not loaded yet

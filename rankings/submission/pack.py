@@ -29,8 +29,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext_lazy
 
 from rankings.exports.base import CSV, XLSX, ZIP, Exporter, ExportFile, render_csv
+from rankings.exports.models import ExportJob
 from rankings.exports.registry import exporter_get, register
-from rankings.models import ExportJob
 from rankings.submission import engine, selectors
 from rankings.submission.report import report_of, report_pdf
 from tournaments.models import Tournament

@@ -20,6 +20,7 @@ from pathlib import Path
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import override
+from fpdf import FPDF
 
 from rankings.ema.selectors import tournament_ended_on
 from rankings.submission import engine, selectors
@@ -175,127 +176,136 @@ def _answer(value: bool | None) -> str:
     return _("not yet known") if value is None else _("yes") if value else _("no")
 
 
+class _ReportPdf(FPDF):
+    """An A4 page in DejaVu Sans (every European name prints) with the report's headings and lines."""
+
+    def __init__(self, name: str):
+        super().__init__(format="A4")
+        self.set_title(f"EMA observer's report: {name}")
+        self.set_creator("mahjong tournaments")
+        self.add_font("DejaVu", "", str(FONTS / "DejaVuSans.ttf"))
+        self.add_font("DejaVu", "B", str(FONTS / "DejaVuSans-Bold.ttf"))
+        self.set_auto_page_break(auto=True, margin=15)
+        self.add_page()
+        self.width = self.w - self.l_margin - self.r_margin
+
+    def para(self, value: str) -> None:
+        self.multi_cell(self.width, 5.5, value, new_x="LMARGIN", new_y="NEXT")
+
+    def heading(self, value: str) -> None:
+        self.ln(2)
+        self.set_font("DejaVu", "B", 12)
+        self.multi_cell(self.width, 7, value, new_x="LMARGIN", new_y="NEXT")
+        self.set_font("DejaVu", "", 10)
+
+    def line(self, label: str, value: str) -> None:
+        self.set_font("DejaVu", "B", 10)
+        self.multi_cell(self.width, 5.5, label, new_x="LMARGIN", new_y="NEXT")
+        self.set_font("DejaVu", "", 10)
+        self.multi_cell(self.width, 5.5, value or "—", new_x="LMARGIN", new_y="NEXT")
+
+
 def report_pdf(report: Report) -> bytes:
     """The report as a PDF (A4, DejaVu Sans so that every European name prints), in English."""
-    from fpdf import FPDF
-
     with override("en"):
-        pdf = FPDF(format="A4")
-        pdf.set_title(f"EMA observer's report: {report.name}")
-        pdf.set_creator("mahjong tournaments")
-        pdf.add_font("DejaVu", "", str(FONTS / "DejaVuSans.ttf"))
-        pdf.add_font("DejaVu", "B", str(FONTS / "DejaVuSans-Bold.ttf"))
-        pdf.set_auto_page_break(auto=True, margin=15)
-        pdf.add_page()
-        width = pdf.w - pdf.l_margin - pdf.r_margin
-
-        def heading(text: str) -> None:
-            pdf.ln(2)
-            pdf.set_font("DejaVu", "B", 12)
-            pdf.multi_cell(width, 7, text, new_x="LMARGIN", new_y="NEXT")
-            pdf.set_font("DejaVu", "", 10)
-
-        def line(label: str, value: str) -> None:
-            pdf.set_font("DejaVu", "B", 10)
-            pdf.multi_cell(width, 5.5, label, new_x="LMARGIN", new_y="NEXT")
-            pdf.set_font("DejaVu", "", 10)
-            pdf.multi_cell(width, 5.5, value or "—", new_x="LMARGIN", new_y="NEXT")
-
-        pdf.set_font("DejaVu", "B", 16)
-        pdf.multi_cell(width, 9, _("EMA observer's report"), new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("DejaVu", "", 10)
-        observer = report.observer + (f" (EMA {report.observer_ema_id})" if report.observer_ema_id else "")
-        line(_("EMA observer"), observer)
-        line(_("Tournament"), report.name)
-        line(_("Location"), report.place)
-        dates = report.starts_on.isoformat()
-        if report.ends_on != report.starts_on:
-            dates += f" – {report.ends_on.isoformat()}"
-        line(_("Dates"), dates)
-        w = report.weight
-        parts = _(
-            "%(days)s (days) + %(players)s (players) + %(countries)s (countries) + %(qualifier)s (qualifier)"
-        ) % {
-            "days": engine._num(w.day_part),
-            "players": engine._num(w.player_part),
-            "countries": engine._num(w.country_part),
-            "qualifier": engine._num(w.qualifier_part),
-        }
-        line(_("Rules and MERS weight"), f"{report.rules}; {report.weight_text} = {parts}")
-        heading(_("Playing schedule"))
-        pdf.multi_cell(
-            width,
-            5.5,
-            _("%(count)s sessions") % {"count": len(report.sessions)},
-            new_x="LMARGIN",
-            new_y="NEXT",
-        )
-        for s in report.sessions:
-            text = _("Session %(n)s: %(start)s, %(minutes)s minutes") % {
-                "n": s.number,
-                "start": s.starts or "—",
-                "minutes": s.minutes,
-            }
-            pdf.multi_cell(width, 5.5, text, new_x="LMARGIN", new_y="NEXT")
-        heading(_("Participants"))
-        pdf.multi_cell(
-            width,
-            5.5,
-            _("%(players)s players from %(countries)s countries: %(list)s")
-            % {
-                "players": report.participants,
-                "countries": len(report.countries),
-                "list": ", ".join(report.countries) or "—",
-            },
-            new_x="LMARGIN",
-            new_y="NEXT",
-        )
-        heading(_("Referees"))
-        for r in report.referees or ():
-            pdf.multi_cell(
-                width,
-                5.5,
-                f"{r.name}: {_('playing') if r.plays else _('non-playing')}",
-                new_x="LMARGIN",
-                new_y="NEXT",
-            )
-        if not report.referees:
-            pdf.multi_cell(width, 5.5, "—", new_x="LMARGIN", new_y="NEXT")
-        heading(_("Prizes"))
-        pdf.multi_cell(
-            width, 5.5, _("%(count)s prize(s)") % {"count": len(report.prizes)}, new_x="LMARGIN", new_y="NEXT"
-        )
-        for prize in report.prizes:
-            pdf.multi_cell(width, 5.5, f"• {prize}", new_x="LMARGIN", new_y="NEXT")
-        heading(_("Information and communication"))
-        line(_("A countdown clock ran in every session"), _answer(report.clock_ran))
-        line(_("Results were published before each next session"), _answer(report.results_published))
-        line(_("Comments"), report.communication)
-        heading(_("Overall organisation"))
-        pdf.multi_cell(width, 5.5, report.organisation or "—", new_x="LMARGIN", new_y="NEXT")
-        heading(_("Irregularities"))
-        for i in report.irregularities:
-            text = _("#%(seq)s session %(session)s table %(table)s, %(player)s: %(kind)s") % {
-                "seq": i.sequence,
-                "session": i.session or "—",
-                "table": i.table or "—",
-                "player": i.player,
-                "kind": i.kind,
-            }
-            if i.reason:
-                text += f". {i.reason}"
-            if i.appeal:
-                text += ". " + _("Appeal: %(appeal)s") % {"appeal": i.appeal}
-            if i.decision:
-                text += ". " + _("Decision: %(decision)s") % {"decision": i.decision}
-            pdf.multi_cell(width, 5.5, text, new_x="LMARGIN", new_y="NEXT")
-        if not report.irregularities:
-            pdf.multi_cell(width, 5.5, _("None recorded."), new_x="LMARGIN", new_y="NEXT")
-        if report.irregularities_comment:
-            line(_("Comments"), report.irregularities_comment)
-        heading(_("Complaints and questions"))
-        pdf.multi_cell(width, 5.5, report.complaints or "—", new_x="LMARGIN", new_y="NEXT")
-        line(_("Calls of a referee"), calls_text(report.calls))
-        heading(_("Conclusion"))
-        pdf.multi_cell(width, 5.5, report.conclusion or "—", new_x="LMARGIN", new_y="NEXT")
+        pdf = _ReportPdf(report.name)
+        _pdf_tournament(pdf, report)
+        _pdf_schedule(pdf, report)
+        _pdf_people(pdf, report)
+        _pdf_organisation(pdf, report)
+        _pdf_irregularities(pdf, report)
+        pdf.heading(_("Complaints and questions"))
+        pdf.para(report.complaints or "—")
+        pdf.line(_("Calls of a referee"), calls_text(report.calls))
+        pdf.heading(_("Conclusion"))
+        pdf.para(report.conclusion or "—")
         return bytes(pdf.output())
+
+
+def _pdf_tournament(pdf: _ReportPdf, report: Report) -> None:
+    """The title, the observer, the tournament, its dates, rules and weight."""
+    pdf.set_font("DejaVu", "B", 16)
+    pdf.multi_cell(pdf.width, 9, _("EMA observer's report"), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("DejaVu", "", 10)
+    observer = report.observer + (f" (EMA {report.observer_ema_id})" if report.observer_ema_id else "")
+    pdf.line(_("EMA observer"), observer)
+    pdf.line(_("Tournament"), report.name)
+    pdf.line(_("Location"), report.place)
+    dates = report.starts_on.isoformat()
+    if report.ends_on != report.starts_on:
+        dates += f" – {report.ends_on.isoformat()}"
+    pdf.line(_("Dates"), dates)
+    w = report.weight
+    parts = _(
+        "%(days)s (days) + %(players)s (players) + %(countries)s (countries) + %(qualifier)s (qualifier)"
+    ) % {
+        "days": engine._num(w.day_part),
+        "players": engine._num(w.player_part),
+        "countries": engine._num(w.country_part),
+        "qualifier": engine._num(w.qualifier_part),
+    }
+    pdf.line(_("Rules and MERS weight"), f"{report.rules}; {report.weight_text} = {parts}")
+
+
+def _pdf_schedule(pdf: _ReportPdf, report: Report) -> None:
+    pdf.heading(_("Playing schedule"))
+    pdf.para(_("%(count)s sessions") % {"count": len(report.sessions)})
+    for s in report.sessions:
+        pdf.para(
+            _("Session %(n)s: %(start)s, %(minutes)s minutes")
+            % {"n": s.number, "start": s.starts or "—", "minutes": s.minutes}
+        )
+
+
+def _pdf_people(pdf: _ReportPdf, report: Report) -> None:
+    """The participants, the referees and the prizes."""
+    pdf.heading(_("Participants"))
+    pdf.para(
+        _("%(players)s players from %(countries)s countries: %(list)s")
+        % {
+            "players": report.participants,
+            "countries": len(report.countries),
+            "list": ", ".join(report.countries) or "—",
+        }
+    )
+    pdf.heading(_("Referees"))
+    for r in report.referees or ():
+        pdf.para(f"{r.name}: {_('playing') if r.plays else _('non-playing')}")
+    if not report.referees:
+        pdf.para("—")
+    pdf.heading(_("Prizes"))
+    pdf.para(_("%(count)s prize(s)") % {"count": len(report.prizes)})
+    for prize in report.prizes:
+        pdf.para(f"• {prize}")
+
+
+def _pdf_organisation(pdf: _ReportPdf, report: Report) -> None:
+    pdf.heading(_("Information and communication"))
+    pdf.line(_("A countdown clock ran in every session"), _answer(report.clock_ran))
+    pdf.line(_("Results were published before each next session"), _answer(report.results_published))
+    pdf.line(_("Comments"), report.communication)
+    pdf.heading(_("Overall organisation"))
+    pdf.para(report.organisation or "—")
+
+
+def _pdf_irregularities(pdf: _ReportPdf, report: Report) -> None:
+    pdf.heading(_("Irregularities"))
+    for i in report.irregularities:
+        text = _("#%(seq)s session %(session)s table %(table)s, %(player)s: %(kind)s") % {
+            "seq": i.sequence,
+            "session": i.session or "—",
+            "table": i.table or "—",
+            "player": i.player,
+            "kind": i.kind,
+        }
+        if i.reason:
+            text += f". {i.reason}"
+        if i.appeal:
+            text += ". " + _("Appeal: %(appeal)s") % {"appeal": i.appeal}
+        if i.decision:
+            text += ". " + _("Decision: %(decision)s") % {"decision": i.decision}
+        pdf.para(text)
+    if not report.irregularities:
+        pdf.para(_("None recorded."))
+    if report.irregularities_comment:
+        pdf.line(_("Comments"), report.irregularities_comment)

@@ -16,7 +16,8 @@ from penalties.models import Penalty
 from rankings.ema.engine import EmaResult, base_ranks, ema_ranking, shared_places, tournament_weight
 from rankings.ema.ranking import result_facts, window_start
 from rankings.ema.selectors import tournament_ended_on
-from rankings.models import StandingsState
+from rankings.standings.models import StandingsState
+from rankings.standings.selectors import counted_substitutes, standings_view
 from rankings.submission import engine
 from rankings.submission.models import EmaSubmission
 from scoring.models import SeatSummary, TableResult
@@ -29,6 +30,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.search import fold as list_fold
 
 # The countries whose players count as "players from EMA member countries" (ERGMT §2.1): the member
 # associations of the EMA (ISO 3166 alpha-3). The EMA admits and suspends members over time: a deployment
@@ -90,8 +92,6 @@ def _candidates(unlisted: list[Registration]) -> list[engine.ListedPlayer]:
     """Lines of the EMA list that may be the players whose numbers it does not have: those sharing the
     first three letters of a word of their name (the list's search text keeps letters such as ø, so
     both spellings are looked for)."""
-    from tournaments.search import fold as list_fold
-
     stems: set[str] = set()
     for r in unlisted[:50]:
         for text in (list_fold(r.player.full_name), engine.fold(r.player.full_name)):
@@ -106,12 +106,31 @@ def _candidates(unlisted: list[Registration]) -> list[engine.ListedPlayer]:
 def facts(*, tournament: Tournament) -> engine.Facts:
     """Everything the checks read, from the tournament as it is now (a bounded number of queries)."""
     submission = submission_of(tournament=tournament)
+    players, list_loaded = _player_facts(tournament)
+    return engine.Facts(
+        family=tournament.family,
+        days=tournament.days,
+        sessions=tuple(_session_facts(tournament)),
+        players=players,
+        ema_countries=ema_countries(),
+        referees=tuple(referees_of(tournament=tournament, submission=submission)),
+        substitute_answers=dict(submission.substitute_answers or {}),
+        substitutes_played=frozenset(_substitutes_played(tournament)),
+        # ranked: a substitute from the start who answered yes (ERGMT §3.9); never one 'in tournament'
+        ranked_substitutes=frozenset(_counted_substitutes(tournament)),
+        ema_list_loaded=list_loaded,
+        tables=tuple(_table_facts(tournament)),
+        observer=submission.observer,
+        prizes=tuple(submission.prizes or ()),
+        finished=tournament.status == Tournament.Status.FINISHED,
+    )
+
+
+def _session_facts(tournament: Tournament) -> list[engine.SessionFact]:
+    """Each session: its start, its length, whether it was played, its clock and its results' publication."""
     minutes = tournament.get_rules().config.session_minutes
     sessions = list(Session.objects.filter(tournament=tournament).order_by("number"))
     clocks = {c.session_id: c for c in SessionClock.objects.filter(session__tournament=tournament)}
-    results = list(
-        TableResult.objects.filter(table__session__tournament=tournament).select_related("table__session")
-    )
     published = {
         row["table__session_id"]: row["last"]
         for row in TableResult.objects.filter(table__session__tournament=tournament, status="confirmed")
@@ -137,6 +156,14 @@ def facts(*, tournament: Tournament) -> engine.Facts:
                 results_published_at=published.get(s.pk),
             )
         )
+    return session_facts
+
+
+def _table_facts(tournament: Tournament) -> list[engine.TableFact]:
+    """Every table with a result (confirmed or not, its balance) or seated, by session and number."""
+    results = list(
+        TableResult.objects.filter(table__session__tournament=tournament).select_related("table__session")
+    )
     balance = _balance(tournament)
     tables = []
     with_result = set()
@@ -158,7 +185,12 @@ def facts(*, tournament: Tournament) -> engine.Facts:
         if table_id not in with_result:
             tables.append(engine.TableFact(session=session, table=number, confirmed=False))
     tables.sort(key=lambda t: (t.session, t.table))
+    return tables
 
+
+def _player_facts(tournament: Tournament) -> tuple[tuple[engine.PlayerFact, ...], bool]:
+    """Each registered player with their entry of the EMA list (or the closest entries), and whether the
+    list is loaded."""
     registrations = list(Registration.objects.filter(tournament=tournament).select_related("player"))
     numbers = {r.player.ema_id for r in registrations if r.player.ema_id}
     listed = {
@@ -184,7 +216,12 @@ def facts(*, tournament: Tournament) -> engine.Facts:
         )
         for r in registrations
     )
-    played = set(
+    return players, list_loaded
+
+
+def _substitutes_played(tournament: Tournament) -> set[str]:
+    """The keys of the substitutes who played: seated, or who took a player's place during a session."""
+    return set(
         Seat.objects.filter(session__tournament=tournament, registration__is_substitute=True).values_list(
             "registration__key", flat=True
         )
@@ -193,28 +230,9 @@ def facts(*, tournament: Tournament) -> engine.Facts:
             tournament=tournament, substitute__isnull=False, cancelled_at__isnull=True
         ).values_list("substitute__key", flat=True)
     )
-    return engine.Facts(
-        family=tournament.family,
-        days=tournament.days,
-        sessions=tuple(session_facts),
-        players=players,
-        ema_countries=ema_countries(),
-        referees=tuple(referees_of(tournament=tournament, submission=submission)),
-        substitute_answers=dict(submission.substitute_answers or {}),
-        substitutes_played=frozenset(played),
-        # ranked: a substitute from the start who answered yes (ERGMT §3.9); never one 'in tournament'
-        ranked_substitutes=frozenset(_counted_substitutes(tournament)),
-        ema_list_loaded=list_loaded,
-        tables=tuple(tables),
-        observer=submission.observer,
-        prizes=tuple(submission.prizes or ()),
-        finished=tournament.status == Tournament.Status.FINISHED,
-    )
 
 
 def _counted_substitutes(tournament: Tournament) -> set[str]:
-    from rankings.standings.selectors import counted_substitutes
-
     return counted_substitutes(tournament=tournament)
 
 
@@ -265,8 +283,6 @@ class Weight:
 
 def weight(*, tournament: Tournament) -> Weight:
     """From the standings once any table is confirmed, else from the registered players (planned)."""
-    from rankings.standings.selectors import standings_view
-
     confirmed = TableResult.objects.filter(table__session__tournament=tournament, status="confirmed").exists()
     if confirmed:
         standings = standings_view(tournament=tournament)
@@ -314,8 +330,6 @@ def _shown(value: Fraction) -> str:
 def preview(*, tournament: Tournament, on: date | None = None) -> list[PreviewLine]:
     """Each ranked player's EMA ranking without and with this tournament's result (a fixed number of
     queries: the standings, the registrations and the results that can still count)."""
-    from rankings.standings.selectors import standings_view
-
     family = tournament.family
     if family not in engine.RANKED:
         return []

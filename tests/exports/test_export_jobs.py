@@ -299,7 +299,7 @@ def test_an_export_running_under_a_live_lease_is_not_run_twice_and_a_dead_ones_i
     from django.utils import timezone
 
     from rankings.exports.jobs import lease_name
-    from rankings.leases import Lease
+    from rankings.jobs.leases import Lease
 
     settings.JOB_LEASE_SECONDS = 30
     job = ExportJob.objects.create(

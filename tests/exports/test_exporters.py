@@ -5,14 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
-import types
 
 import pytest
 from openpyxl import load_workbook
 
 from penalties.services import penalty_record
 from rankings.exports import UnknownExporter, exporter_get, exporter_list
+from rankings.exports import tournament as tournament_exporters
 from rankings.exports.base import render_csv, render_xlsx
 from scoring.rules.base import RuleError
 from scoring.services import hand_add, result_confirm
@@ -260,12 +259,11 @@ def test_the_chombo_list_is_refused_for_mcr(mcr):
 
 
 def test_a_json_only_exporter_refuses_csv_and_writes_the_document(mcr, monkeypatch):
-    fake = types.ModuleType("rankings.archive")
-    fake.archive_export = lambda *, tournament: {
-        "format": "mahjong-tournament-archive",
-        "slug": tournament.slug,
-    }
-    monkeypatch.setitem(sys.modules, "rankings.archive", fake)
+    monkeypatch.setattr(
+        tournament_exporters,
+        "archive_export",
+        lambda *, tournament: {"format": "mahjong-tournament-archive", "slug": tournament.slug},
+    )
     archive = exporter_get("archive")
     assert archive.formats == ("json",)
     with pytest.raises(RuleError):

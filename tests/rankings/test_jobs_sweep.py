@@ -15,7 +15,7 @@ from django.utils import timezone
 from rankings.archive import jobs as archive_jobs
 from rankings.exports.jobs import lease_name as export_lease
 from rankings.exports.tasks import export_job_run as export_task
-from rankings.leases import Lease
+from rankings.jobs.leases import Lease
 from rankings.models import ArchiveImportJob, ExportJob, PlayerImportJob
 from rankings.sweep import jobs_sweep, lost_jobs
 from tests.archive.conftest import load

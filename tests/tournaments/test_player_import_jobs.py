@@ -11,7 +11,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone, translation
 
 from rankings import tasks
-from rankings.leases import Lease
+from rankings.jobs.leases import Lease
 from rankings.models import PlayerImportJob
 from rankings.player_jobs import lease_name, player_import_job_run
 from tournaments.models import Registration

@@ -14,8 +14,8 @@ from rankings.ema.imports import (
     results_import_check,
     results_import_replace,
 )
+from rankings.ema.models import ImportedTournament
 from rankings.ema.results_file import MAX_FILE_BYTES
-from rankings.models import ImportedTournament
 
 
 def _date(text: str) -> dt.date:

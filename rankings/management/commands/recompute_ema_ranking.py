@@ -12,9 +12,9 @@ from datetime import date
 
 from django.core.management.base import BaseCommand
 
+from rankings.ema.models import EmaRankingEntry, EmaTournament
 from rankings.ema.selectors import RANKED_FAMILIES
 from rankings.ema.services import ema_ranking_recompute
-from rankings.models import EmaRankingEntry, EmaTournament
 
 
 class Command(BaseCommand):

@@ -17,14 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import logging
 import threading
 import uuid
 
 from django.conf import settings
 from django.core.cache import caches
 
-log = logging.getLogger(__name__)
 STALE_AFTER = dt.timedelta(minutes=15)
 KEY = "job-lease:{}"
 _UNREACHABLE = object()
@@ -92,41 +90,3 @@ class Lease:
 
 class JobBusy(Exception):
     """The job is running under a live lease elsewhere: look again after a lease."""
-
-
-def job_claim(queryset, job_id: int, *, lease: str, what: str):
-    """Take a background job with ``status``, ``started_at`` and ``progress`` (an export, a player import):
-    a queued one, or a running one whose worker is gone (its lease ``lease`` lapsed). None: done or failed,
-    nothing to do; :class:`JobBusy`: a live worker holds it."""
-    from django.db import transaction
-    from django.utils import timezone
-
-    with transaction.atomic():
-        job = queryset.select_for_update(of=("self",)).filter(pk=job_id).first()
-        if job is None:
-            return None
-        status = type(job).Status
-        if job.status in (status.DONE, status.FAILED):
-            return None
-        if job.status == status.RUNNING:
-            if not abandoned(lease, started_at=job.started_at, now=timezone.now()):
-                raise JobBusy(job.pk)
-            log.warning("%s %s was left running by a worker that is gone: taken over", what, job.pk)
-        job.status = status.RUNNING
-        job.started_at = timezone.now()
-        job.progress = 0
-        job.save(update_fields=["status", "started_at", "progress"])
-    return job
-
-
-def job_enqueue(task, job_id: int, *, what: str, fail) -> None:
-    """Queue a job's task (with no broker, run it at once); a broker that is down fails the job through
-    ``fail(message)`` instead of leaving it queued for ever. ``what`` names the job in the message."""
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        task.apply(args=[job_id])
-        return
-    try:
-        task.apply_async(args=[job_id])
-    except Exception as exc:
-        log.warning("%s job %s not queued: %s", what, job_id, exc)
-        fail(f"The {what} could not be started: the background worker is not reachable. Try again later.")
