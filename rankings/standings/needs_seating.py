@@ -19,7 +19,7 @@ rival the seat fits), remembered by what is left to place.
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 
 from rankings.standings.needs import Contender, Method, Number, PlayerNeeds, _Needs
@@ -59,26 +59,37 @@ class _AnySeating(_Needs):
         self.free = tables_for(len(self.ranked)) - 1  # the tables besides p's
         self.top = len(self.values) - 1
         self.ways = tuple(tuple(sorted(self.values.index(v) for v in vector)) for vector in self.vectors)
+        self.mirrored = tuple(_mirror(way, self.top) for way in self.ways)
+        self.order = sorted(self.ranked, key=lambda c: self.P[c.player])
+        self.order_P = [self.P[c.player] for c in self.order]
+        self._own: dict = {}
 
     def _own_ways(self, r: int, low: bool) -> tuple[tuple[int, ...], ...]:
         """p's table: the ways with ``r`` among them, ``r`` taken out (the seats of his three mates)."""
-        index = self.values.index(r)
-        ways = {_drop(way, index) for way in self.ways if index in way}
-        return tuple(sorted(_mirror(way, self.top) if low else way for way in ways))
+        if (r, low) not in self._own:
+            index = self.values.index(r)
+            ways = {_drop(way, index) for way in self.ways if index in way}
+            self._own[r, low] = tuple(sorted(_mirror(way, self.top) if low else way for way in ways))
+        return self._own[r, low]
 
     def _count(self, p, r: int, enough: int, *, blockers: bool) -> int:
-        """The most rivals not surely behind ``p`` (``blockers`` False) or the fewest surely ahead."""
+        """The most rivals not surely behind ``p`` (``blockers`` False) or the fewest surely ahead; exact
+        below ``enough``."""
         x = self.P[p.player] + r
         need_at = self._blocker_at if blockers else self._threat_at
-        levels = [bisect_left(self.values, need_at(p, x, q)) for q in self.ranked if q is not p]
+        lo, hi = self._window(x, blockers)
+        start, end = bisect_left(self.order_P, lo), bisect_right(self.order_P, hi)
+        forced = len(self.order) - end - (1 if self.P[p.player] > hi else 0)  # reach it whatever they get
+        if forced >= enough:
+            return forced
         never = self.top + 1
-        if blockers:  # surely ahead from his level up: place him below it (mirrored: at or above)
-            forced = sum(1 for level in levels if level == 0)
+        levels = [bisect_left(self.values, need_at(p, x, q)) for q in self.order[start:end] if q is not p]
+        forced += sum(1 for level in levels if level == 0)
+        if blockers:  # surely ahead from his level up: seat him below it (mirrored: at or above)
             middle = sorted(never - level for level in levels if 0 < level < never)
         else:
-            forced = sum(1 for level in levels if level == 0)
-            middle = sorted(level for level in levels if 0 < level < never)
-        ways = tuple(_mirror(way, self.top) for way in self.ways) if blockers else self.ways
+            middle = sorted(level for level in levels if 0 < level < never)[: max(enough - forced, 0)]
+        ways = self.mirrored if blockers else self.ways
         placed = _most_placed(tuple(middle), self.free, self._own_ways(r, blockers), ways, self.top)
         if blockers:
             return forced + len(middle) - placed
