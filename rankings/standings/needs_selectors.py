@@ -18,7 +18,7 @@ from rankings.standings.needs import MAX_PLACES, Contender, PlayerNeeds, check_p
 from rankings.standings.needs_seating import compute_needs_any_seating
 from rankings.standings.needs_teams import TeamContender, compute_team_needs
 from rankings.standings.selectors import standings_view
-from tournaments.models import Seat, Session, Tournament
+from tournaments.models import Registration, Seat, Session, Tournament
 from tournaments.presenters import num, signed
 from tournaments.selectors import hidden_after
 
@@ -110,15 +110,16 @@ def needs_table(
         reason, hidden = refusal
         return NeedsTable(tournament, session, PODIUM, (), reason, hidden, (), unit)
     standings = standings_view(tournament=tournament, upto_session=_counted_upto(tournament, session))
+    rows = _staying(tournament, session, standings.rows)
     seats = _seats(session)
-    places = check_places((*PODIUM, *cuts[:MAX_CUTS]), len(standings.rows))
+    places = check_places((*PODIUM, *cuts[:MAX_CUTS]), len(rows))
     outcomes = rules.session_outcomes()
-    answers = _answers(standings, seats, outcomes, method_of(rules), places)
+    answers = _answers(rows, seats, outcomes, method_of(rules), places)
     place_of = _place_of(rules)
-    lines = _lines(standings, answers, seats or {}, places, place_of, by_table_points)
+    lines = _lines(rows, answers, seats or {}, places, place_of, by_table_points)
     results = tuple(result_text(v, place_of, by_table_points) for v in _all_results(outcomes.places))
     team_places = check_places(PODIUM, len(standings.teams))
-    teams = _team_lines(standings, seats, outcomes, method_of(rules), team_places, by_table_points)
+    teams = _team_lines(standings.teams, rows, seats, outcomes, method_of(rules), team_places)
     return NeedsTable(
         tournament, session, places, tuple(lines), "", False, results, unit,
         any_seating=seats is None, teams=teams, team_places=team_places,
@@ -159,6 +160,17 @@ def _counted_upto(tournament: Tournament, session: Session) -> int | None:
     return session.number - 1 if started.exists() else None
 
 
+def _staying(tournament: Tournament, session: Session, rows) -> list:
+    """The standings' rows less the players withdrawn from the session or before: they will be listed
+    apart, below the ranking, so they are nobody's rival for a place."""
+    gone = set(
+        Registration.objects.filter(
+            tournament=tournament, withdrawn_from__isnull=False, withdrawn_from__lte=session.number
+        ).values_list("key", flat=True)
+    )
+    return [row for row in rows if row.player not in gone]
+
+
 def _seats(session: Session) -> dict[str, int] | None:
     """The table of each seated player (substitutes included); None while the seating is not published."""
     if not session.seating_published:
@@ -166,7 +178,7 @@ def _seats(session: Session) -> dict[str, int] | None:
     return dict(Seat.objects.filter(table__session=session).values_list("registration__key", "table__number"))
 
 
-def _contenders(standings, seats: dict[str, int] | None, by_table_points: bool) -> list[Contender]:
+def _contenders(rows, seats: dict[str, int] | None, by_table_points: bool) -> list[Contender]:
     """The ranked players (and, at a known seating, the substitutes seated) as the engine takes them."""
     known = seats or {}
     contenders = [
@@ -178,7 +190,7 @@ def _contenders(standings, seats: dict[str, int] | None, by_table_points: bool) 
             table=known.get(row.player),
             ranked=not row.disqualified,
         )
-        for row in standings.rows
+        for row in rows
     ]
     ranked_keys = {c.player for c in contenders}
     contenders += [
@@ -189,11 +201,11 @@ def _contenders(standings, seats: dict[str, int] | None, by_table_points: bool) 
     return contenders
 
 
-def _answers(standings, seats, outcomes, method, places) -> dict[str, PlayerNeeds]:
+def _answers(rows, seats, outcomes, method, places) -> dict[str, PlayerNeeds]:
     """The engine's answers by player: at the published tables, or for any seating."""
     compute = compute_needs if seats is not None else compute_needs_any_seating
     answers = compute(
-        contenders=_contenders(standings, seats, method == "table_points"),
+        contenders=_contenders(rows, seats, method == "table_points"),
         outcomes=outcomes.places,
         spread=outcomes.spread,
         method=method,
@@ -208,9 +220,9 @@ def _place_of(rules) -> dict[Fraction, int]:
     return {Fraction(v): i + 1 for i, v in enumerate(strict)} if len(set(strict)) == 4 else {}
 
 
-def _lines(standings, answers, seats, places, place_of, by_table_points) -> list[NeedLine]:
+def _lines(rows, answers, seats, places, place_of, by_table_points) -> list[NeedLine]:
     lines = []
-    for row in standings.rows:
+    for row in rows:
         answer = answers.get(row.player)
         if answer is None:  # disqualified: below everybody, no place to play for
             continue
@@ -227,12 +239,13 @@ def _lines(standings, answers, seats, places, place_of, by_table_points) -> list
     return lines
 
 
-def _team_lines(standings, seats, outcomes, method, places, by_table_points) -> tuple[NeedLine, ...]:
+def _team_lines(team_rows, rows, seats, outcomes, method, places) -> tuple[NeedLine, ...]:
     """What each team needs for the teams' podium: its playing members' total (a bound that is never
     wrong, :mod:`rankings.standings.needs_teams`)."""
-    if not standings.teams:
+    if not team_rows:
         return ()
-    rows = {row.player: row for row in standings.rows}
+    by_table_points = method == "table_points"
+    rows = {row.player: row for row in rows}
     playing = [
         TeamContender(
             team=str(team.team),
@@ -241,12 +254,12 @@ def _team_lines(standings, seats, outcomes, method, places, by_table_points) -> 
             score=team.score,
             playing=sum(1 for key in team.members if _plays(rows.get(key), key, seats)),
         )
-        for team in standings.teams
+        for team in team_rows
     ]
     answers = compute_team_needs(
         teams=playing, outcomes=outcomes.places, spread=outcomes.spread, method=method, places=places
     )
-    ranks = {str(team.team): team.rank for team in standings.teams}
+    ranks = {str(team.team): team.rank for team in team_rows}
     return tuple(
         NeedLine(
             rank=ranks[a.player],

@@ -7,10 +7,12 @@ import csv
 import io
 
 import pytest
+from drf_spectacular.generators import SchemaGenerator
 
 from tests.rankings.test_standings_pages import SESSION_1, _clean_cache, play, seat  # noqa: F401
 from tournaments.models import Session
 from tournaments.selectors import HIDE_SETTING
+from tournaments.teams.services import team_save, team_size_set
 
 pytestmark = pytest.mark.django_db
 
@@ -170,8 +172,6 @@ def test_the_page_in_spanish(client, tournament, referee):
 
 
 def test_the_teams_podium_is_worked_out_for_the_members_together(client, tournament, referee):
-    from tournaments.teams.services import team_save, team_size_set
-
     _before_last(tournament, referee)
     team_size_set(tournament=tournament, size=2)
     # team mates at different tables of session 2: Aces 4 + 0, Bamboo 2 + 1, Circles and Dragons 3.5
@@ -199,3 +199,10 @@ def test_the_teams_podium_is_worked_out_for_the_members_together(client, tournam
     assert ["Rank", "Team", "", "Place 1", "Place 2", "Place 3"] in lines
     spanish = client.get(f"/t/{tournament.slug}/standings/needs/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Podio por equipos" in spanish
+
+
+def test_the_schema_documents_the_seating_and_the_teams():
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    needs = schema["components"]["schemas"]["Needs"]["properties"]
+    assert {"any_seating", "team_places", "teams"} <= set(needs)
+    assert "team" in schema["components"]["schemas"]["TeamNeeds"]["properties"]
