@@ -6,12 +6,20 @@ of four in every way."""
 from __future__ import annotations
 
 import itertools
+import random
 from fractions import Fraction
 
 import pytest
 
 from rankings.standings.needs import check_places
-from rankings.standings.needs_seating import compute_needs_any_seating, tables_for
+from rankings.standings.needs_seating import (
+    _drop,
+    _mirror,
+    _most_placed,
+    compute_needs_any_seating,
+    tables_for,
+)
+from scoring.rules.registry import get_ruleset
 from tests.rankings.test_needs_engine import SCALE, _arrangements, _case, _rank
 
 
@@ -85,3 +93,44 @@ def test_needs_for_any_seating_match_every_seating_and_outcome(seed, ruleset_key
         (row.player, need.place): (need.guaranteed, need.possible) for row in got for need in row.places
     } == want
     assert len({need.status for row in got for need in row.places}) >= 2
+
+
+def _most_by_every_choice(levels, free, own, ways):
+    """The most rivals seated at or above their level, trying every way for p's table and every multiset
+    of ways for the other tables, each time pairing the j easiest rivals with the j best seats."""
+    best = 0
+    for mine in own:
+        for combo in itertools.combinations_with_replacement(ways, free):
+            seats = sorted((*mine, *(v for way in combo for v in way)), reverse=True)
+            for j in range(min(len(levels), len(seats)), best, -1):
+                if all(
+                    level <= seat
+                    for level, seat in zip(sorted(levels[:j], reverse=True), seats, strict=False)
+                ):
+                    best = j
+                    break
+    return best
+
+
+@pytest.mark.parametrize("mirrored", [False, True])
+@pytest.mark.parametrize("ruleset_key", ["mcr", "ema-riichi-2016"])
+def test_the_packing_of_rivals_into_tables_is_the_best_of_every_choice_of_ways(ruleset_key, mirrored):
+    """Larger tournaments than the brute force above can enumerate (3 to 5 tables): the search's packing
+    is the best over every choice of the tables' ways (``mirrored``: seen from below, for "possible")."""
+    outcomes = get_ruleset(ruleset_key).session_outcomes().places
+    values = sorted({Fraction(v) for vec in outcomes for v in vec})
+    ways = tuple(sorted({tuple(sorted(values.index(Fraction(v)) for v in vec)) for vec in outcomes}))
+    top = len(values) - 1
+    if mirrored:
+        ways = tuple(sorted({_mirror(way, top) for way in ways}))
+    rng = random.Random(7)
+    for _case_number in range(150):
+        free = rng.randint(2, 4)
+        mine = rng.randrange(len(values))
+        own = tuple(sorted({_drop(way, mine) for way in ways if mine in way}))
+        levels = tuple(sorted(rng.randint(1, top) for _ in range(rng.randint(free + 1, 4 * free + 3))))
+        assert _most_placed(levels, free, own, ways, top) == _most_by_every_choice(levels, free, own, ways), (
+            levels,
+            free,
+            mine,
+        )
