@@ -45,6 +45,7 @@ class NeedLine:
     plays: bool
     table: int | None
     cells: tuple[NeedCell, ...]
+    members: tuple[str, ...] = ()  # a team's line: its members' keys
 
 
 @dataclass(frozen=True)
@@ -260,6 +261,7 @@ def _team_lines(team_rows, rows, seats, outcomes, method, places) -> tuple[NeedL
         teams=playing, outcomes=outcomes.places, spread=outcomes.spread, method=method, places=places
     )
     ranks = {str(team.team): team.rank for team in team_rows}
+    members = {str(team.team): tuple(team.members) for team in team_rows}
     return tuple(
         NeedLine(
             rank=ranks[a.player],
@@ -268,6 +270,7 @@ def _team_lines(team_rows, rows, seats, outcomes, method, places) -> tuple[NeedL
             plays=a.plays,
             table=None,
             cells=tuple(_cell(a, k, {}, by_table_points) for k in places),
+            members=members[a.player],
         )
         for a in answers
     )

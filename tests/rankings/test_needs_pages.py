@@ -199,6 +199,11 @@ def test_the_teams_podium_is_worked_out_for_the_members_together(client, tournam
     assert ["Rank", "Team", "", "Place 1", "Place 2", "Place 3"] in lines
     spanish = client.get(f"/t/{tournament.slug}/standings/needs/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Podio por equipos" in spanish
+    # p1 reads his team's answers on his own page
+    player = client.get(f"/t/{tournament.slug}/p/p1/").content.decode()
+    start = player.index('id="player-team-needs"')
+    assert "Teams&#x27; podium: Aces" in player or "Teams' podium: Aces" in player
+    assert "sure with 8" in player[start : player.index("</dl>", start)]
 
 
 def test_the_schema_documents_the_seating_and_the_teams():
