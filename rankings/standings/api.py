@@ -67,28 +67,31 @@ class StandingsViewSet(viewsets.ViewSet):
         return Response({**(document or {}), "freshness": freshness.as_dict()})
 
 
-NEED_CELL = inline_serializer(
-    "PlaceNeed",
-    {
-        "place": serializers.IntegerField(help_text="Finish in this place or better."),
-        "status": serializers.ChoiceField(
-            choices=["safe", "needs", "open", "out"],
-            help_text=(
-                "safe: whatever happens; needs: sure with a result (``guaranteed``); open: possible "
-                "(from ``possible``) but no result makes it sure; out: out of reach."
+def need_cell():
+    """The serializer of one place's answer (a new one for each list that holds it)."""
+    return inline_serializer(
+        "PlaceNeed",
+        {
+            "place": serializers.IntegerField(help_text="Finish in this place or better."),
+            "status": serializers.ChoiceField(
+                choices=["safe", "needs", "open", "out"],
+                help_text=(
+                    "safe: whatever happens; needs: sure with a result (``guaranteed``); open: possible "
+                    "(from ``possible``) but no result makes it sure; out: out of reach."
+                ),
             ),
-        ),
-        "guaranteed": serializers.FloatField(
-            allow_null=True,
-            help_text="The least result at the player's table from which every better result makes the "
-            "place sure (table points, or uma with the oka, in points); null: none does.",
-        ),
-        "possible": serializers.FloatField(
-            allow_null=True, help_text="The least result that keeps the place possible; null: out of reach."
-        ),
-        "text": serializers.CharField(help_text="The answer in words, in the request's language."),
-    },
-)
+            "guaranteed": serializers.FloatField(
+                allow_null=True,
+                help_text="The least result at the player's table from which every better result makes the "
+                "place sure (table points, or uma with the oka, in points); null: none does.",
+            ),
+            "possible": serializers.FloatField(
+                allow_null=True,
+                help_text="The least result that keeps the place possible; null: out of reach.",
+            ),
+            "text": serializers.CharField(help_text="The answer in words, in the request's language."),
+        },
+    )
 
 
 class NeedsViewSet(viewsets.ViewSet):
@@ -126,6 +129,28 @@ class NeedsViewSet(viewsets.ViewSet):
                     help_text="The standings before the session are hidden until the prize-giving: "
                     "nothing is worked out from hidden results."
                 ),
+                "any_seating": serializers.BooleanField(
+                    help_text="The session's seating is not published: every answer holds whatever the "
+                    "seating (every ranked player playing); ``table`` is null."
+                ),
+                "team_places": serializers.ListField(
+                    child=serializers.IntegerField(), help_text="The teams' podium (empty without teams)."
+                ),
+                "teams": serializers.ListField(
+                    help_text="What each team's playing members need together (the sum of their results) "
+                    "for the teams' podium: a bound that is never wrong (sure is sure, out of reach is out "
+                    "of reach; possible may be kinder than the tables allow).",
+                    child=inline_serializer(
+                        "TeamNeeds",
+                        {
+                            "rank": serializers.IntegerField(),
+                            "team": serializers.CharField(),
+                            "name": serializers.CharField(),
+                            "plays": serializers.BooleanField(),
+                            "places": serializers.ListField(child=need_cell()),
+                        },
+                    ),
+                ),
                 "players": serializers.ListField(
                     child=inline_serializer(
                         "PlayerNeeds",
@@ -135,7 +160,7 @@ class NeedsViewSet(viewsets.ViewSet):
                             "name": serializers.CharField(),
                             "table": serializers.IntegerField(allow_null=True),
                             "plays": serializers.BooleanField(),
-                            "places": serializers.ListField(child=NEED_CELL),
+                            "places": serializers.ListField(child=need_cell()),
                         },
                     )
                 ),
@@ -163,25 +188,28 @@ class NeedsViewSet(viewsets.ViewSet):
                 "results": list(table.results),
                 "reason": table.reason,
                 "hidden": table.hidden,
-                "players": [
-                    {
-                        "rank": line.rank,
-                        "player": line.player,
-                        "name": line.name,
-                        "table": line.table,
-                        "plays": line.plays,
-                        "places": [
-                            {
-                                "place": cell.place,
-                                "status": cell.status,
-                                "guaranteed": None if cell.guaranteed is None else printable(cell.guaranteed),
-                                "possible": None if cell.possible is None else printable(cell.possible),
-                                "text": cell.text,
-                            }
-                            for cell in line.cells
-                        ],
-                    }
-                    for line in table.lines
-                ],
+                "any_seating": table.any_seating,
+                "players": [_need_line(line, seated=True) for line in table.lines],
+                "team_places": list(table.team_places),
+                "teams": [_need_line(line, seated=False) for line in table.teams],
             }
         )
+
+
+def _need_line(line, *, seated: bool) -> dict:
+    """One player's (or, ``seated`` False, one team's) line of what it needs, for the API."""
+    key = "player" if seated else "team"
+    out = {"rank": line.rank, key: line.player, "name": line.name, "plays": line.plays}
+    if seated:
+        out["table"] = line.table
+    out["places"] = [
+        {
+            "place": cell.place,
+            "status": cell.status,
+            "guaranteed": None if cell.guaranteed is None else printable(cell.guaranteed),
+            "possible": None if cell.possible is None else printable(cell.possible),
+            "text": cell.text,
+        }
+        for cell in line.cells
+    ]
+    return out

@@ -15,8 +15,10 @@ from django.utils.translation import gettext as _
 
 from rankings.standings.engine import method_of
 from rankings.standings.needs import MAX_PLACES, Contender, PlayerNeeds, check_places, compute_needs
+from rankings.standings.needs_seating import compute_needs_any_seating
+from rankings.standings.needs_teams import TeamContender, compute_team_needs
 from rankings.standings.selectors import standings_view
-from tournaments.models import Seat, Session, Tournament
+from tournaments.models import Registration, Seat, Session, Tournament
 from tournaments.presenters import num, signed
 from tournaments.selectors import hidden_after
 
@@ -43,6 +45,7 @@ class NeedLine:
     plays: bool
     table: int | None
     cells: tuple[NeedCell, ...]
+    members: tuple[str, ...] = ()  # a team's line: its members' keys
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,9 @@ class NeedsTable:
     hidden: bool  # the reason is that the standings are hidden
     results: tuple[str, ...]  # the results open at a table, worst first, as printed
     unit: str  # what a result counts: table points, or uma with the oka
+    any_seating: bool = False  # the seating is not published: worked out for any seating
+    teams: tuple[NeedLine, ...] = ()  # what each team's members need together for the teams' podium
+    team_places: tuple[int, ...] = ()
 
     def line(self, player: str) -> NeedLine | None:
         return next((line for line in self.lines if line.player == player), None)
@@ -93,86 +99,131 @@ def result_text(value: Fraction | None, places: dict[Fraction, int], by_table_po
 def needs_table(
     *, tournament: Tournament, session_number: int | None = None, cuts: tuple[int, ...] = ()
 ) -> NeedsTable:
-    """What each ranked player needs in the session for the podium and the ``cuts`` (a cut line: finish
-    in that place or better)."""
+    """What each ranked player (and each team, for the teams' podium) needs in the session for the podium
+    and the ``cuts`` (a cut line: finish in that place or better). Before the session's seating is
+    published, for any seating."""
     session = needs_session(tournament=tournament, number=session_number)
     rules = tournament.get_rules()
-    method = method_of(rules)
-    by_table_points = method == "table_points"
+    by_table_points = method_of(rules) == "table_points"
     unit = _("table points") if by_table_points else _("uma and oka points")
-
-    def empty(reason: str, *, hidden: bool = False, places=PODIUM) -> NeedsTable:
-        return NeedsTable(tournament, session, places, (), reason, hidden, (), unit)
-
-    if session is None:
-        return empty(_("The tournament has no sessions yet."))
+    refusal = _refusal(tournament, session, rules)
+    if refusal is not None:
+        reason, hidden = refusal
+        return NeedsTable(tournament, session, PODIUM, (), reason, hidden, (), unit)
+    standings = standings_view(tournament=tournament, upto_session=_counted_upto(tournament, session))
+    rows = _staying(tournament, session, standings.rows)
+    seats = _seats(session)
+    places = check_places((*PODIUM, *cuts[:MAX_CUTS]), len(rows))
     outcomes = rules.session_outcomes()
-    if outcomes is None:
-        return empty(_("These rules set no bound on a session's score, so no place can be worked out."))
+    answers = _answers(rows, seats, outcomes, method_of(rules), places)
+    place_of = _place_of(rules)
+    lines = _lines(rows, answers, seats or {}, places, place_of, by_table_points)
+    results = tuple(result_text(v, place_of, by_table_points) for v in _all_results(outcomes.places))
+    team_places = check_places(PODIUM, len(standings.teams))
+    teams = _team_lines(standings.teams, rows, seats, outcomes, method_of(rules), team_places)
+    return NeedsTable(
+        tournament, session, places, tuple(lines), "", False, results, unit,
+        any_seating=seats is None, teams=teams, team_places=team_places,
+    )  # fmt: skip
+
+
+def _refusal(tournament: Tournament, session: Session | None, rules) -> tuple[str, bool] | None:
+    """Why nothing is worked out for ``session`` (and whether it is that the standings are hidden)."""
+    if session is None:
+        return _("The tournament has no sessions yet."), False
+    if rules.session_outcomes() is None:
+        return _("These rules set no bound on a session's score, so no place can be worked out."), False
     if session.status == Session.Status.FINISHED:
-        return empty(_("Session %(number)s is finished.") % {"number": session.number})
+        return _("Session %(number)s is finished.") % {"number": session.number}, False
     last = hidden_after(tournament=tournament)
     if last is not None and session.number - 1 > last:
-        return empty(
-            _(
-                "The standings after session %(number)s are hidden until the prize-giving, so what "
-                "each player needs is not shown."
-            )
-            % {"number": session.number - 1},
-            hidden=True,
-        )
+        text = _(
+            "The standings after session %(number)s are hidden until the prize-giving, so what "
+            "each player needs is not shown."
+        ) % {"number": session.number - 1}
+        return text, True
     earlier = Session.objects.filter(tournament=tournament, number__lt=session.number).exclude(
         status=Session.Status.FINISHED
     )
     unfinished = earlier.order_by("number").first()
     if unfinished is not None:
-        return empty(_("Session %(number)s is not finished yet.") % {"number": unfinished.number})
-    if not session.seating_published:
-        return empty(
-            _("The seating of session %(number)s is not published yet.") % {"number": session.number}
-        )
-    # once the session is under way its confirmed tables are in the standings: count up to the one before
-    # (penalties of no session then wait for the session's end); before it, the standings as they are
+        return _("Session %(number)s is not finished yet.") % {"number": unfinished.number}, False
+    return None
+
+
+def _counted_upto(tournament: Tournament, session: Session) -> int | None:
+    """Once the session is under way its confirmed tables are in the standings: count up to the one
+    before (penalties of no session then wait for the session's end); before it, the standings as they
+    are."""
     started = Session.objects.filter(tournament=tournament, number__gte=session.number).exclude(
         status__in=(Session.Status.PLANNED, Session.Status.SEATED)
     )
-    upto = session.number - 1 if started.exists() else None
-    standings = standings_view(tournament=tournament, upto_session=upto)
-    seats = dict(
-        Seat.objects.filter(table__session=session).values_list("registration__key", "table__number")
+    return session.number - 1 if started.exists() else None
+
+
+def _staying(tournament: Tournament, session: Session, rows) -> list:
+    """The standings' rows less the players withdrawn from the session or before: they will be listed
+    apart, below the ranking, so they are nobody's rival for a place."""
+    gone = set(
+        Registration.objects.filter(
+            tournament=tournament, withdrawn_from__isnull=False, withdrawn_from__lte=session.number
+        ).values_list("key", flat=True)
     )
+    return [row for row in rows if row.player not in gone]
+
+
+def _seats(session: Session) -> dict[str, int] | None:
+    """The table of each seated player (substitutes included); None while the seating is not published."""
+    if not session.seating_published:
+        return None
+    return dict(Seat.objects.filter(table__session=session).values_list("registration__key", "table__number"))
+
+
+def _contenders(rows, seats: dict[str, int] | None, by_table_points: bool) -> list[Contender]:
+    """The ranked players (and, at a known seating, the substitutes seated) as the engine takes them."""
+    known = seats or {}
     contenders = [
         Contender(
             player=row.player,
             name=row.name,
             primary=row.table_points if by_table_points else row.score,
             score=row.score,
-            table=seats.get(row.player),
+            table=known.get(row.player),
             ranked=not row.disqualified,
         )
-        for row in standings.rows
+        for row in rows
     ]
     ranked_keys = {c.player for c in contenders}
     contenders += [
         Contender(player=key, name="", primary=Fraction(0), score=Fraction(0), table=table, ranked=False)
-        for key, table in seats.items()
+        for key, table in known.items()
         if key not in ranked_keys
     ]
-    places = check_places((*PODIUM, *cuts[:MAX_CUTS]), len(standings.rows))
-    answers = {
-        a.player: a
-        for a in compute_needs(
-            contenders=contenders,
-            outcomes=outcomes.places,
-            spread=outcomes.spread,
-            method=method,
-            places=places,
-        )
-    }
+    return contenders
+
+
+def _answers(rows, seats, outcomes, method, places) -> dict[str, PlayerNeeds]:
+    """The engine's answers by player: at the published tables, or for any seating."""
+    compute = compute_needs if seats is not None else compute_needs_any_seating
+    answers = compute(
+        contenders=_contenders(rows, seats, method == "table_points"),
+        outcomes=outcomes.places,
+        spread=outcomes.spread,
+        method=method,
+        places=places,
+    )
+    return {a.player: a for a in answers}
+
+
+def _place_of(rules) -> dict[Fraction, int]:
+    """The place at a table each value is, when each of the four places has a value of its own."""
     strict = rules.session_places((3, 2, 1, 0))
-    place_of = {Fraction(v): i + 1 for i, v in enumerate(strict)} if len(set(strict)) == 4 else {}
+    return {Fraction(v): i + 1 for i, v in enumerate(strict)} if len(set(strict)) == 4 else {}
+
+
+def _lines(rows, answers, seats, places, place_of, by_table_points) -> list[NeedLine]:
     lines = []
-    for row in standings.rows:
+    for row in rows:
         answer = answers.get(row.player)
         if answer is None:  # disqualified: below everybody, no place to play for
             continue
@@ -186,10 +237,50 @@ def needs_table(
                 cells=tuple(_cell(answer, k, place_of, by_table_points) for k in places),
             )
         )
-    results = tuple(
-        result_text(Fraction(v), place_of, by_table_points) for v in _all_results(outcomes.places)
+    return lines
+
+
+def _team_lines(team_rows, rows, seats, outcomes, method, places) -> tuple[NeedLine, ...]:
+    """What each team needs for the teams' podium: its playing members' total (a bound that is never
+    wrong, :mod:`rankings.standings.needs_teams`)."""
+    if not team_rows:
+        return ()
+    by_table_points = method == "table_points"
+    rows = {row.player: row for row in rows}
+    playing = [
+        TeamContender(
+            team=str(team.team),
+            name=team.name,
+            primary=team.table_points if by_table_points else team.score,
+            score=team.score,
+            playing=sum(1 for key in team.members if _plays(rows.get(key), key, seats)),
+        )
+        for team in team_rows
+    ]
+    answers = compute_team_needs(
+        teams=playing, outcomes=outcomes.places, spread=outcomes.spread, method=method, places=places
     )
-    return NeedsTable(tournament, session, places, tuple(lines), "", False, results, unit)
+    ranks = {str(team.team): team.rank for team in team_rows}
+    members = {str(team.team): tuple(team.members) for team in team_rows}
+    return tuple(
+        NeedLine(
+            rank=ranks[a.player],
+            player=a.player,
+            name=a.name,
+            plays=a.plays,
+            table=None,
+            cells=tuple(_cell(a, k, {}, by_table_points) for k in places),
+            members=members[a.player],
+        )
+        for a in answers
+    )
+
+
+def _plays(row, key: str, seats: dict[str, int] | None) -> bool:
+    """Whether a team member plays the session: seated in it, or (seating not published) ranked."""
+    if row is None or row.disqualified:
+        return False
+    return key in seats if seats is not None else True
 
 
 def _all_results(vectors) -> list[Fraction]:
@@ -229,6 +320,15 @@ def needs_rows(table: NeedsTable) -> list[list]:
     if table.reason:
         rows.append(["", table.reason, ""] + [""] * len(table.places))
         return rows
+    if table.any_seating:
+        rows.append(["", _("The seating is not published yet: this holds whatever the seating."), ""])
     for line in table.lines:
         rows.append([line.rank, line.name, line.table or "", *(cell.text for cell in line.cells)])
+    if table.teams:
+        rows.append([])
+        rows.append(
+            [_("Rank"), _("Team"), ""] + [_("Place %(place)s") % {"place": k} for k in table.team_places]
+        )
+        for line in table.teams:
+            rows.append([line.rank, line.name, "", *(cell.text for cell in line.cells)])
     return rows

@@ -11,6 +11,7 @@ from tests.browser.chromium import ARTIFACTS, no_sideways_scroll, serious_violat
 from tests.ema.test_pages_api import ranked  # noqa: F401  (Ana 04010001: a ranked player)
 from tests.rankings.test_needs_pages import SEATING_2
 from tests.rankings.test_standings_pages import SESSION_1, play, seat
+from tournaments.teams.services import team_save, team_size_set
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -28,10 +29,16 @@ def test_the_new_pages_on_a_phone_in_both_languages(phone, live_server, make_tou
     tournament = make_tournament(slug="needs-open", director=director)
     play(tournament, director, SESSION_1)
     seat(tournament, 2, SEATING_2, status="seated")
+    team_size_set(tournament=tournament, size=2)
+    for name, members in (("Aces", ["p1", "p4"]), ("Bamboo", ["p2", "p3"]), ("Circles", ["p5", "p7"])):
+        team_save(tournament=tournament, name=name, member_keys=members)
+    unseated = make_tournament(slug="needs-unseated", director=director)
+    play(unseated, director, SESSION_1)  # session 2 not seated: for any seating
     player = Registration.objects.get(tournament=tournament, key="p1").player
     pages = {
         "needs": (f"/t/{tournament.slug}/standings/needs/?cut=5", "#needs tr[data-player='p1']"),
         "player-needs": (f"/t/{tournament.slug}/p/p1/", "#player-needs dl"),
+        "needs-any-seating": (f"/t/{unseated.slug}/standings/needs/", "#needs-any-seating"),
         "what-if": (
             "/ranking/mcr/04010001/what-if/?players=40&place=3&days=2&countries=6",
             "#what-if-answer",
@@ -66,3 +73,5 @@ def test_the_new_pages_on_a_phone_in_both_languages(phone, live_server, make_tou
     phone.get(f"{live_server.url}/t/{tournament.slug}/p/p1/")
     text = phone.find_element("id", "player-needs").text
     assert "sure with 2.33, possible from 1 (place 3)" in text
+    phone.get(f"{live_server.url}/t/{tournament.slug}/standings/needs/")
+    assert "Aces" in phone.find_element("id", "team-needs").text

@@ -36,6 +36,8 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
+import re
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -514,6 +516,79 @@ def check_standings(
     assert [(tp, score) for _, tp, score in shown] == [(tp, score) for _, tp, score in want]
 
 
+# -- what each player needs before the last session ------------------------------------------------------
+
+
+def read_needs(phone: Phone, slug: str) -> dict[str, tuple[str, list[str]]]:
+    """The "what each player needs" page as a player reads it before the last session: by name, the table
+    and the answer for each place of the podium in words."""
+    phone.go(f"/t/{slug}/standings/needs/")
+    rows = phone.driver.execute_script(
+        "return [...document.querySelectorAll('#needs tbody tr[data-player]')].map(tr =>"
+        " [...tr.querySelectorAll('td')].map(td => td.getAttribute('title') || td.innerText.trim()));"
+    )
+    return {cells[1]: (cells[2], cells[3:]) for cells in rows}
+
+
+def answer_of(text: str) -> tuple[Fraction | None, Fraction | None]:
+    """(sure from, possible from) as the page says it in words; the place at the table is left out."""
+    if text == "safe":
+        return Fraction(0), Fraction(0)
+    if text == "out of reach":
+        return None, None
+    found = {k: re.search(rf"{k} (\S+?)(?:,| \(|$)", text) for k in ("sure with", "possible from")}
+    sure = number(found["sure with"].group(1)) if found["sure with"] else None
+    possible = number(found["possible from"].group(1)) if found["possible from"] else sure
+    return sure, possible
+
+
+def own_needs(expected: Expected, seats: dict[int, list[str]], ranked: set[str]) -> dict[str, list]:
+    """What each ranked player needs for the podium in the last session, as this test works it out itself
+    at the session's tables: every way the places of a table can fall (table points 4/2/1/0 shared on ties,
+    from every order of four game scores), tables independent. The scores are far closer than a session
+    can change them (MCR: thousands of points), so a player level on table points counts against for
+    "sure" and for "possible". Per place: (sure from, possible from), None for none."""
+    ways = {tuple(table_points(list(game))) for game in itertools.product(range(4), repeat=4)}
+    values = sorted({v for way in ways for v in way})
+    out = {}
+    for p in ranked:
+        mine = next(t for t in seats if p in seats[t])
+        most, fewest = {}, {}
+        for r in values:
+            x = expected.table_points[p] + r
+            most[r] = fewest[r] = 0
+            for t, names in seats.items():
+                options = [w for w in ways if t != mine or w[names.index(p)] == r]
+                rivals = [(i, n) for i, n in enumerate(names) if n in ranked and n != p]
+                most[r] += max(sum(expected.table_points[n] + w[i] >= x for i, n in rivals) for w in options)
+                fewest[r] += min(sum(expected.table_points[n] + w[i] > x for i, n in rivals) for w in options)
+        out[p] = []
+        for k in (1, 2, 3):
+            sure = None
+            for r in reversed(values):
+                if most[r] >= k:
+                    break
+                sure = r
+            out[p].append((sure, next((r for r in values if fewest[r] < k), None)))
+    return out
+
+
+def check_needs(shown: dict, expected: Expected, seats: dict[int, list[str]], ranked: set[str]) -> None:
+    """The page's answers are this test's own, for every ranked player and every place of the podium."""
+    assert max(expected.score.values()) - min(expected.score.values()) < 2 * 4608  # the score never decides
+    own = own_needs(expected, seats, ranked)
+    assert len(shown) == len(ranked), (sorted(shown), sorted(ranked))
+    for name, answers in own.items():
+        found = [n for n in shown if n.startswith(name)]
+        assert found, f"{name} is not on the page"
+        table, texts = shown[found[0]]
+        assert table == str(next(t for t in seats if name in seats[t])), (name, table)
+        read = [answer_of(text) for text in texts]
+        want = [tuple(None if v is None else round(v, 2) for v in answer) for answer in answers]
+        got = [tuple(None if v is None else round(v, 2) for v in answer) for answer in read]
+        assert got == want, (name, texts, answers)
+
+
 # -- the day --------------------------------------------------------------------------------------------
 
 
@@ -738,12 +813,31 @@ def a_tournament_day(live_server, proxy, phones, journey: Journey) -> None:
         else:  # the player absent from session 1 plays again; a new substitute comes, not needed
             check_in_everybody(boss, new_substitute=NEVER_PLAYS)
         links = seat_publish_start(boss, n)
+        if n == 3:  # the players read what they need before the last session's results come in
+            needs_shown = read_needs(tables[0], slug)
+            tables[0].shot("needs-before-the-last-session")
+            ranked = set(expected.table_points) - substitutes - {WITHDRAWN}
+            leader = expected.ranked(substitutes | {WITHDRAWN})[0][0]
+            tables[0].go(
+                tables[0].driver.execute_script(
+                    "return [...document.querySelectorAll('#needs tbody td a')]"
+                    ".find(a => a.innerText.trim().startsWith(arguments[0])).getAttribute('href');",
+                    leader,
+                )
+            )
+            assert "What you need in session 3" in tables[0].text("#player-needs")
+            own_page = tables[0].text("#player-needs")
+            tables[0].shot("needs-the-leader")
         if n == 1:
             venue_screen(phones, journey, boss, slug, n)
             stale = phones("table1-left-open", journey, tab_of=tables[0])
             stale.go(links[0])
         seats, games, deductions = tables_play(tables, links, n, proxy, referee, slug, boss)
         played[n] = (seats, games)
+        if n == 3:  # the standings before it: the figures this test computed after session 2
+            check_needs(needs_shown, expected, seats, ranked)
+            leader_texts = next(texts for name, (_t, texts) in needs_shown.items() if name.startswith(leader))
+            assert all(text in own_page for text in leader_texts), (own_page, leader_texts)
         seated = [name for t in seats for name in seats[t]]
         assert NEVER_PLAYS not in seated
         if n in (1, 3):

@@ -7,10 +7,12 @@ import csv
 import io
 
 import pytest
+from drf_spectacular.generators import SchemaGenerator
 
 from tests.rankings.test_standings_pages import SESSION_1, _clean_cache, play, seat  # noqa: F401
 from tournaments.models import Session
 from tournaments.selectors import HIDE_SETTING
+from tournaments.teams.services import team_save, team_size_set
 
 pytestmark = pytest.mark.django_db
 
@@ -91,11 +93,24 @@ def test_bad_parameters_are_refused_naming_the_field(client, tournament, referee
     assert client.get(f"/t/{tournament.slug}/standings/needs.csv?cut=x").status_code == 400
 
 
-def test_nothing_is_worked_out_before_the_seating_is_published(client, tournament, referee):
+def test_before_the_seating_is_published_the_answers_hold_for_any_seating(client, tournament, referee):
     play(tournament, referee, SESSION_1)
     html = client.get(f"/t/{tournament.slug}/standings/needs/").content.decode()
-    assert "The seating of session 2 is not published yet." in html
-    assert '<tr data-player="' not in html
+    assert "The seating of session 2 is not published yet" in html
+    assert "whatever the seating" in html
+    assert html.count('<tr data-player="') == 8
+    # p1 (4): p2 (2) may sit at another table and win it (6), so first is sure only with a shared first of
+    # three (7/3), as at the published tables; but a last place (0) keeps it possible with some seating:
+    # his table 4, 2, 1 to p4, p3 and p5 (4, 3, 2.75) and the other table four 1.75s (p2 on 3.75)
+    row = _cells(html, "p1")
+    assert 'title="sure with 2.33, possible from 0 (place 4)"' in row
+    # p4 (0), out of reach of first at the published tables, keeps it possible with a win if he sits with
+    # p1 and p1 finishes last (both on 4, the score decides)
+    assert 'title="possible from 4 (place 1), never sure"' in _cells(html, "p4")
+    body = client.get(f"/api/tournaments/{tournament.slug}/needs/").json()
+    assert body["any_seating"] is True and body["reason"] == ""
+    p1 = next(p for p in body["players"] if p["player"] == "p1")
+    assert p1["table"] is None and (p1["places"][0]["guaranteed"], p1["places"][0]["possible"]) == (2.33, 0)
 
 
 def test_a_finished_session_and_an_unfinished_earlier_one_are_said(client, tournament, referee):
@@ -154,3 +169,45 @@ def test_the_page_in_spanish(client, tournament, referee):
     assert "seguro 2,33 · desde 1" in _cells(html, "p1")
     player = client.get(f"/t/{tournament.slug}/p/p1/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Lo que necesita en la sesión 2" in player
+
+
+def test_the_teams_podium_is_worked_out_for_the_members_together(client, tournament, referee):
+    _before_last(tournament, referee)
+    team_size_set(tournament=tournament, size=2)
+    # team mates at different tables of session 2: Aces 4 + 0, Bamboo 2 + 1, Circles and Dragons 3.5
+    for name, members in (("Aces", ["p1", "p4"]), ("Bamboo", ["p2", "p3"]), ("Circles", ["p5", "p7"])):
+        team_save(tournament=tournament, name=name, member_keys=members)
+    team_save(tournament=tournament, name="Dragons", member_keys=["p6", "p8"])
+    html = client.get(f"/t/{tournament.slug}/standings/needs/").content.decode()
+    assert "Teams' podium" in html
+    start = html.index('id="team-needs"')
+    teams = html[start : html.index("</table>", start)]
+    assert teams.count("<tr data-team=") == 4
+    # Aces (4) is sure of first whatever the others do only with 8 (both its members win): Circles and
+    # Dragons (3.5) can make 8 more; the teams' podium is safe for nobody and out of reach for nobody
+    aces = teams[teams.index(">Aces<") :]
+    assert 'title="sure with 8' in aces.split("</tr>")[0]
+    body = client.get(f"/api/tournaments/{tournament.slug}/needs/").json()
+    assert body["team_places"] == [1, 2, 3]
+    first = next(t for t in body["teams"] if t["name"] == "Aces")["places"][0]
+    assert (first["status"], first["guaranteed"]) == ("needs", 8)
+    lines = list(
+        csv.reader(
+            io.StringIO(client.get(f"/t/{tournament.slug}/standings/needs.csv").content.decode("utf-8-sig"))
+        )
+    )
+    assert ["Rank", "Team", "", "Place 1", "Place 2", "Place 3"] in lines
+    spanish = client.get(f"/t/{tournament.slug}/standings/needs/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Podio por equipos" in spanish
+    # p1 reads his team's answers on his own page
+    player = client.get(f"/t/{tournament.slug}/p/p1/").content.decode()
+    start = player.index('id="player-team-needs"')
+    assert "Teams&#x27; podium: Aces" in player or "Teams' podium: Aces" in player
+    assert "sure with 8" in player[start : player.index("</dl>", start)]
+
+
+def test_the_schema_documents_the_seating_and_the_teams():
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    needs = schema["components"]["schemas"]["Needs"]["properties"]
+    assert {"any_seating", "team_places", "teams"} <= set(needs)
+    assert "team" in schema["components"]["schemas"]["TeamNeeds"]["properties"]
