@@ -31,6 +31,7 @@ DEMO_ENV := DEBUG=0 SECRET_KEY=local-demo-only-not-a-secret ALLOWED_HOSTS=$(HOST
 ## run: install, migrate, load the demo tournament if absent, serve on http://127.0.0.1:8000 (SQLite, eager tasks)
 run: install
 	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
+	$(DEMO_ENV) $(BIN)/python manage.py vapid_keys -v0
 	$(DEMO_ENV) $(BIN)/python manage.py load_demo --if-absent --url http://$(HOST):$(PORT)
 	$(DEMO_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(DEMO_ENV) $(BIN)/python manage.py runserver --insecure $(HOST):$(PORT)
