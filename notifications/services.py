@@ -20,7 +20,7 @@ from notifications import topics as t
 from notifications.models import Subscription
 from notifications.webpush import endpoint_fault, key_fault
 from tournaments.models import Registration, Table, Tournament
-from tournaments.permissions import can_manage, can_referee
+from tournaments.permissions import can_manage, can_referee, can_view
 from tournaments.signals import SETTINGS, changed_send
 
 WAIT_SETTING = "push_wait_minutes"  # tournament.settings: minutes a submitted table may wait
@@ -81,7 +81,7 @@ def owner_player_account(*, user, slug: str, key: str) -> Owner:
         .filter(tournament__slug=str(slug)[:80], key=str(key)[:40])
         .first()
     )
-    if registration is None:
+    if registration is None or not can_view(user, registration.tournament):
         raise Http404("No such player in this tournament.")
     if not user.is_authenticated or registration.player.user_id != user.pk:
         raise PermissionDenied(
@@ -99,7 +99,7 @@ def owner_table_link(*, key: str) -> Owner:
 
 def owner_staff(*, user, slug: str) -> Owner:
     tournament = Tournament.objects.filter(slug=str(slug)[:80]).first()
-    if tournament is None:
+    if tournament is None or not can_view(user, tournament):
         raise Http404("No such tournament.")
     if not can_referee(user, tournament):
         raise PermissionDenied("You need the director or referee role in this tournament.")

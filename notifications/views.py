@@ -12,7 +12,6 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import render
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from notifications import events, services, topics, vapid
@@ -68,9 +67,8 @@ def player_link(request: HttpRequest, key: str, slug: str, pk: int | None = None
 
 @require_http_methods(["GET", "POST"])
 def player_account(request: HttpRequest, slug: str, key: str, pk: int | None = None):
-    if not request.user.is_authenticated:
-        return JsonResponse({"detail": _("Sign in, or open your private link.")}, status=403)
-    return _answer(request, services.owner_player_account(user=request.user, slug=slug, key=key), pk)
+    owner = services.owner_player_account(user=request.user, slug=slug, key=key)  # 404 before 403
+    return _answer(request, owner, pk)
 
 
 @require_http_methods(["GET", "POST"])
@@ -80,9 +78,7 @@ def table_link(request: HttpRequest, key: str, pk: int | None = None):
 
 @require_http_methods(["GET", "POST"])
 def staff(request: HttpRequest, slug: str, pk: int | None = None):
-    if not request.user.is_authenticated:
-        return JsonResponse({"detail": _("Sign in first.")}, status=403)
-    return _answer(request, services.owner_staff(user=request.user, slug=slug), pk)
+    return _answer(request, services.owner_staff(user=request.user, slug=slug), pk)  # 404 before 403
 
 
 @login_required
