@@ -277,3 +277,20 @@ def test_the_clock_tells_the_signal_and_the_end_and_a_stale_schedule_tells_nothi
     items = events.clock_due(session, version, end1, late=jobs.CLOCK_LATE)
     assert [(n.facts["table"], n.facts["phase"]) for _, n in items] == [(1, "end")]
     assert events.clock_due(session, version, end1, late=jobs.CLOCK_LATE) == []  # told once
+
+
+def test_a_held_hand_tells_the_referees_who_chose_it(client, tournament, phone, referee, scorer, api_as):
+    from tests.scoring.test_referee_overview import MCR_TILES, hand
+
+    tables = seat_all(tournament)
+    publish(tournament, 1)
+    mine, other = phone(), phone()
+    client.force_login(referee)
+    subscribe(client, reverse("push-staff", args=[tournament.slug]), mine, ["held"], "es")
+    with commits():
+        hand(api_as(scorer), tables[0], 1, result="win", winner="p1", discarder="p3", fan=16, tiles=MCR_TILES)
+    (message,) = mine.messages()
+    data = mine.read(message)
+    assert data["title"] == "Mesa 1: la mano 1 está retenida"
+    assert data["url"] == f"/t/{tournament.slug}/s/1/table/1/"
+    assert other.messages() == []
