@@ -63,6 +63,8 @@ BENCH_HTTP_SECONDS ?= 10
 bench: install
 	@mkdir -p $(BENCH_DIR)
 	@set -e; for b in rules seating archive; do echo "== bench.$$b"; $(BIN)/python -m bench.$$b; done
+	@echo "== bench.push"; if [ -n "$$DATABASE_URL" ]; then $(BIN)/python -m bench.push; \
+	  else $(BIN)/python -m bench.push --database sqlite:///$(BENCH_DIR)/push.sqlite3; fi
 	@set -e; for b in requests director; do echo "== bench.$$b"; \
 	  if [ -n "$$DATABASE_URL" ]; then $(BIN)/python -m bench.$$b; \
 	  else rm -f $(BENCH_DIR)/$$b.sqlite3; $(BIN)/python -m bench.$$b --database sqlite:///$(BENCH_DIR)/$$b.sqlite3; fi; done

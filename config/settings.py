@@ -410,6 +410,7 @@ PUSH_SERVICE_HOSTS = env.list(
 )
 PUSH_TIMEOUT_SECONDS = env.float("PUSH_TIMEOUT_SECONDS", default=10.0)
 PUSH_BATCH = env.int("PUSH_BATCH", default=200)  # messages per sending task
+PUSH_CONCURRENCY = env.int("PUSH_CONCURRENCY", default=8)  # messages of a task in flight at once
 PUSH_SWEEP_SECONDS = env.int("PUSH_SWEEP_SECONDS", default=30)  # the waits for confirmation, the clock
 CELERY_BEAT_SCHEDULE["push-sweep"] = {
     "task": "notifications.tasks.push_sweep",

@@ -7,6 +7,7 @@ import datetime as dt
 import logging
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from celery import current_app
@@ -96,44 +97,48 @@ class Outcome:
 
 
 def push_send(*, tournament_id: int, rows: list[list]) -> Outcome:
-    """Send one batch: each message rendered in its phone's language; a subscription the push service no
-    longer knows (404, 410) goes; those to try again (429, 5xx, no answer) are returned."""
+    """Send one batch: each message rendered in its phone's language, PUSH_CONCURRENCY at a time; a
+    subscription the push service no longer knows (404, 410) goes; those to try again (429, 5xx, no
+    answer) are returned."""
     keys = vapid.keys()
     outcome = Outcome(retry=[])
     tournament = Tournament.objects.filter(pk=tournament_id).only("name").first()
     if keys is None or tournament is None:
         return outcome
     subs = Subscription.objects.in_bulk([row[0] for row in rows])
+    messages = []
+    for row in rows:
+        sub = subs.get(row[0])
+        if sub is None:
+            continue  # removed since
+        notice = Notice(row[1], row[2], row[3])
+        message = Outgoing(
+            endpoint=sub.endpoint,
+            p256dh=sub.p256dh,
+            auth=sub.auth,
+            payload=render(notice, language=sub.language, tournament=tournament.name),
+            ttl=topics.TTL.get(notice.topic, 3600),
+            topic=notice.topic,
+            urgency=topics.URGENCY.get(notice.topic, "normal"),
+        )
+        messages.append((row, sub.pk, message))
     sender = Sender(keys)
-    done, dead = [], []
     try:
-        for row in rows:
-            sub = subs.get(row[0])
-            if sub is None:
-                continue  # removed since
-            notice = Notice(row[1], row[2], row[3])
-            payload = render(notice, language=sub.language, tournament=tournament.name)
-            message = Outgoing(
-                endpoint=sub.endpoint,
-                p256dh=sub.p256dh,
-                auth=sub.auth,
-                payload=payload,
-                ttl=topics.TTL.get(notice.topic, 3600),
-                topic=notice.topic,
-                urgency=topics.URGENCY.get(notice.topic, "normal"),
-            )
-            status, code = sender.send(message)
-            if status == SENT:
-                done.append(sub.pk)
-            elif status == GONE:
-                dead.append(sub.pk)
-            elif status == RETRY:
-                outcome.retry.append(row)
-            else:
-                outcome.failed += 1
-                log.warning("push to subscription %s refused: %s", sub.pk, code)
+        with ThreadPoolExecutor(max_workers=max(1, settings.PUSH_CONCURRENCY)) as pool:
+            answers = list(pool.map(lambda item: sender.send(item[2]), messages))
     finally:
         sender.close()
+    done, dead = [], []
+    for (row, pk, _), (status, code) in zip(messages, answers, strict=True):
+        if status == SENT:
+            done.append(pk)
+        elif status == GONE:
+            dead.append(pk)
+        elif status == RETRY:
+            outcome.retry.append(row)
+        else:
+            outcome.failed += 1
+            log.warning("push to subscription %s refused: %s", pk, code)
     sent(ids=done)
     gone(ids=dead)
     outcome.sent, outcome.gone = len(done), len(dead)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import threading
 import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -73,24 +74,36 @@ class Outgoing:
 
 
 class Sender:
-    """One batch: a signature per push service, a connection per service."""
+    """One batch: a signature per push service; per sending thread, a connection per service."""
 
     def __init__(self, keys: Keys):
         self.keys = keys
         self.vapid = Vapid.from_raw(keys.private.encode())
-        self.http = requests.Session()
+        self.local = threading.local()
+        self.sessions: list[requests.Session] = []
+        self.lock = threading.Lock()
         self.tokens: dict[str, tuple[dict, float]] = {}
+
+    @property
+    def http(self) -> requests.Session:
+        session = getattr(self.local, "session", None)
+        if session is None:
+            session = self.local.session = requests.Session()
+            with self.lock:
+                self.sessions.append(session)
+        return session
 
     def _authorization(self, endpoint: str) -> dict:
         parts = urlsplit(endpoint)
         audience = f"{parts.scheme}://{parts.netloc}"
         now = time.time()
-        cached = self.tokens.get(audience)
-        if cached is None or cached[1] < now + 600:
-            expires = int(now) + 12 * 3600
-            claims = {"aud": audience, "exp": expires, "sub": self.keys.subject}
-            cached = (self.vapid.sign(claims), expires)
-            self.tokens[audience] = cached
+        with self.lock:
+            cached = self.tokens.get(audience)
+            if cached is None or cached[1] < now + 600:
+                expires = int(now) + 12 * 3600
+                claims = {"aud": audience, "exp": expires, "sub": self.keys.subject}
+                cached = (self.vapid.sign(claims), expires)
+                self.tokens[audience] = cached
         return dict(cached[0])
 
     def send(self, message: Outgoing) -> tuple[str, int | None]:
@@ -124,4 +137,5 @@ class Sender:
         return FAILED, status
 
     def close(self) -> None:
-        self.http.close()
+        for session in self.sessions:
+            session.close()

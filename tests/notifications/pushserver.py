@@ -43,6 +43,8 @@ class PushServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            disable_nagle_algorithm = True
+
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
                 body = self.rfile.read(length)
