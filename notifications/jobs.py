@@ -151,6 +151,8 @@ def dispatch(name: str, args: tuple, *, eta: dt.datetime | None = None) -> None:
     if not settings.CELERY_TASK_ALWAYS_EAGER:
         current_app.send_task(name, args=args, eta=eta)
         return
+    if name not in current_app.tasks:  # the tasks' modules are imported on first use in this process
+        current_app.loader.import_default_modules()
     task = current_app.tasks[name]
     if eta is None:
         task.apply(args=args, throw=True)

@@ -122,8 +122,10 @@
         await navigator.serviceWorker.ready;
         const permission = await Notification.requestPermission();
         if (permission !== "granted") { explain(); say(status.dataset.tOff); return; }
+        // a browser whose push service does not answer (no network, none at all) is not waited for long
+        const late = new Promise((resolve, reject) => setTimeout(() => reject(new Error("no answer")), 20000));
         const subscription = (await registration.pushManager.getSubscription())
-          || (await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(panel.dataset.key) }));
+          || (await Promise.race([late, registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(panel.dataset.key) })]));
         const answer = await post(url, { ...subscription.toJSON(), topics });
         say(answer.ok ? status.dataset.tSaved : status.dataset.tFailed);
       } catch (e) {
