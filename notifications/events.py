@@ -12,6 +12,7 @@ from collections import defaultdict
 from fractions import Fraction
 
 from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 from django.urls import reverse
 
 from notifications import topics as t
@@ -23,7 +24,16 @@ from rankings.standings.selectors import standings_document
 from scoring.models import Hand, RefereeCall, SeatSummary, TableResult
 from tournaments.clock import engine
 from tournaments.clock import selectors as clock_selectors
-from tournaments.models import Announcement, Seat, Session, SessionClock, Table, Tournament
+from tournaments.models import (
+    Announcement,
+    Role,
+    Seat,
+    Session,
+    SessionClock,
+    Table,
+    Tournament,
+    TournamentRole,
+)
 from tournaments.selectors import visible_through
 from tournaments.signals import CLOCK, ENTRY, RESULTS, SCHEDULE, STATUS
 
@@ -43,8 +53,20 @@ def first_time(key: str) -> bool:
 
 
 def subscribers(tournament_id: int, topic: str, **owner) -> list[Subscription]:
+    """The phones told of ``topic``: a player's by the link, or by the account the player's record still
+    names; the staff's while the account is still a referee or director of the tournament."""
+    staff = TournamentRole.objects.filter(
+        tournament_id=tournament_id, role__in=(Role.DIRECTOR, Role.REFEREE)
+    ).values("user_id")
+    still = (
+        Q(user__isnull=True)
+        | Q(audience="player", user_id=F("registration__player__user_id"))
+        | Q(audience="staff", user_id__in=staff)
+    )
     return list(
-        Subscription.objects.filter(tournament_id=tournament_id, topics__contains=f",{topic},", **owner)
+        Subscription.objects.filter(
+            still, tournament_id=tournament_id, topics__contains=f",{topic},", **owner
+        )
         .select_related("registration__player", "table")
         .order_by("pk")
     )

@@ -294,3 +294,25 @@ def test_a_held_hand_tells_the_referees_who_chose_it(client, tournament, phone, 
     assert data["title"] == "Mesa 1: la mano 1 está retenida"
     assert data["url"] == f"/t/{tournament.slug}/s/1/table/1/"
     assert other.messages() == []
+
+
+def test_a_phone_is_told_only_while_its_account_still_may_know(
+    client, tournament, p1, phone, referee, make_user
+):
+    from tournaments.models import TournamentRole
+
+    staff_phone = phone()
+    client.force_login(referee)
+    subscribe(client, reverse("push-staff", args=[tournament.slug]), staff_phone, ["call"])
+    user = make_user("p1-account")
+    p1.player.user = user
+    p1.player.save()
+    client.force_login(user)
+    subscribe(client, reverse("push-player-account", args=[tournament.slug, "p1"]), phone(), ["announce"])
+    assert len(events.subscribers(tournament.pk, "call")) == 1
+    assert len(events.subscribers(tournament.pk, "announce")) == 1
+    TournamentRole.objects.filter(user=referee).delete()  # no longer a referee here
+    p1.player.user = None  # the player's record no longer names the account
+    p1.player.save()
+    assert events.subscribers(tournament.pk, "call") == []
+    assert events.subscribers(tournament.pk, "announce") == []
