@@ -17,13 +17,16 @@ from django.utils import timezone
 
 from notifications import events, topics, vapid
 from notifications.messages import Notice, render
-from notifications.models import Subscription
+from notifications.models import PushSent, Subscription
 from notifications.services import gone, sent
 from notifications.webpush import GONE, RETRY, SENT, Outgoing, Sender
 from tournaments.models import Session, SessionClock, Tournament
 
 log = logging.getLogger(__name__)
-CLOCK_LATE = dt.timedelta(minutes=2)  # a clock message this late is still sent; later, it is stale
+CLOCK_LATE = dt.timedelta(minutes=2)
+KEEP_TOLD = dt.timedelta(
+    days=14
+)  # the record of what was told is kept this long  # a clock message this late is still sent; later, it is stale
 
 
 def as_rows(items: list[events.Item]) -> list[list]:
@@ -75,6 +78,7 @@ def push_sweep() -> list[tuple[int, list[events.Item]]]:
     """Every sweep (beat, or the embedded scheduler): the tables waiting for confirmation too long, and any
     clock message due that its timed task missed (a restart)."""
     now = timezone.now()
+    PushSent.objects.filter(created_at__lt=now - KEEP_TOLD).delete()  # long past: nothing asks any more
     found = [(tournament.pk, items) for tournament, items in events.waiting(now)]
     running = SessionClock.objects.filter(
         state="running",
