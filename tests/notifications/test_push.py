@@ -316,3 +316,43 @@ def test_a_phone_is_told_only_while_its_account_still_may_know(
     p1.player.save()
     assert events.subscribers(tournament.pk, "call") == []
     assert events.subscribers(tournament.pk, "announce") == []
+
+
+def test_a_clock_change_schedules_its_messages_and_an_old_schedule_sends_nothing(
+    client, tournament, phone, referee, monkeypatch
+):
+    tables = seat_all(tournament)
+    publish(tournament, 1)
+    t = phone()
+    subscribe(client, reverse("push-table-link", args=[tables[0].private_key]), t, ["clock"], "es")
+    scheduled = []
+    monkeypatch.setattr(jobs, "later", lambda when, run: scheduled.append((when, run)))
+    with commits():
+        clock.clock_act(tournament=tournament, user=referee, action="start")
+    first = sorted(scheduled, key=lambda item: item[0])
+    session = tournament.sessions.get(number=1)
+    _, moments = events.clock_moments(session)
+    assert [when for when, _ in first] == sorted({when for when, _, _ in moments})
+    signal_at, run_signal = first[0]
+    end_at, run_end = first[-1]
+    # the signal's task runs at its time: the table's phone is told
+    monkeypatch.setattr(jobs.timezone, "now", lambda: signal_at)
+    run_signal()
+    (message,) = t.messages()
+    data = t.read(message)
+    assert data["title"] == "Mesa 1: la señal" and data["body"] == "Quedan 15 minutos en su mesa."
+    assert message.headers["ttl"] == "600" and message.headers["topic"] == "clock"
+    # five more minutes for table 1: the end first scheduled is stale and sends nothing
+    scheduled.clear()
+    with commits():
+        clock.clock_act(tournament=tournament, user=referee, action="extend", seconds=300, table=1)
+    monkeypatch.setattr(jobs.timezone, "now", lambda: end_at)
+    run_end()
+    assert len(t.messages()) == 1
+    new_end = max(when for when, _ in scheduled)
+    assert new_end - end_at == dt.timedelta(seconds=300)
+    monkeypatch.setattr(jobs.timezone, "now", lambda: new_end)
+    for when, run in scheduled:
+        if when == new_end:
+            run()
+    assert t.read(t.messages()[-1])["title"] == "Mesa 1: se acabó el tiempo"
