@@ -31,6 +31,7 @@ DEMO_ENV := DEBUG=0 SECRET_KEY=local-demo-only-not-a-secret ALLOWED_HOSTS=$(HOST
 ## run: install, migrate, load the demo tournament if absent, serve on http://127.0.0.1:8000 (SQLite, eager tasks)
 run: install
 	$(DEMO_ENV) $(BIN)/python manage.py migrate --noinput
+	$(DEMO_ENV) $(BIN)/python manage.py vapid_keys -v0
 	$(DEMO_ENV) $(BIN)/python manage.py load_demo --if-absent --url http://$(HOST):$(PORT)
 	$(DEMO_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(DEMO_ENV) $(BIN)/python manage.py runserver --insecure $(HOST):$(PORT)
@@ -62,6 +63,8 @@ BENCH_HTTP_SECONDS ?= 10
 bench: install
 	@mkdir -p $(BENCH_DIR)
 	@set -e; for b in rules seating archive; do echo "== bench.$$b"; $(BIN)/python -m bench.$$b; done
+	@echo "== bench.push"; if [ -n "$$DATABASE_URL" ]; then $(BIN)/python -m bench.push; \
+	  else $(BIN)/python -m bench.push --database sqlite:///$(BENCH_DIR)/push.sqlite3; fi
 	@set -e; for b in requests director; do echo "== bench.$$b"; \
 	  if [ -n "$$DATABASE_URL" ]; then $(BIN)/python -m bench.$$b; \
 	  else rm -f $(BENCH_DIR)/$$b.sqlite3; $(BIN)/python -m bench.$$b --database sqlite:///$(BENCH_DIR)/$$b.sqlite3; fi; done

@@ -17,7 +17,8 @@ run whatever the others do (a failure is logged with the event; the standings sw
 
 1. ``rankings.standings.receivers.standings_queue``: the standings' recompute;
 2. ``tournaments.clock.receivers.clock_document_follow``: the clock document;
-3. ``rankings.backups.receivers.backup_when_finished``: a finished tournament's last backup.
+3. ``rankings.backups.receivers.backup_when_finished``: a finished tournament's last backup;
+4. ``notifications.receivers.push_follow``: the Web Push messages the change tells (queued).
 
 Besides the event, two model receivers tidy files: an export job's file goes with its row, and a deleted
 tournament's backups are set aside for the site's administrators.
@@ -31,6 +32,7 @@ from tournaments.signals import changed, changing
 
 
 def connect() -> None:
+    from notifications.receivers import push_follow
     from rankings.backups.receivers import backup_when_finished, tournament_deleted
     from rankings.ema.receivers import ranking_follows
     from rankings.exports.receivers import export_file_delete
@@ -42,7 +44,7 @@ def connect() -> None:
 
     for listener in (rows_rewrite, standings_follow, ranking_follows, clocks_follow_status, pages_follow):
         changing.connect(listener, dispatch_uid=f"{listener.__module__}.{listener.__name__}")
-    for listener in (standings_queue, clock_document_follow, backup_when_finished):
+    for listener in (standings_queue, clock_document_follow, backup_when_finished, push_follow):
         changed.connect(listener, dispatch_uid=f"{listener.__module__}.{listener.__name__}")
     post_delete.connect(export_file_delete, sender=ExportJob, dispatch_uid="export_job_deleted")
     post_delete.connect(tournament_deleted, sender=Tournament, dispatch_uid="backups_tournament_deleted")

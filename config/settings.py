@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "rankings",
     "rankings.submission",
     "idempotency",
+    "notifications",
     "csp",
 ]
 
@@ -386,3 +387,32 @@ CLOCK_POLL_SECONDS = env.int("CLOCK_POLL_SECONDS", default=15)
 # A director's CSV file of more players than this is imported in the background, with its progress
 # (rankings/player_jobs.py); smaller files within the request.
 PLAYER_IMPORT_INLINE_ROWS = env.int("PLAYER_IMPORT_INLINE_ROWS", default=200)
+
+# Web Push (notifications/): the VAPID key pair the push services check our messages against. In production
+# VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (base64url, as `manage.py vapid_keys --print` makes them) and
+# VAPID_SUBJECT (a mailto: or https: contact for the push services); unset, the pair `make run` keeps in
+# VAPID_FILE (var/vapid.json, outside the repository). No pair at all: the pages say push is not offered.
+VAPID_FILE = Path(env.str("VAPID_FILE", default=str(BASE_DIR / "var" / "vapid.json")))
+VAPID_PUBLIC_KEY = env.str("VAPID_PUBLIC_KEY", default="")
+VAPID_PRIVATE_KEY = env.str("VAPID_PRIVATE_KEY", default="")
+VAPID_SUBJECT = env.str("VAPID_SUBJECT", default="mailto:director@localhost")
+# The push services a subscription may name (the browser vendors'): their host or a parent domain. The
+# server sends to these hosts only, over https.
+PUSH_SERVICE_HOSTS = env.list(
+    "PUSH_SERVICE_HOSTS",
+    default=[
+        "fcm.googleapis.com",
+        "android.googleapis.com",
+        "push.services.mozilla.com",
+        "notify.windows.com",
+        "push.apple.com",
+    ],
+)
+PUSH_TIMEOUT_SECONDS = env.float("PUSH_TIMEOUT_SECONDS", default=10.0)
+PUSH_BATCH = env.int("PUSH_BATCH", default=200)  # messages per sending task
+PUSH_CONCURRENCY = env.int("PUSH_CONCURRENCY", default=8)  # messages of a task in flight at once
+PUSH_SWEEP_SECONDS = env.int("PUSH_SWEEP_SECONDS", default=30)  # the waits for confirmation, the clock
+CELERY_BEAT_SCHEDULE["push-sweep"] = {
+    "task": "notifications.tasks.push_sweep",
+    "schedule": float(PUSH_SWEEP_SECONDS),
+}

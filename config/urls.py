@@ -42,6 +42,7 @@ urlpatterns = [
     path("", include("tournaments.console.urls")),
     path("", include("tournaments.teams.urls")),
     path("", include("tournaments.clock.urls")),
+    path("", include("notifications.urls")),
     path("", include("tournaments.urls")),
 ]
 handler400 = "config.api.bad_request"

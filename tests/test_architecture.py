@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency")
+PACKAGES = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency", "notifications")
 LINT = Path(sys.executable).with_name("lint-imports")
 
 

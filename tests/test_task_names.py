@@ -10,7 +10,7 @@ from django.conf import settings
 
 from config.celery import app
 
-ROOTS = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency")
+ROOTS = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency", "notifications")
 SERVICE_MODULES = ("services", "jobs", "player_jobs", "sweep")
 
 

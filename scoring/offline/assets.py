@@ -24,6 +24,7 @@ STATIC_FILES = (
     "js/confirm.js",
     "js/session-clock.js",
     "js/referee-call.js",
+    "js/push.js",
     "scoring/tiles.js",
     "img/favicon.svg",
     "icons/entry-192.png",

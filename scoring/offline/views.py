@@ -93,6 +93,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
             "sign_in_link": json.dumps(sign_in_link_pattern()),
             "account_header": json.dumps(ACCOUNT_HEADER),
             "until_header": json.dumps(UNTIL_HEADER),
+            "icon_url": json.dumps(static("icons/entry-192.png")),
             "offline_text": json.dumps(
                 _("This table page has not been opened on this phone yet; open it once with a network.")
             ),

@@ -111,3 +111,37 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(caches.match(url.pathname, { cacheName: CACHE }).then((cached) => cached || fetch(request)));
   }
 });
+
+// Web Push (notifications/): a message the server sent to this phone (JSON: title, body, url, tag, lang) is
+// shown as a notification; a newer one of the same kind (tag) replaces the older. A tap opens the page it
+// names (a page of this site only), focusing a window already showing it.
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (e) {
+    data = { title: event.data ? event.data.text() : "" };
+  }
+  const title = String(data.title || data.tournament || "");
+  const options = {
+    body: String(data.body || ""),
+    tag: String(data.tag || "news"),
+    lang: String(data.lang || ""),
+    renotify: Boolean(data.tag),
+    icon: {{ icon_url|safe }},
+    data: { url: String(data.url || "/") },
+  };
+  event.waitUntil(self.registration.showNotification(title, options));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  const url = target.origin === self.location.origin ? target.href : self.location.origin + "/";
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+      const open = windows.find((w) => w.url === url);
+      return open ? open.focus() : self.clients.openWindow(url);
+    })
+  );
+});
