@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency")
+PACKAGES = ("config", "tournaments", "scoring", "penalties", "rankings", "idempotency", "notifications")
 MAX_LINES = 80
 #: the registry of penalty kinds: the one place that may compare with a kind
 KIND_REGISTRY = "penalties/kinds.py"
@@ -38,6 +38,7 @@ AREAS = (
     "penalties",
     "rankings",
     "idempotency",
+    "notifications",
 )
 
 
