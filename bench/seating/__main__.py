@@ -16,6 +16,9 @@ from dataclasses import dataclass
 
 from tournaments.seating.engine import Player, SeatingSettings, Tournament, plan_schedule, quality_report
 
+#: the demo tournament's 40 players (tournaments/demo.py): 8 countries, each one club, of these sizes
+DEMO_SIZES = (6, 5, 5, 5, 4, 5, 4, 6)
+
 
 @dataclass(frozen=True)
 class Case:
@@ -25,6 +28,11 @@ class Case:
     countries: int = 0  # players come from this many countries of equal size
     team_size: int = 0  # players form teams of this size (consecutive numbers), kept apart
     spread_countries: bool = False  # country of player i is i modulo ``countries`` (teams mix countries)
+    sizes: tuple[int, ...] = ()  # countries of these sizes, in order (players beyond them have none)
+    club_size: int = 0  # clubs of this many consecutive players (inside the countries when sizes match)
+    clubs_are_countries: bool = False  # every country is one club
+    label: str = ""  # what the case is, in its name
+    tag: str = ""  # the case's key after its size (``--only``)
 
     @property
     def name(self) -> str:
@@ -33,6 +41,12 @@ class Case:
             text += f", teams of {self.team_size}"
         if self.countries:
             text += f", {self.countries} countries"
+        if self.sizes:
+            text += ", countries of " + "/".join(map(str, self.sizes))
+        if self.club_size:
+            text += f", clubs of {self.club_size}"
+        if self.label:
+            text += f", {self.label}"
         return text
 
     @property
@@ -40,7 +54,7 @@ class Case:
         text = f"{self.players}x{self.sessions}"
         if self.team_size:
             text += "t"
-        return text
+        return text + self.tag
 
 
 CASES = [
@@ -59,10 +73,29 @@ CASES = [
     Case(28, 9, "stretch"),
     Case(40, 8, "required", countries=8, team_size=4),
     Case(64, 10, "required", countries=8, team_size=4, spread_countries=True),
+    # The speed target: each of these (and every case above) under 1 s of CPU.
+    Case(40, 6, "speed", sizes=DEMO_SIZES, clubs_are_countries=True, label="clubs alike (demo)", tag="d"),
+    Case(40, 8, "speed", sizes=(15, 10, 5, 5, 5), tag="c"),
+    Case(40, 10, "speed", sizes=(15, 10, 5, 5, 5), tag="c"),
+    Case(40, 8, "speed", sizes=(20, 10), tag="c2"),
+    Case(40, 10, "speed", sizes=(20, 10), tag="c2"),
+    Case(400, 10, "speed", countries=20, club_size=5, tag="c"),
 ]
 
 
+def _sized(sizes: tuple[int, ...], i: int) -> str:
+    """The country of player ``i`` (1-based) when countries come in blocks of ``sizes``."""
+    end = 0
+    for k, size in enumerate(sizes, start=1):
+        end += size
+        if i <= end:
+            return f"C{k}"
+    return ""
+
+
 def _country(case: Case, i: int) -> str:
+    if case.sizes:
+        return _sized(case.sizes, i)
     if not case.countries:
         return ""
     if case.spread_countries:
@@ -70,8 +103,16 @@ def _country(case: Case, i: int) -> str:
     return f"C{(i - 1) // (case.players // case.countries) + 1}"
 
 
+def _club(case: Case, i: int) -> str:
+    if case.clubs_are_countries:
+        return _country(case, i)
+    if case.club_size:
+        return f"K{(i - 1) // case.club_size + 1}"
+    return ""
+
+
 def roster(case: Case) -> list[Player]:
-    return [Player(id=i, country=_country(case, i)) for i in range(1, case.players + 1)]
+    return [Player(id=i, country=_country(case, i), club=_club(case, i)) for i in range(1, case.players + 1)]
 
 
 def teams(case: Case) -> list[list[int]]:
@@ -129,11 +170,47 @@ def check(sessions, ids) -> None:
 
 
 def figures(report) -> str:
-    """repeats | max pair | teammates | same country | wind spread"""
+    """repeats | max pair | teammates | same country | same club | wind spread"""
     return (
         f"{report.repeated_meetings} | {report.max_pair_meetings} | {report.separated_meetings} | "
-        f"{report.same_country_meetings} | {report.max_wind_spread}"
+        f"{report.same_country_meetings} | {report.same_club_meetings} | {report.max_wind_spread}"
     )
+
+
+def run_case(case: Case, seed: int, draws: int | None) -> tuple[str, object, float]:
+    """One table row for ``case`` (the baseline's figures too unless ``draws`` is None), the engine's
+    quality report and its CPU seconds."""
+    players = roster(case)
+    separate = teams(case)
+    ids = [p.id for p in players]
+    wall, cpu = time.perf_counter(), time.process_time()
+    tournament = Tournament(players, separate=separate, settings=SeatingSettings(seed=seed))
+    plan = plan_schedule(tournament, case.sessions)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    check(plan.sessions, ids)
+    row = f"| {case.name} | {case.kind} | {seed} | {figures(plan.quality)} | {cpu:.2f} | {wall:.2f} |"
+    if draws is None:
+        row += " | | | | | | |"
+    else:
+        bcpu = time.process_time()
+        base = baseline(players, case.sessions, draws, seed)
+        bcpu = time.process_time() - bcpu
+        check(base, ids)
+        row += f" {figures(quality_report(players, base, separate, separate))} | {bcpu:.2f} |"
+    return row, plan.quality, cpu
+
+
+def missed(case: Case, q, cpu: float) -> bool:
+    """Whether a required target is missed (speed cases: every target but the compatriots, reported)."""
+    limit = 30.0 if case.players >= 400 else 10.0
+    # Teams: zero teammate meetings is required; compatriots are then kept apart as well as can be.
+    compatriots = bool(
+        case.countries and not case.team_size and not case.club_size and q.same_country_meetings
+    )
+    if case.kind == "speed":
+        return bool(q.repeated_meetings or q.max_wind_spread > 1 or q.separated_meetings)
+    bad = q.repeated_meetings or q.max_wind_spread > 1 or cpu > limit or q.separated_meetings
+    return case.kind == "required" and bool(bad or compatriots)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,48 +221,33 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--draws", type=int, default=1000, help="random seatings per session for the baseline"
     )
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=int, nargs="*", default=[0], help="one or more seeds")
     parser.add_argument("--no-baseline", action="store_true")
     args = parser.parse_args(argv)
 
     cases = CASES
     if args.only:
         wanted = {w.replace(" ", "").lower() for w in args.only}
-        cases = [c for c in CASES if c.key in wanted]
+        cases = [c for c in CASES if c.key.lower() in wanted]
 
     header = (
-        "| case | kind | repeats | max pair | teammates | same country | wind spread | CPU s | wall s "
-        "| baseline repeats | max pair | teammates | same country | wind spread | CPU s |"
+        "| case | kind | seed | repeats | max pair | teammates | same country | same club | wind spread "
+        "| CPU s | wall s | baseline repeats | max pair | teammates | same country | same club "
+        "| wind spread | CPU s |"
     )
     print(header)
     print("|" + "---|" * (header.count("|") - 1))
-    failures = []
+    failures, slow = [], []
     for case in cases:
-        players = roster(case)
-        separate = teams(case)
-        ids = [p.id for p in players]
-        wall, cpu = time.perf_counter(), time.process_time()
-        tournament = Tournament(players, separate=separate, settings=SeatingSettings(seed=args.seed))
-        plan = plan_schedule(tournament, case.sessions)
-        cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
-        check(plan.sessions, ids)
-        row = f"| {case.name} | {case.kind} | {figures(plan.quality)} | {cpu:.2f} | {wall:.2f} |"
-        if args.no_baseline:
-            row += " | | | | | |"
-        else:
-            bcpu = time.process_time()
-            base = baseline(players, case.sessions, args.draws, args.seed)
-            bcpu = time.process_time() - bcpu
-            check(base, ids)
-            row += f" {figures(quality_report(players, base, separate, separate))} | {bcpu:.2f} |"
-        print(row, flush=True)
-        limit = 30.0 if case.players >= 400 else 10.0
-        q = plan.quality
-        # Teams: zero teammate meetings is required; compatriots are then kept apart as well as can be.
-        compatriots = bool(case.countries and not case.team_size and q.same_country_meetings)
-        missed = q.repeated_meetings or q.max_wind_spread > 1 or cpu > limit or q.separated_meetings
-        if case.kind == "required" and (missed or compatriots):
-            failures.append(case.name)
+        for seed in args.seed:
+            row, q, cpu = run_case(case, seed, None if args.no_baseline else args.draws)
+            print(row, flush=True)
+            if missed(case, q, cpu):
+                failures.append(f"{case.name} (seed {seed})")
+            if cpu > 1.0:
+                slow.append(f"{case.name} (seed {seed}, {cpu:.2f} s)")
+    if slow:
+        print(f"\nover 1 s of CPU: {', '.join(slow)}")
     if failures:
         print(f"\nrequired targets missed: {', '.join(failures)}")
         return 1

@@ -408,31 +408,33 @@ class _Relabelling:
 
     def best_exchange(self, bad: list[int], others, tabu: list[int], it: int, best: int):
         """``(u, v, change of cost)`` of the best exchange of a costly point's player with another's (ties
-        drawn at random), not tabu unless it beats the best cost; None when there is none."""
+        drawn at random), not tabu unless it beats the best cost; None when there is none.
+
+        Giving point ``u``'s neighbours player ``y`` instead of ``x`` costs the sum of ``y``'s prices with
+        them less ``local[u]``; a meeting of ``u`` and ``v`` themselves keeps its players, so its price
+        (counted on both sides) is given back."""
         n, player, neighbours, costs, rng = self.n, self.player, self.neighbours, self.costs, self.rng
+        local = self.local
         best_delta = None
         choice = None
         ties = 0
         for u in bad:
             x = player[u]
             xn = x * n
-            nu = neighbours[u]
+            priced_u = [(costs[c], player[w]) for w, c in neighbours[u]]
+            met_u: dict[int, list[int]] = {}
+            for w, c in neighbours[u]:
+                met_u.setdefault(w, []).append(c)
+            base_u = local[u]
             for v in others:
                 if v == u:
                     continue
                 y = player[v]
                 yn = y * n
-                d = 0
-                for w, c in nu:
-                    if w != v:
-                        cc = costs[c]
-                        z = player[w]
-                        d += cc[yn + z] - cc[xn + z]
-                for w, c in neighbours[v]:
-                    if w != u:
-                        cc = costs[c]
-                        z = player[w]
-                        d += cc[xn + z] - cc[yn + z]
+                d = sum([cc[yn + z] for cc, z in priced_u]) - base_u
+                d += sum([costs[c][xn + player[w]] for w, c in neighbours[v]]) - local[v]
+                if v in met_u:
+                    d += sum(costs[c][xn + y] + costs[c][yn + x] for c in met_u[v])
                 if tabu[u] > it and tabu[v] > it and self.total + d >= best:
                     continue
                 if best_delta is None or d < best_delta:

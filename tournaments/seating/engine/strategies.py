@@ -37,6 +37,17 @@ from .quality import quality_report
 from .search import ScheduleSearch, relabel
 from .winds import balance_seats
 
+#: Whole-schedule planning with rules that keep players apart (teams, clubs, countries): the search starts
+#: from ``_STARTS`` relabellings of the design at most (it stops at the floor), each searched with
+#: ``_START_SHARE`` of the full budget, a relabelling of ``_RELABEL_ITERATIONS`` exchanges, every conflict
+#: priced in each step (up to ``_START_SAMPLE``) and a polish that gives up after ``_POLISH_GIVE_UP`` steps
+#: without a better schedule. Four short starts find as few meetings as four long ones did (the best
+#: schedule of a start is found early), at about a quarter of the CPU (see bench/seating/README.md).
+_STARTS = 4
+_START_SHARE = 0.3
+_START_SAMPLE = 40
+_POLISH_GIVE_UP = 150
+_RELABEL_ITERATIONS = 60
 # --------------------------------------------------------------------------- roster
 
 
@@ -191,6 +202,8 @@ class _Problem:
 
         self.groups_of = groups_of
         self.swiss = swiss
+        self._targets: dict[bool, int] = {}
+        self._flat: list[list[int] | None] | None = None
         s = self.settings
         classes: dict[tuple[bool, bool], int] = {}
         self.class_keys: list[tuple[bool, bool]] = []
@@ -243,6 +256,18 @@ class _Problem:
     # ----------------------------------------------------------------- targets and budgets
 
     def target(self, flat: bool = False) -> int:
+        """:meth:`floor`, computed once per request (every start of the search asks for it)."""
+        if flat not in self._targets:
+            self._targets[flat] = self.floor(flat)
+        return self._targets[flat]
+
+    def flat_weights(self) -> list[list[int] | None]:
+        """The pair weights of every session class with each rule weighed like a repeat (computed once)."""
+        if self._flat is None:
+            self._flat = [self._matrix(c, k, self.groups_of, False, flat=True) for c, k in self.class_keys]
+        return self._flat
+
+    def floor(self, flat: bool = False) -> int:
         """A cost no schedule can beat: the repeats of the history plus those the plan cannot
         avoid (each of a player's meetings beyond their number of unmet opponents is a repeat).
 
@@ -345,7 +370,7 @@ class _Problem:
         order = sorted(range(self.n), key=lambda i: self.position[i])
         return [[order[t * 4 : t * 4 + 4] for t in range(self.g)]]
 
-    def template_start(self) -> list[list[list[int]]] | None:
+    def template_start(self, relabel_iterations: int = 300) -> list[list[list[int]]] | None:
         """A repeat-free design relabelled to the players (history and rules considered).
 
         When the plan is longer than the design, the design is used again (or the part that is
@@ -368,7 +393,7 @@ class _Problem:
                 player = list(range(n))
                 self.rng.shuffle(player)
             else:
-                iters = max(50, int(300 * self.settings.effort))
+                iters = max(50, int(relabel_iterations * self.settings.effort))
                 floor = self.rules_floor(range(len(sessions), len(sessions) + len(part)))
                 player, _ = relabel(part, n, costs, classes, self.rng, iters, self.deadline, floor=floor)
             block = [[[player[u] for u in table] for table in session] for session in part]
@@ -468,27 +493,34 @@ class _Problem:
 
     # ----------------------------------------------------------------- search
 
-    def optimise(self, start: list[list[list[int]]]) -> tuple[list[list[list[int]]], int]:
+    def optimise(
+        self,
+        start: list[list[list[int]]],
+        share: float = 1.0,
+        polish_give_up: int | None = None,
+        sample_cap: int = 24,
+    ) -> tuple[list[list[list[int]]], int]:
         """Improve ``start``; return the best schedule found and its (lexicographic) cost.
 
         When rules keep pairs apart, a first pass weighs a forbidden meeting exactly like a
         repeat, so the search may trade one for the other on its way (with the rules far
         below repeats it could hardly cross a repeat to fix a country); a second, lexicographic
-        pass polishes the result, and the better of start and result is kept.
+        pass polishes the result, and the better of start and result is kept. ``share`` scales the
+        budget, ``polish_give_up`` caps the steps the polish runs without a better schedule and
+        ``sample_cap`` the conflicts priced in a step.
         """
         start = self.fit_pins(start)
         if self.S == 0 or self.g < 2:
             return start, 0
-        sample = max(4, min(24, 1600 // self.n))
-        budget = self._budget(sample)
-        give_up = min(self._budget(sample, 1_200_000), 5000)
+        sample = max(4, min(sample_cap, 1600 // self.n))
+        budget = self._budget(sample, 3_000_000 * share)
+        give_up = min(self._budget(sample, 1_200_000 * share), 5000)
         target = self.target()
         lexi = self._search(start, self.weights, self.w_repeat, self.w_spread)
         if lexi.cost <= target:
             return lexi.snapshot(), lexi.cost
         if any(w is not None for w in self.weights) and not self.swiss:
-            flat_weights = [self._matrix(c, k, self.groups_of, False, flat=True) for c, k in self.class_keys]
-            flat = self._search(start, flat_weights, 1)
+            flat = self._search(start, self.flat_weights(), 1)
             flat_best, _ = flat.run(
                 budget * 3 // 5,
                 target=self.target(flat=True),
@@ -498,7 +530,11 @@ class _Problem:
             )
             polish = self._search(flat_best, self.weights, self.w_repeat, self.w_spread)
             polished = polish.run(
-                budget * 2 // 5, target=target, deadline=self.deadline, sample=sample, give_up=give_up
+                budget * 2 // 5,
+                target=target,
+                deadline=self.deadline,
+                sample=sample,
+                give_up=give_up if polish_give_up is None else min(give_up, polish_give_up),
             )
             start_cost = lexi.cost
             if polished[1] <= start_cost:
@@ -592,20 +628,24 @@ def plan_schedule(tournament: Tournament, sessions: int) -> SeatingPlan:
     winds and avoids repeated table visits. Deterministic for a given seed.
     """
     problem = _Problem(tournament, sessions)
-    template = problem.template_start()
-    best, cost = problem.optimise(template or problem.random_start())
+    template = problem.template_start(_RELABEL_ITERATIONS)
+    if template is None or all(w is None for w in problem.weights):
+        best, _ = problem.optimise(template or problem.random_start())
+        return problem.finish(best)
     # With rules that keep players apart (teams, countries, clubs), the relabelling of the design
     # decides much: a few fresh relabellings, kept only if better, reach zero where one start stops
     # short (40 players in teams of four with countries: 9 compatriot meetings from one start, none
-    # from the best of four).
-    if template is not None and any(w is not None for w in problem.weights):
-        target = problem.target()
-        for _ in range(max(0, round(3 * problem.settings.effort))):
-            if cost <= target or time.monotonic() > problem.deadline:
-                break
-            candidate, candidate_cost = problem.optimise(problem.template_start() or template)
-            if candidate_cost < cost:
-                best, cost = candidate, candidate_cost
+    # from the best of four). Short starts: a start finds its best schedule early.
+    short = {"share": _START_SHARE, "polish_give_up": _POLISH_GIVE_UP, "sample_cap": _START_SAMPLE}
+    best, cost = problem.optimise(template, **short)
+    target = problem.target()
+    for _ in range(max(0, round((_STARTS - 1) * problem.settings.effort))):
+        if cost <= target or time.monotonic() > problem.deadline:
+            break
+        start = problem.template_start(_RELABEL_ITERATIONS) or template
+        candidate, candidate_cost = problem.optimise(start, **short)
+        if candidate_cost < cost:
+            best, cost = candidate, candidate_cost
     return problem.finish(best)
 
 
