@@ -7,7 +7,9 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         from config import dbcheck
+        from config import languages as chosen_language
         from config.receivers import connect
 
         connect()  # the domain event's listeners, all in one place
+        chosen_language.connect()  # the account's language read into the session at sign-in
         dbcheck.connect()  # persistent connections checked after they sat idle, not on every request

@@ -38,6 +38,8 @@ from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
 from django.utils.crypto import get_random_string
 from django.utils.translation import get_language, get_language_from_request
 
+from tournaments import languages
+
 try:  # Brotli beside gzip (requirements.txt); without it pages are served gzipped or plain
     import brotli
 except ImportError:  # pragma: no cover - exercised only where Brotli is not installed
@@ -321,7 +323,8 @@ class PublicPageMiddleware:
 
     def __call__(self, request):
         path = cache_path(request) if request.path.startswith(("/t/", RANKING_PREFIX)) else None
-        if path is not None and is_anonymous_visit(request):
+        # a venue screen follows its tournament's language, unless the visitor chose one (the view knows)
+        if path is not None and is_anonymous_visit(request) and not languages.follows_tournament(request):
             language = get_language_from_request(request)
             entry = lookup(path, language)
             if entry is not None:
