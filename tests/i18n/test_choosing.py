@@ -129,8 +129,9 @@ def test_the_tournament_s_language_for_its_screen_and_printouts(client, director
     assert languages.language_of(tournament=tournament) == "es"
     screen = f"/t/{tournament.slug}/screen/"
     # a projector that chose nothing: the tournament's language, over its browser's, every time (cached)
-    for _ in range(2):
-        assert lang_of(Client().get(screen, HTTP_ACCEPT_LANGUAGE="en")) == "es"
+    served = [Client().get(screen, HTTP_ACCEPT_LANGUAGE=browser) for browser in ("en", "de", "en")]
+    assert [lang_of(r) for r in served] == ["es", "es", "es"]
+    assert [r["X-Page-Cache"] for r in served] == ["miss", "hit", "hit"]  # one copy, with no query
     # a visitor who chose English sees it in English; the English copy does not reach the projector
     chosen = Client()
     chosen.post(reverse("set_language"), {"language": "en", "next": screen})
