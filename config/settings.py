@@ -86,6 +86,8 @@ MIDDLEWARE = [
     "config.middleware.BoundedBodyMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # after the session and the user: the account's, the private link's or the tournament's language
+    "config.languages.ChosenLanguageMiddleware",
     # a private tournament's page refused to an outsider answers 404, as a missing tournament's does
     "config.middleware.PrivateTournamentMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -257,9 +259,21 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my-tournaments"
 LOGOUT_REDIRECT_URL = "home"
 
-# Internationalisation: English and Spanish.
+# Internationalisation: nine languages (docs/TRANSLATING.md). A visitor first gets the first of their
+# browser's languages the site has, then the one they choose (tournaments/languages.py); the language menu
+# names each language in itself (tournaments.languages.NATIVE_NAMES).
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
+LANGUAGES = [
+    ("en", _("English")),
+    ("es", _("Spanish")),
+    ("eu", _("Basque")),
+    ("fr", _("French")),
+    ("de", _("German")),
+    ("it", _("Italian")),
+    ("nl", _("Dutch")),
+    ("pl", _("Polish")),
+    ("pt", _("Portuguese")),
+]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="Europe/Madrid")
 # One date format per language (config/formats/<language>/formats.py), used by every page.

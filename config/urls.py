@@ -7,6 +7,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from config import languages
 from config.health import healthz
 from config.pages import favicon
 
@@ -14,7 +15,8 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("i18n/setlang/", languages.set_language, name="set_language"),
+    path("i18n/js/<str:language>.js", languages.javascript_catalog, name="javascript-catalog"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -54,6 +54,14 @@ def settings_fault(value) -> str | None:
     return None
 
 
+def validate_language(value: str) -> None:
+    """One of the site's languages (settings.LANGUAGES), or empty."""
+    if value and value not in {code for code, _name in settings.LANGUAGES}:
+        raise ValidationError(
+            _("%(value)s is not one of the languages of this site."), params={"value": value}, code="language"
+        )
+
+
 def new_private_key() -> str:
     return secrets.token_urlsafe(16)
 
@@ -114,6 +122,10 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     private_key = models.CharField(max_length=32, unique=True, default=new_private_key, editable=False)
+    # the language chosen while on the private link: the link opens in it on any phone
+    language = models.CharField(
+        _("language"), max_length=10, blank=True, editable=False, validators=[validate_language]
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -177,6 +189,16 @@ class Tournament(models.Model):
         validators=[MinValueValidator(2), MaxValueValidator(12)],
         help_text=_("Players per team in a team event; empty when the tournament has no teams."),
     )
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        validators=[validate_language],
+        help_text=_(
+            "The language of the venue screen and the printouts, unless the reader chose another; empty: "
+            "each reader's own."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -218,6 +240,16 @@ class Tournament(models.Model):
     @property
     def family(self) -> str:
         return self.get_rules().family
+
+
+class Profile(models.Model):
+    """What a user chose for themselves: the language of the pages they open signed in."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="profile")
+    language = models.CharField(_("language"), max_length=10, blank=True, validators=[validate_language])
+
+    def __str__(self) -> str:
+        return f"{self.user} – {self.language or '-'}"
 
 
 class Role(models.TextChoices):

@@ -38,6 +38,8 @@ from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
 from django.utils.crypto import get_random_string
 from django.utils.translation import get_language, get_language_from_request
 
+from tournaments import languages
+
 try:  # Brotli beside gzip (requirements.txt); without it pages are served gzipped or plain
     import brotli
 except ImportError:  # pragma: no cover - exercised only where Brotli is not installed
@@ -50,6 +52,7 @@ RANKING_PARAMS = {"q": 100, "country": 3, "page": 6}  # the parameters the ranki
 RANKING_LIST = re.compile(r"^/ranking/(?:[a-z]+/)?$")  # the ranking of a family; not players, not imports
 STAMP_SECONDS = 7 * 24 * 3600
 MIN_GZIP_BYTES = 512
+TOURNAMENT_LANGUAGE = "~tournament"  # the key's language of a venue screen in its tournament's language
 
 
 def _stamp_key(slug: str) -> str:
@@ -214,7 +217,7 @@ def _seconds() -> int:
     return int(getattr(settings, "PUBLIC_PAGE_CACHE_SECONDS", 10)) or 1
 
 
-def store(*, path: str, slug: str, page_stamp: str, html: str) -> dict:
+def store(*, path: str, slug: str, page_stamp: str, html: str, language: str | None = None) -> dict:
     body = html.encode()
     small = len(body) < MIN_GZIP_BYTES
     entry = {
@@ -226,8 +229,17 @@ def store(*, path: str, slug: str, page_stamp: str, html: str) -> dict:
         # a strong validator: the bytes of the page (each encoding gets its own, see ``respond``)
         "etag": hashlib.blake2b(body, digest_size=12).hexdigest(),
     }
-    keep(local, _page_key(path, get_language()), entry, _seconds())
+    keep(local, _page_key(path, language or get_language()), entry, _seconds())
     return entry
+
+
+def cache_language(request) -> str:
+    """The language part of a cached page's key: the visitor's language, or for a venue screen asked by
+    someone who chose none, its tournament's (``TOURNAMENT_LANGUAGE``: the page stored by the view, which
+    read the tournament's language; a change of it changes the publication stamp)."""
+    if languages.follows_tournament(request):
+        return TOURNAMENT_LANGUAGE
+    return get_language()
 
 
 def lookup(path: str, language: str) -> dict | None:
@@ -304,10 +316,11 @@ def public_page(request, *, slug: str, render: Callable[[dict], str]) -> HttpRes
     if path is None:
         return None
     page_stamp = stamp(slug)
-    entry = lookup(path, get_language())
+    language = cache_language(request)
+    entry = lookup(path, language)
     if entry is None:
         html = render({"csrf_token": CSRF_MARKER, "public_cached": True}).replace(CSRF_MARKER, "")
-        entry = store(path=path, slug=slug, page_stamp=page_stamp, html=html)
+        entry = store(path=path, slug=slug, page_stamp=page_stamp, html=html, language=language)
     response = respond(request, entry)
     response["X-Page-Cache"] = "miss"
     return response
@@ -322,10 +335,13 @@ class PublicPageMiddleware:
     def __call__(self, request):
         path = cache_path(request) if request.path.startswith(("/t/", RANKING_PREFIX)) else None
         if path is not None and is_anonymous_visit(request):
-            language = get_language_from_request(request)
+            # a venue screen asked by someone who chose no language is in its tournament's
+            tournament = languages.follows_tournament(request)
+            language = TOURNAMENT_LANGUAGE if tournament else get_language_from_request(request)
             entry = lookup(path, language)
             if entry is not None:
                 response = respond(request, entry)
-                response["Content-Language"] = language
+                if not tournament:
+                    response["Content-Language"] = language
                 return response
         return self.get_response(request)

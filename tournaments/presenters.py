@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from django.utils.formats import get_format
 from django.utils.translation import gettext, gettext_lazy, gettext_noop, ngettext, pgettext
 
 from scoring.rules.base import GameResult, RuleError
@@ -27,11 +28,13 @@ MINUS = "\u2212"
 
 
 def num(value: Any) -> str:
-    """An exact number for the page: ``12``, ``−10``, ``1.5``, ``2.33``; ``—`` for nothing."""
+    """An exact number for the page, with the reader's decimal mark: ``12``, ``−10``, ``1.5`` (Spanish
+    ``1,5``), ``2.33``; ``—`` for nothing."""
     if value is None or value == "":
         return "—"
     v = Fraction(str(value)) if not isinstance(value, (int, Fraction)) else Fraction(value)
     text = str(abs(v.numerator)) if v.denominator == 1 else f"{abs(float(v)):.2f}".rstrip("0").rstrip(".")
+    text = text.replace(".", get_format("DECIMAL_SEPARATOR"))
     return (MINUS + text) if v < 0 else text
 
 

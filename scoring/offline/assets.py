@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import cache
+from pathlib import Path
 
 from django.contrib.staticfiles import finders
 
@@ -30,6 +31,24 @@ STATIC_FILES = (
     "icons/entry-192.png",
     "icons/entry-512.png",
 )
+
+
+def catalogue_urls() -> list[str]:
+    """The scripts' catalogue of every language (``/i18n/js/<language>.js``): a table page opened offline
+    shows its script's strings in its language."""
+    from django.conf import settings
+    from django.urls import reverse
+
+    return [reverse("javascript-catalog", args=[code]) for code, _name in settings.LANGUAGES]
+
+
+def _catalogue_files() -> list:
+    """The compiled scripts' catalogues: a change of a translation renews the worker's cache."""
+    from django.conf import settings
+
+    return sorted(
+        path for folder in settings.LOCALE_PATHS for path in Path(folder).glob("*/LC_MESSAGES/djangojs.mo")
+    )
 
 
 def account_paths() -> list[str]:
@@ -65,6 +84,8 @@ def _files_digest() -> str:
         if found:
             with open(found, "rb") as f:
                 digest.update(f.read())
+    for path in _catalogue_files():
+        digest.update(str(path.parent.parent.name).encode() + path.read_bytes())
     return digest.hexdigest()[:12]
 
 

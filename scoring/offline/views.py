@@ -28,7 +28,14 @@ from django.templatetags.static import static
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from scoring.offline.assets import STATIC_FILES, TABLE_PAGE, account_paths, cache_name, sign_in_link_pattern
+from scoring.offline.assets import (
+    STATIC_FILES,
+    TABLE_PAGE,
+    account_paths,
+    cache_name,
+    catalogue_urls,
+    sign_in_link_pattern,
+)
 
 ACCOUNT_HEADER = "X-Offline-Account"
 UNTIL_HEADER = "X-Offline-Until"
@@ -81,22 +88,35 @@ def offline_account(request: HttpRequest) -> dict[str, str]:
     return {"offline_account": account_tag(request)}
 
 
+def offline_texts() -> dict[str, str]:
+    """What the worker answers for a table page never opened on the phone, in each language (the worker
+    picks the language of the last page shown, else the browser's)."""
+    from django.conf import settings
+    from django.utils import translation
+
+    texts = {}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            texts[code] = _(
+                "This table page has not been opened on this phone yet; open it once with a network."
+            )
+    return texts
+
+
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     body = render_to_string(
         "scoring/offline/sw.js",
         {
             "cache_name": json.dumps(cache_name()),
-            "static_urls": json.dumps([static(name) for name in STATIC_FILES]),
+            "static_urls": json.dumps([static(name) for name in STATIC_FILES] + catalogue_urls()),
             "page_pattern": json.dumps(TABLE_PAGE),
             "account_paths": json.dumps(account_paths()),
             "sign_in_link": json.dumps(sign_in_link_pattern()),
             "account_header": json.dumps(ACCOUNT_HEADER),
             "until_header": json.dumps(UNTIL_HEADER),
             "icon_url": json.dumps(static("icons/entry-192.png")),
-            "offline_text": json.dumps(
-                _("This table page has not been opened on this phone yet; open it once with a network.")
-            ),
+            "offline_texts": json.dumps(offline_texts()),
         },
     )
     response = HttpResponse(body, content_type="application/javascript; charset=utf-8")

@@ -106,7 +106,9 @@
   function tellAccount() {
     var account = document.querySelector('meta[name="offline-account"]');
     if (account && "serviceWorker" in navigator && navigator.serviceWorker.controller) {
-      navigator.serviceWorker.controller.postMessage({ type: "account", account: account.content });
+      navigator.serviceWorker.controller.postMessage({
+        type: "account", account: account.content, language: document.documentElement.lang || ""
+      });
     }
   }
   function ready() {

@@ -13,7 +13,8 @@
   var url = notice.getAttribute("data-live-url");
   var stamp = notice.getAttribute("data-live-stamp") || "";
   var seconds = parseFloat(notice.getAttribute("data-live-seconds")) || 20;
-  var staleText = notice.getAttribute("data-live-stale") || "";
+  var gettext = window.gettext || function (text) { return text; };  // the catalogue (/i18n/js/<language>.js)
+  var staleText = gettext("No connection since %(time)s — showing what we had.");
   var zone = notice.getAttribute("data-live-zone") || undefined;
   var lastContact = new Date(), busy = false, timer = null;
 

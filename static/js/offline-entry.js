@@ -11,10 +11,47 @@
 (function () {
   "use strict";
 
-  const stringsNode = document.getElementById("offline-strings");
   const first = document.getElementById("offline-entry");
-  if (!stringsNode || !first) return;
-  const T = JSON.parse(stringsNode.textContent);
+  if (!first) return;
+  // The strings shown by this script, from the catalogue (/i18n/js/<language>.js, kept by the service
+  // worker for a page opened offline); English when the catalogue could not be loaded.
+  const gettext = window.gettext || ((text) => text);
+  const ngettext = window.ngettext || ((singular, plural, n) => (n === 1 ? singular : plural));
+  const T = {
+    offline: gettext("No network: the hands you save stay on this phone and are sent when it is back."),
+    sending: gettext("Sending…"),
+    sendingHand: gettext("Sending hand %(n)s…"),
+    nextAfterQueue: gettext("Next: hand %(n)s, after the hands waiting to send."),
+    noAnswer: gettext("The server did not answer: trying again."),
+    serverError: gettext("The server could not take the hand just now: trying again."),
+    checkWinner: gettext("Choose the winner."),
+    checkFu: gettext("Give the fu (needed below 5 han)."),
+    saveCorrected: gettext("Save the corrected hand %(n)s"),
+    stopped: gettext("Sending stopped: the hand marked below needs your decision."),
+    badgeWaiting: gettext("waiting to send"),
+    badgeRefused: gettext("not saved"),
+    badgeConflict: gettext("not sent: the table changed"),
+    hand: gettext("Hand %(n)s"),
+    queueTitle: gettext("On this phone, not sent yet"),
+    refused: gettext("The server refused this hand (nothing after it was sent):"),
+    correct: gettext("Correct this hand"),
+    discardOne: gettext("Discard this hand"),
+    discardOneConfirm: gettext("Discard this hand? It was never saved."),
+    conflictTitle: gettext("Someone else changed this table before this phone's hands were sent."),
+    conflictText: gettext("Nothing was lost: compare both versions, then choose."),
+    serverVersion: gettext("On the server now"),
+    keepMine: gettext("Add my hands after these"),
+    discardMine: gettext("Discard my hands"),
+    discardMineConfirm: gettext("Discard the hands kept on this phone? They were never saved."),
+    noHands: gettext("No hands entered yet."),
+    refusedUnknown: gettext("The server did not take this hand. Open the table page again to see what is saved."),
+    closedTitle: gettext("This table takes no more hands: the hands kept on this phone were not saved."),
+    editing: gettext("Correcting hand %(n)s: save it to put it back in its place."),
+  };
+  const waiting = (n) =>
+    fmt(ngettext("%(n)s hand waiting to send — it is kept on this phone", "%(n)s hands waiting to send — they are kept on this phone", n), n);
+  const pendingScores = (n) =>
+    fmt(ngettext("The scores above do not count the %(n)s hand waiting to send yet.", "The scores above do not count the %(n)s hands waiting to send yet.", n), n);
   const PAGE = first.dataset.page;
   const CACHE = first.dataset.cache || "";
   const STORE = "mahjong-entry-queue:" + PAGE;
@@ -25,7 +62,6 @@
   const TIMEOUT_MS = parseInt(first.dataset.timeout || "15000", 10);
 
   const fmt = (pattern, n) => pattern.replace("%(n)s", String(n));
-  const plural = (forms, n) => fmt(n === 1 ? forms.one : forms.other, n);
   const root = () => document.getElementById("offline-entry");
   const serverVersion = () => parseInt(root().dataset.version, 10);
   const nextHand = () => parseInt(root().dataset.next || "1", 10);
@@ -602,7 +638,7 @@
       return;
     }
     const banner = el("div", { class: "message warn", id: "offline-banner" });
-    banner.append(el("strong", {}, plural(T.waiting, q.length)));
+    banner.append(el("strong", {}, waiting(q.length)));
     const state = !navigator.onLine || problem === "offline" ? T.offline : stopped ? T.stopped
       : problem === "timeout" ? T.noAnswer : problem === "server" ? T.serverError : flushing ? T.sending : "";
     if (state) banner.append(el("br"), el("small", {}, state));
@@ -613,7 +649,7 @@
       box.append(el("h2", {}, T.queueTitle), queueList(q));
     }
     const seats = document.querySelector("main > .seats");
-    if (seats) seats.after(el("p", { class: "muted pending-scores", id: "pending-scores" }, plural(T.pendingScores, q.length)));
+    if (seats) seats.after(el("p", { class: "muted pending-scores", id: "pending-scores" }, pendingScores(q.length)));
   }
 
   // -- when to send --------------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@
   if (!button) return;
   var storeKey = "mahjong:me:" + button.getAttribute("data-slug");
   var key = button.getAttribute("data-key");
-  var label = button.getAttribute("data-label");
+  var gettext = window.gettext || function (text) { return text; };  // the catalogue (/i18n/js/<language>.js)
+  var label = gettext("This is me");
   function show() {
     var mine = ""; try { mine = localStorage.getItem(storeKey) || ""; } catch (e) {}
     button.setAttribute("aria-pressed", mine === key ? "true" : "false");

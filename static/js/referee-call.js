@@ -9,6 +9,7 @@
   if (!box() || !window.fetch || !window.DOMParser) return;
   var STORE = "mahjong-referee-call:" + box().getAttribute("data-call-url");
   var busy = false;
+  var gettext = window.gettext || function (text) { return text; };  // the catalogue (/i18n/js/<language>.js)
 
   function swap(html, always) {
     var doc = new DOMParser().parseFromString(html, "text/html");
@@ -42,7 +43,9 @@
       note.id = "referee-call-kept";
       note.className = "message warn";
       note.setAttribute("role", "status");
-      note.textContent = b.getAttribute("data-call-offline");
+      note.textContent = gettext(
+        "Your call is kept on this phone: it is sent as soon as the connection comes back. If it is urgent, raise your hand."
+      );
       b.insertBefore(note, b.children[1] || null);
     }
   }

@@ -6,7 +6,8 @@
   var storeKey = "mahjong:me:" + table.getAttribute("data-slug");
   var search = document.getElementById("standings-search");
   var jump = document.getElementById("standings-jump");
-  var label = table.getAttribute("data-me-label");
+  var gettext = window.gettext || function (text) { return text; };  // the catalogue (/i18n/js/<language>.js)
+  var label = gettext("This is me");
   function me() { try { return localStorage.getItem(storeKey) || ""; } catch (e) { return ""; } }
   function setMe(key) { try { if (key) { localStorage.setItem(storeKey, key); } else { localStorage.removeItem(storeKey); } } catch (e) {} }
   function apply() {

@@ -6,7 +6,11 @@
   var screen = document.getElementById("screen"), clock = document.getElementById("clock");
   var index = 0, page = 0, timer = null;
   var seconds = parseFloat(screen.getAttribute("data-panel-seconds")) || 12;
-  var pageText = screen.getAttribute("data-page-text") || "%(n)s / %(total)s";
+  var gettext = window.gettext || function (text) { return text; };  // the catalogue (/i18n/js/<language>.js)
+  var interpolate = window.interpolate || function (text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+  };
+  var pageText = gettext("page %(n)s of %(total)s");
 
   function panels() { return Array.prototype.slice.call(screen.querySelectorAll(".panel")); }
 
@@ -59,7 +63,7 @@
       box.appendChild(list);
     });
     var pager = panel.querySelector(".pager");
-    if (pager) pager.textContent = total > 1 ? pageText.replace("%(n)s", page + 1).replace("%(total)s", total) : "";
+    if (pager) pager.textContent = total > 1 ? interpolate(pageText, {n: page + 1, total: total}, true) : "";
     panel.setAttribute("data-page", String(page + 1));
     panel.setAttribute("data-pages", String(total));
   }

@@ -7,6 +7,7 @@
   window.mahjongTilePicker = true;
   var SUITS = "mpsz";
   var MELD_SIZE = { chow: 3, pung: 3, kong: 4, concealed_kong: 4 };
+  var gettext = window.gettext || function (text) { return text; };  // the catalogue (/i18n/js/<language>.js)
 
   function parse(text) {
     var out = [], digits = "", chars = (text || "").replace(/\s+/g, "");
@@ -198,7 +199,9 @@
     if (!target || target.id !== "tile-value") return false;
     var p = document.createElement("p");
     p.className = "muted tp-offline";
-    p.textContent = target.getAttribute("data-offline-text") || "";
+    p.textContent = gettext(
+      "No network: the value is worked out by the server when the hand is sent, once the phone is back online. The hand is kept on this phone meanwhile."
+    );
     target.replaceChildren(p);
     return true;
   }

@@ -230,7 +230,7 @@ def test_venue_screen_lists_a_substitute_where_they_play(client, make_tournament
     html = client.get("/t/subs-open/screen/").content.decode()
     assert "substitute for SUBS-OPEN, Player3" in html
     assert html.count('data-panel="seating') == 1  # one panel: the screen pages it to its size
-    assert 'data-page-text="page %(n)s of %(total)s"' in html
+    assert '<script src="/i18n/js/en.js">' in html  # "page 2 of 5": the scripts' catalogue
     spanish = client.get("/t/subs-open/screen/", headers={"Accept-Language": "es"}).content.decode()
     assert "suplente de SUBS-OPEN, Player3" in spanish
-    assert 'data-page-text="página %(n)s de %(total)s"' in spanish
+    assert '<script src="/i18n/js/es.js">' in spanish

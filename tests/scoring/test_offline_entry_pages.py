@@ -24,20 +24,18 @@ def test_both_table_pages_link_the_manifest_and_the_queue_script(client, tournam
         assert f'data-page="{url}"' in anchor and 'data-version="1"' in anchor and 'data-next="1"' in anchor
         assert 'data-sw="/entry-sw.js"' in anchor and 'data-cache="entry-' in anchor
         assert "js/offline-entry.js" in html
-        strings = json.loads(
-            re.search(r'<script id="offline-strings" type="application/json">(.*?)</script>', html).group(1)
-        )
-        assert strings["waiting"]["other"] == "%(n)s hands waiting to send — they are kept on this phone"
+        assert '<script src="/i18n/js/en.js">' in html  # the script's strings: the scripts' catalogue
 
 
 def test_the_strings_are_translated(client, tournament):
     table = seat_session(tournament)[0]
     html = client.get(link_url(table), HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    strings = json.loads(
-        re.search(r'<script id="offline-strings" type="application/json">(.*?)</script>', html).group(1)
+    assert '<script src="/i18n/js/es.js">' in html
+    catalogue = client.get("/i18n/js/es.js").content.decode()
+    assert (
+        "%(n)s manos pendientes de env\\u00edo" in catalogue or "%(n)s manos pendientes de envío" in catalogue
     )
-    assert strings["waiting"]["other"] == "%(n)s manos pendientes de envío — se guardan en este teléfono"
-    assert strings["conflictTitle"].startswith("Otra persona cambió esta mesa")
+    assert "Otra persona cambi" in catalogue
 
 
 def test_the_service_worker_covers_the_table_pages_from_the_root(client, tournament):

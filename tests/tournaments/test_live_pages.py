@@ -72,7 +72,10 @@ def test_bad_questions_get_a_400_naming_the_field(client, query):
 
 
 def test_the_notice_of_old_data_in_spanish(client, tournament):
+    """The notice is written by static/js/live-page.js with the scripts' catalogue of the page's language."""
     html = client.get("/t/open-2026/p/p1/", headers={"Accept-Language": "es"}).content.decode()
-    assert "Sin conexión desde %(time)s: se muestra lo que teníamos." in html
+    assert '<script src="/i18n/js/es.js">' in html and 'id="live-notice"' in html
+    catalogue = client.get("/i18n/js/es.js").content.decode().encode().decode("unicode_escape")
+    assert "Sin conexión desde %(time)s: se muestra lo que teníamos." in catalogue
     english = client.get("/t/open-2026/p/p1/", headers={"Accept-Language": "en"}).content.decode()
-    assert "No connection since %(time)s — showing what we had." in english
+    assert '<script src="/i18n/js/en.js">' in english

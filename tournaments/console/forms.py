@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from django import forms
+from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.console.plan import MAX_SESSIONS, day_plan, parse_times
@@ -52,11 +53,23 @@ class TournamentForm(forms.Form):
         help_text=_("Starting a session starts its clock; without this, you start the clock yourself."),
     )
 
+    language = forms.ChoiceField(
+        label=_("Language of the venue screen and printouts"),
+        required=False,
+        help_text=_("Unless a reader chose another language; “Each reader's own” follows each browser."),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "language" in self.fields:
+            self.fields["language"].choices = [("", _("Each reader's own")), *settings.LANGUAGES]
+
     def clean_country(self):
         return _country(self.cleaned_data.get("country", ""))
 
 
 class NewTournamentForm(TournamentForm):
+    language = None  # chosen afterwards, on the tournament's details
     sessions = forms.IntegerField(
         label=_("Sessions"),
         min_value=1,
@@ -297,6 +310,7 @@ def tournament_initial(tournament: Tournament) -> dict:
         "city": tournament.city,
         "country": tournament.country,
         "is_public": tournament.is_public,
+        "language": tournament.language,
         "hide_last_sessions": int((tournament.settings or {}).get("hide_last_sessions") or 0),
         "clock_with_session": bool((tournament.settings or {}).get("clock_with_session", True)),
     }

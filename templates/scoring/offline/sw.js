@@ -8,7 +8,19 @@
 const CACHE = {{ cache_name|safe }};
 const STATIC_URLS = {{ static_urls|safe }};
 const TABLE_PAGE = new RegExp({{ page_pattern|safe }});
-const OFFLINE_TEXT = {{ offline_text|safe }};
+// The answer for a table page never opened here, per language: that of the last page shown (its script
+// says, with the account), else the browser's first the site has, else English.
+const OFFLINE_TEXTS = {{ offline_texts|safe }};
+let pageLanguage = "";
+
+function offlineText() {
+  const wanted = [pageLanguage, ...(self.navigator.languages || [])].filter(Boolean);
+  for (const tag of wanted) {
+    const code = tag.toLowerCase().split("-")[0];
+    if (OFFLINE_TEXTS[code]) return OFFLINE_TEXTS[code];
+  }
+  return OFFLINE_TEXTS.en;
+}
 const ACCOUNT_PATHS = {{ account_paths|safe }};
 const SIGN_IN_LINK = new RegExp({{ sign_in_link|safe }});
 const ACCOUNT_HEADER = {{ account_header|safe }};
@@ -29,7 +41,7 @@ self.addEventListener("activate", (event) => {
 });
 
 function offline() {
-  return new Response(OFFLINE_TEXT, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(offlineText(), { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
 }
 
 function expired(response) {
@@ -88,6 +100,7 @@ function forgetPages(keep) {
 
 self.addEventListener("message", (event) => {
   const data = event.data || {};
+  if (data.type === "account" && typeof data.language === "string") pageLanguage = data.language;
   if (data.type === "account" && typeof data.account === "string") {
     // a page shown to this account (or to nobody): the copies taken for any other account go
     event.waitUntil(
