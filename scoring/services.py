@@ -545,12 +545,16 @@ def seats_correct(
         result.read_game = _validate_hands(result, [h.data for h in hands])
     corrections = [
         *result.seat_corrections,
-        {"at": timezone.now().isoformat(), "from": keys, "to": [str(k) for k in order]},
+        {
+            "at": timezone.now().isoformat(),
+            "from": keys,
+            "to": [str(k) for k in order],
+            "by": _writer_name(actor),
+            "reason": reason.strip(),
+        },
     ]
     changes["seat_corrections"] = corrections
-    was = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(keys))
-    now = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(order))
-    note = f"seats corrected to {now} (recorded {was}): {reason.strip()}"
+    note = seats_note(keys, order, reason)
     for hand in hands:
         hand._change_reason = note if hand.pk not in revalued else f"{note}; valued again from its tiles"
         _stamp(hand, actor, table)
@@ -563,6 +567,20 @@ def seats_correct(
     getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
     table.__dict__.pop("_seats_read", None)  # the seats a page or the API read before the correction
     return _save(result, actor, note, hands=hands, also=frozenset({SCHEDULE}), **changes)
+
+
+def _writer_name(actor: Actor) -> str:
+    user = actor.db_user
+    if user is None:
+        return ""
+    return ((user.get_full_name() or "").strip() or user.get_username())[:150]
+
+
+def seats_note(before: Sequence[str], after: Sequence[str], reason: str) -> str:
+    """The history's words for a seat correction (the table's history and an imported archive's)."""
+    was = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(before))
+    now = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(after))
+    return f"seats corrected to {now} (recorded {was}): {reason.strip()}"
 
 
 def _seats_move(table: Table, registrations: Sequence[Registration], moves: Sequence[int]) -> None:
