@@ -113,8 +113,10 @@ def _kind_or_404(kind: str, kinds: list[tuple[str, str]]) -> str:
 
 def _call_answered(table: Table, value: str | None) -> RefereeCall | None:
     """The table's call not resolved yet that the penalty answers (``?call=`` from the call's page)."""
+    if not value:
+        return None
     call = open_call(table=table)
-    if call is None or not value or str(call.pk) != value.strip():
+    if call is None or str(call.pk) != value.strip():
         return None
     return call
 
