@@ -24,6 +24,8 @@ from penalties.kinds import Replaced
 from penalties.models import Penalty, Scope
 from penalties.presenters import penalty_lines
 from scoring import selectors
+from scoring.calls.services import open_call
+from scoring.models import RefereeCall
 from scoring.rules.base import RuleError
 from scoring.views import closed_reopen_url
 from tournaments.lifecycle import results_closed
@@ -108,8 +110,19 @@ def _kind_or_404(kind: str, kinds: list[tuple[str, str]]) -> str:
 # -- from a table --------------------------------------------------------------------------------------------
 
 
+def _call_answered(table: Table, value: str | None) -> RefereeCall | None:
+    """The table's call not resolved yet that the penalty answers (``?call=`` from the call's page)."""
+    if not value:
+        return None
+    call = open_call(table=table)
+    if call is None or str(call.pk) != value.strip():
+        return None
+    return call
+
+
 def table_penalty(request: HttpRequest, slug: str, session: int, number: int, kind: str) -> HttpResponse:
-    """Record a penalty for one of the four players of a table (the session and table are known)."""
+    """Record a penalty for one of the four players of a table (the session and table are known). From a
+    call's page (``?call=``), the referee goes back to the call with the penalty chosen to resolve it."""
     if (response := _login_needed(request)) is not None:
         return response
     table = selectors.table_for_page(slug=slug, session_number=session, table_number=number)
@@ -127,6 +140,7 @@ def table_penalty(request: HttpRequest, slug: str, session: int, number: int, ki
         "hand_number": request.GET.get("hand") or None,
     }
     table_url = reverse("table-page", args=[slug, session, number])
+    call = _call_answered(table, request.GET.get("call"))
     status = 200
     closed = results_closed(session=table.session, tournament=tournament)
     if closed:  # no form the service would refuse: why, and where the director reopens it
@@ -150,6 +164,8 @@ def table_penalty(request: HttpRequest, slug: str, session: int, number: int, ki
                 )
                 url = reverse("table-penalty", args=[slug, session, number, Replaced.value])
                 return redirect(f"{url}?player={penalty.registration.key}&reason=late_arrival")
+            if call is not None:
+                return redirect(reverse("referee-call", args=[slug, call.pk]) + f"?penalty={penalty.pk}")
             return redirect(table_url + "#penalties")
         status = 400
     else:
@@ -165,6 +181,8 @@ def table_penalty(request: HttpRequest, slug: str, session: int, number: int, ki
         "form": form,
         "back_url": table_url,
         "kind_url": reverse("table-penalty", args=[slug, session, number, "KIND"]),
+        "kind_suffix": f"/?call={call.pk}" if call is not None else "/",
+        "call": call,
         "closed": closed,
         "closed_reopen_url": _reopen_url(request, tournament, table.session) if closed else "",
     }

@@ -742,9 +742,10 @@ def _who_of(record) -> str:
 
 def seating_at(corrections: Any, when: dt.datetime, current: list[str]) -> list[str]:
     """The table's player keys by wind when a record of ``when`` was written: the seating after the last
-    seat correction made by then, the first correction's seating before any, else ``current``."""
+    seat correction made by then, the first correction's seating before any, else ``current``. A correction
+    without a time (an imported archive's, from before the records) was made before every record."""
     corrections = [c for c in corrections or [] if isinstance(c, Mapping)]
-    applied = [c for c in corrections if dt.datetime.fromisoformat(c["at"]) <= when]
+    applied = [c for c in corrections if not c.get("at") or dt.datetime.fromisoformat(c["at"]) <= when]
     if applied:
         return list(applied[-1]["to"])
     return list(corrections[0]["from"]) if corrections else list(current)

@@ -26,7 +26,7 @@ from scoring.rules.numbers import SCORE_LIMIT, read_number, read_text
 from scoring.rules.text import gettext_noop
 from scoring.tiles import services as tiles_services
 from tournaments.lifecycle import results_open_check
-from tournaments.models import WIND_LETTERS, Registration, Seat, Table, Tournament
+from tournaments.models import SEAT_PARKED, WIND_LETTERS, Registration, Seat, Table, Tournament
 from tournaments.permissions import Actor
 from tournaments.signals import ENTRY, RESULTS, SCHEDULE, changed_send
 
@@ -543,20 +543,21 @@ def seats_correct(
         result.read_game = _validate_hands(result, [h.data for h in hands])
     corrections = [
         *result.seat_corrections,
-        {"at": timezone.now().isoformat(), "from": keys, "to": [str(k) for k in order]},
+        {
+            "at": timezone.now().isoformat(),
+            "from": keys,
+            "to": [str(k) for k in order],
+            "by": _writer_name(actor),
+            "reason": reason.strip(),
+        },
     ]
     changes["seat_corrections"] = corrections
-    was = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(keys))
-    now = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(order))
-    note = f"seats corrected to {now} (recorded {was}): {reason.strip()}"
+    note = seats_note(keys, order, reason)
     for hand in hands:
         hand._change_reason = note if hand.pk not in revalued else f"{note}; valued again from its tiles"
         _stamp(hand, actor, table)
         hand.save()
-    # The seats move together: the four rows are written again (one seat per wind at every moment).
-    Seat.objects.filter(table=table).delete()
-    for seat, registration in enumerate(registrations):
-        Seat(table=table, position=moves[seat], registration=registration).save()
+    _seats_move(table, registrations, moves)
     seated: list[Registration] = list(registrations)
     for seat, registration in enumerate(registrations):
         seated[moves[seat]] = registration
@@ -564,6 +565,32 @@ def seats_correct(
     getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
     table.__dict__.pop("_seats_read", None)  # the seats a page or the API read before the correction
     return _save(result, actor, note, hands=hands, also=frozenset({SCHEDULE}), **changes)
+
+
+def _writer_name(actor: Actor) -> str:
+    user = actor.db_user
+    if user is None:
+        return ""
+    return ((user.get_full_name() or "").strip() or user.get_username())[:150]
+
+
+def seats_note(before: Sequence[str], after: Sequence[str], reason: str) -> str:
+    """The history's words for a seat correction (the table's history and an imported archive's)."""
+    was = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(before))
+    now = " ".join(f"{WIND_LETTERS[s]} {k}" for s, k in enumerate(after))
+    return f"seats corrected to {now} (recorded {was}): {reason.strip()}"
+
+
+def _seats_move(table: Table, registrations: Sequence[Registration], moves: Sequence[int]) -> None:
+    """Each seat row that changes wind keeps its row (its id): parked first (``SEAT_PARKED`` + its new
+    wind), then put on its wind, so that no moment has two players on one wind."""
+    rows = {s.registration_id: s for s in Seat.objects.select_for_update().filter(table=table)}
+    moving = [(rows[r.pk], moves[seat]) for seat, r in enumerate(registrations) if moves[seat] != seat]
+    for offset in (SEAT_PARKED, 0):
+        for row, wind in moving:
+            row.table = table
+            row.position = wind + offset
+            row.save(update_fields=["position"])
 
 
 # -- summary rows -----------------------------------------------------------------------------------

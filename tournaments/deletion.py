@@ -66,6 +66,19 @@ def table_holders(table: Table) -> list[str]:
     return holders
 
 
+def seating_holders(session: Session) -> list[str]:
+    """What seating ``session`` again would delete with its tables: their results, the penalties recorded at
+    them and their calls of a referee (the tournament's record)."""
+    holders = []
+    if played := _played(session.tables.all()):
+        holders.append(_tables_text(played))
+    if count := session.penalties.filter(table__isnull=False).count():
+        holders.append(_penalties_text(count))
+    if count := session.referee_calls.count():
+        holders.append(_calls_text(count))
+    return holders
+
+
 def registration_holders(registration: Registration) -> list[str]:
     holders = []
     seats = registration.seats.select_related("table", "session").order_by("session__number")

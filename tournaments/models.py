@@ -76,6 +76,9 @@ class Wind(models.IntegerChoices):
 
 
 WIND_LETTERS = ("E", "S", "W", "N")
+#: Where a seat waits while a table's seats are corrected (``SEAT_PARKED`` + its real wind), inside that one
+#: transaction only: the four rows change winds and keep their ids, never two players on one wind.
+SEAT_PARKED = 10
 
 
 class FixedParent(models.Model):
@@ -426,7 +429,10 @@ class Seat(FixedParent):
         constraints = [
             models.UniqueConstraint(fields=["table", "position"], name="seat_wind_unique"),
             models.UniqueConstraint(fields=["session", "registration"], name="seat_once_per_session"),
-            models.CheckConstraint(condition=Q(position__lte=3), name="seat_wind_valid"),
+            models.CheckConstraint(
+                condition=Q(position__lte=3) | Q(position__gte=SEAT_PARKED, position__lte=SEAT_PARKED + 3),
+                name="seat_wind_valid",
+            ),
         ]
 
     def __str__(self) -> str:

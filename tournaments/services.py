@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from tournaments.deletion import seating_holders
 from tournaments.lifecycle import tournament_open_check
 from tournaments.models import (
     Player,
@@ -199,11 +200,19 @@ def session_seat(
 ) -> list[Table]:
     """Seat a session: each entry is a table's four registrations in seat order E, S, W, N.
 
-    Tables are numbered 1..n in the given order. With ``replace``, the session's existing tables
-    (that have no results yet) are removed first. ``event=False``: the caller seats several sessions in one
-    write and sends one event for them all.
+    Tables are numbered 1..n in the given order. With ``replace``, the session's existing tables are removed
+    first; tables that hold a record (results, penalties recorded at them, calls of a referee) refuse it,
+    naming what they hold. ``event=False``: the caller seats several sessions in one write and sends one
+    event for them all.
     """
     tournament_open_check(tournament=session.tournament_id)
+    if replace and (holders := seating_holders(session)):
+        raise ValidationError(
+            {
+                "session": _("Session %(n)s cannot be seated again: its tables hold %(what)s.")
+                % {"n": session.number, "what": "; ".join(holders)}
+            }
+        )
     if replace:
         Table.objects.filter(session=session).delete()
     elif session.tables.exists():

@@ -192,6 +192,17 @@ def _table(
         doc["imbalance_reason"] = reason
     if result is not None and shape.table_played(doc) and result.status != TableResult.Status.CONFIRMED:
         doc["status"] = result.status  # still being entered, or submitted: not confirmed by a restore
+    if result is not None and result.seat_corrections and shape.table_played(doc):
+        doc["seat_corrections"] = [
+            {
+                "at": c.get("at"),
+                "from": list(c["from"]),
+                "to": list(c["to"]),
+                "by": c.get("by", ""),
+                "reason": c.get("reason", ""),
+            }
+            for c in result.seat_corrections
+        ]
     return doc
 
 

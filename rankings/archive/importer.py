@@ -35,7 +35,7 @@ from scoring.models import Hand, SeatSummary, TableResult
 from scoring.rules.base import GameResult, RuleError
 from scoring.rules.numbers import read_text
 from scoring.rules.registry import get_ruleset
-from scoring.services import summary_rows
+from scoring.services import seats_note, summary_rows
 from scoring.tiles import services as tiles_services
 from tournaments import lifecycle
 from tournaments import services as tournament_services
@@ -64,6 +64,9 @@ class _PlannedTable:
     game: GameResult | None  # the engine's game, None when not played
     valuations: list[dict[str, Any] | None] = dataclasses.field(default_factory=list)  # per hand (tiles)
     status: str = CONFIRMED  # a played table's result: confirmed unless the document says otherwise
+    seat_corrections: list[dict[str, Any]] = dataclasses.field(
+        default_factory=list
+    )  # as the result keeps them
 
     @property
     def played(self) -> bool:
@@ -595,7 +598,86 @@ class ArchiveImport:
             scores = list(scores)
         if game is not None:
             game = dataclasses.replace(game, steps=())  # the summary rows need the final scores only
-        return _PlannedTable(number, seat_keys, seat_hands, scores, reason, game, valuations, status)
+        corrections = self._seat_corrections(t.get("seat_corrections"), join(path, "seat_corrections"), seats)
+        if corrections and game is None:
+            raise RuleError(
+                "seat_corrections goes with a table that has hands or scores", join(path, "seat_corrections")
+            )
+        planned = _PlannedTable(number, seat_keys, seat_hands, scores, reason, game, valuations, status)
+        planned.seat_corrections = corrections
+        return planned
+
+    def _seat_corrections(self, value: Any, path: str, seats: Sequence[Any]) -> list[dict[str, Any]]:
+        """A table seated otherwise than planned: each correction's seating before and after (the players'
+        keys East to North), when, by whom and why; the first starts from the planned seating, each starts
+        where the one before ended, and the last ends on the table's ``seats``."""
+        if value is None:
+            return []
+        if not isinstance(value, list) or len(value) > shape.SEAT_CORRECTIONS_MAX:
+            raise RuleError(
+                f"seat_corrections must be a list of at most {shape.SEAT_CORRECTIONS_MAX} corrections, "
+                f"not {show(value)}",
+                path,
+            )
+        out: list[dict[str, Any]] = []
+        for i, raw in enumerate(value):
+            where = f"{path}[{i}]"
+            c = shape.fields(
+                raw,
+                where,
+                "a seat correction",
+                shape.SEAT_CORRECTION_REQUIRED,
+                shape.SEAT_CORRECTION_OPTIONAL,
+            )
+            before, after = (self._seating(c[name], join(where, name), seats) for name in ("from", "to"))
+            if before == after:
+                raise RuleError("a seat correction moves at least two players", join(where, "to"))
+            if out and before != out[-1]["to"]:
+                raise RuleError(
+                    f"from must be the seating the correction before left: {' '.join(out[-1]['to'])}",
+                    join(where, "from"),
+                )
+            at = self._correction_time(c.get("at"), join(where, "at"))
+            entry = {
+                "at": at,
+                "from": before,
+                "to": after,
+                "by": read_text(c.get("by"), field=join(where, "by"), limit=150),
+                "reason": read_text(c.get("reason"), field=join(where, "reason"), limit=500),
+            }
+            out.append(entry)
+        if out and out[-1]["to"] != list(seats):
+            raise RuleError(
+                "the last seat correction ends on the table's seats", f"{path}[{len(out) - 1}].to"
+            )
+        return out
+
+    @staticmethod
+    def _seating(value: Any, path: str, seats: Sequence[Any]) -> list[str]:
+        if (
+            not isinstance(value, list)
+            or not all(isinstance(k, str) for k in value)
+            or sorted(value) != sorted(map(str, seats))
+        ):
+            raise RuleError(
+                f"a seating lists the table's four players East to North, each once, not {show(value)}", path
+            )
+        return [str(k) for k in value]
+
+    def _correction_time(self, value: Any, path: str) -> str | None:
+        if value is None:
+            return None
+        try:
+            parsed = parse_datetime(value) if isinstance(value, str) and len(value) <= 40 else None
+        except ValueError:  # well formed but not a real date or time
+            parsed = None
+        if parsed is None:
+            raise RuleError(
+                f"at must be a date and time written YYYY-MM-DDTHH:MM[:SS][+HH:MM], not {show(value)}", path
+            )
+        if timezone.is_naive(parsed):
+            parsed = timezone.make_aware(parsed)
+        return parsed.isoformat()
 
     def _hands(
         self, hands: Sequence[Any], seat_keys: Sequence[str], table_number: int, path: str
@@ -665,6 +747,16 @@ class ArchiveImport:
             )
             for table, plan in played
         ]
+        for result, (_t, plan) in zip(results, played, strict=True):
+            if plan.seat_corrections:  # seated otherwise than planned: the history says who, what and why
+                result.seat_corrections = plan.seat_corrections
+                result._change_reason = "; ".join(
+                    [IMPORT_REASON]
+                    + [
+                        seats_note(c["from"], c["to"], c["reason"]) + (f" (by {c['by']})" if c["by"] else "")
+                        for c in plan.seat_corrections
+                    ]
+                )
         TableResult.objects.bulk_create(results)
         TableResult.history.bulk_history_create(
             results, default_user=self.user, default_change_reason=IMPORT_REASON, default_date=self.now

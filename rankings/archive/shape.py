@@ -49,7 +49,11 @@ SESSION_REQUIRED = ("number",)
 SESSION_OPTIONAL = ("tables", "starts_at", "absent", "status", "published")
 
 TABLE_REQUIRED = ("number", "seats")
-TABLE_OPTIONAL = ("hands", "scores", "imbalance_reason", "status")  # status: a played table not confirmed
+# status: a played table not confirmed; seat_corrections: the seatings before the seats really taken
+TABLE_OPTIONAL = ("hands", "scores", "imbalance_reason", "status", "seat_corrections")
+SEAT_CORRECTION_REQUIRED = ("from", "to")
+SEAT_CORRECTION_OPTIONAL = ("at", "by", "reason")
+SEAT_CORRECTIONS_MAX = 20
 
 TABLE_STATUSES = ("draft", "submitted", "confirmed")
 SESSION_STATUSES = ("planned", "seated", "playing", "finished")

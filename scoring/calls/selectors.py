@@ -50,6 +50,15 @@ def tournament_open_calls(*, tournament: Tournament) -> list[RefereeCall]:
     return calls
 
 
+def recent_resolved(*, tournament: Tournament, limit: int = 5) -> list[RefereeCall]:
+    """The calls resolved last, the latest first, with what resolved them (the director's dashboard)."""
+    return list(
+        RefereeCall.objects.filter(tournament=tournament, status=RefereeCall.Status.RESOLVED)
+        .select_related("table", "session", "penalty")
+        .order_by("-resolved_at", "-pk")[:limit]
+    )
+
+
 def tournament_calls(*, tournament: Tournament):
     return RefereeCall.objects.filter(tournament=tournament).select_related("table", "session", "penalty")
 

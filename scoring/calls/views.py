@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from penalties.forms import penalty_kinds
 from scoring import selectors as table_selectors
 from scoring.models import RefereeCall
 from scoring.rules.base import RuleError
@@ -124,6 +125,8 @@ def referee_call(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             call.refresh_from_db()
     table = call.table
     session = call.session
+    penalties = list(services.linkable_penalties(call=call).select_related("registration__player"))
+    chosen = request.POST.get("penalty") if status == 400 else request.GET.get("penalty")
     return render(
         request,
         "scoring/referee_call.html",
@@ -132,7 +135,9 @@ def referee_call(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             "session": session,
             "call": call,
             "error": error,
-            "penalties": list(services.linkable_penalties(call=call).select_related("registration__player")),
+            "penalties": penalties,
+            "penalty_chosen": next((p.pk for p in penalties if str(p.pk) == (chosen or "").strip()), None),
+            "penalty_kinds": _kind_links(call) if call.status != RefereeCall.Status.RESOLVED else [],
             "table_url": reverse("table-page", args=[call.tournament.slug, session.number, table.number]),
             "overview_url": reverse("clock-tables", args=[call.tournament.slug, session.number]),
             "note": request.POST.get("note", "") if status == 400 else "",
@@ -171,6 +176,19 @@ def referee_calls_part(request: HttpRequest, slug: str, session: int) -> HttpRes
     )
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _kind_links(call: RefereeCall) -> list[tuple[str, str]]:
+    """The penalties a referee may record at the call's table, each a link that comes back to the call."""
+    table, session = call.table, call.session
+    return [
+        (
+            label,
+            reverse("table-penalty", args=[call.tournament.slug, session.number, table.number, value])
+            + f"?call={call.pk}",
+        )
+        for value, label in penalty_kinds(call.tournament.get_rules())
+    ]
 
 
 def _int(value: str | None, field: str) -> int | None:

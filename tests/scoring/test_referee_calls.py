@@ -407,3 +407,25 @@ def test_the_queue_part_the_referees_pages_ask_for_again(
     assert "Table 2" in part and reverse("referee-call", args=[tournament.slug, call.pk]) not in part
     client.force_login(make_user("nobody"))
     assert client.get(url).status_code == 403
+
+
+def test_a_penalty_recorded_from_a_call_goes_back_to_it_chosen(client, tournament, table, ref, referee):
+    call, _ = calls.call_create(table=table, actor=link(table), reason="foul")
+    client.force_login(referee)
+    call_page = reverse("referee-call", args=[tournament.slug, call.pk])
+    kinds = client.get(call_page).content.decode()
+    url = reverse("table-penalty", args=[tournament.slug, 1, table.number, "foul"])
+    assert f'href="{url}?call={call.pk}"' in kinds
+    form = client.get(f"{url}?call={call.pk}").content.decode()
+    assert "For the call of table 1" in form and f"/penalty/dead_hand/?call={call.pk}" in form
+    recorded = client.post(f"{url}?call={call.pk}", {"kind": "foul", "player": "p1", "reason": "slow"})
+    penalty = tournament.penalties.get()
+    assert recorded.status_code == 302 and recorded["Location"] == f"{call_page}?penalty={penalty.pk}"
+    assert f'<option value="{penalty.pk}" selected>' in client.get(recorded["Location"]).content.decode()
+    spanish = client.get(f"{url}?call={call.pk}", headers={"Accept-Language": "es"}).content.decode()
+    assert "Para la llamada de la mesa 1: una vez registrada" in spanish
+    # a call resolved meanwhile, or a link that names no call of this table: back to the table
+    calls.call_resolve(call=call, actor=ref, note="settled")
+    for query in (f"?call={call.pk}", "?call=x"):
+        again = client.post(url + query, {"kind": "foul", "player": "p2", "reason": "slow"})
+        assert again.status_code == 302 and again["Location"].endswith("#penalties")

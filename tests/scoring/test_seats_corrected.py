@@ -432,3 +432,28 @@ def test_a_hand_valued_from_its_tiles_is_valued_again_with_the_real_seat_wind(ap
     scores = hand["after"]["scores"]
     assert scores[seats_now["p2"]] == 24 + fan
     assert scores[seats_now["p3"]] == -(8 + fan)
+
+
+def test_the_seat_rows_keep_their_ids_and_a_seat_read_before_reads_the_real_wind(
+    api_as, table, as_referee, referee
+):
+    version = enter_mcr(table, as_referee)
+    before = {s.registration.key: s.pk for s in Seat.objects.filter(table=table)}
+    # a three-player cycle and a fixed seat: p3 E, p1 S, p2 W, p4 stays N
+    services.seats_correct(table=table, order=REAL, actor=as_referee, expected_version=version, reason=WHY)
+    after = {s.registration.key: (s.pk, s.position) for s in Seat.objects.filter(table=table)}
+    assert {k: pk for k, (pk, _wind) in after.items()} == before
+    assert {k: wind for k, (_pk, wind) in after.items()} == {"p3": 0, "p1": 1, "p2": 2, "p4": 3}
+    # the API's seat, by the id a client kept, names the wind really taken
+    seat = api_as(referee).get(f"/api/seats/{before['p1']}/")
+    assert seat.status_code == 200 and seat.json()["position"] == 1
+    # a swap back (two players) also keeps them
+    services.seats_correct(
+        table=table,
+        order=["p1", "p3", "p2", "p4"],
+        actor=as_referee,
+        expected_version=version + 1,
+        reason=WHY,
+    )
+    assert {s.registration.key: s.pk for s in Seat.objects.filter(table=table)} == before
+    assert not Seat.objects.filter(position__gt=3).exists()

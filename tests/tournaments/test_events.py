@@ -65,7 +65,7 @@ SENDS_NOTHING = {
     "summaries_refresh", "hand_number_check", "fouls_recount", "active_penalties", "table_penalty_effects",
     "penalty_transfers", "tiles_mode_check", "tiles_mode", "hand_has_tiles", "hand_tiles_prepare",
     "hands_revalue", "held_numbers", "require_nothing_held", "hand_tiles_value", "session_holders",
-    "table_holders", "registration_holders", "parse_players_csv", "backup_root", "backups_list",
+    "table_holders", "registration_holders", "seating_holders", "seats_note", "parse_players_csv", "backup_root", "backups_list",
     "backup_get", "backups_write_running", "backup_write", "backups_set_aside",
     "upload_read", "claim_text", "facts_of", "result_hands", "require_nothing_held_in", "players_hidden", "players_import_open_check", "backup_check",
     "player_hidden_error", "seat_order_read",

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from penalties.models import Penalty
 from penalties.selectors import replacements
 from rankings.standings.selectors import standings_view
-from scoring.models import TableResult
+from scoring.models import RefereeCall, TableResult
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 from tournaments.names import fold
 from tournaments.presenters import SeatLine, TableView, name_order, sort_name
@@ -179,10 +179,11 @@ class SessionFacts:
     tables: int = 0
     results: int = 0
     penalties: int = 0
+    calls: int = 0
 
 
 def session_facts(session_ids: Sequence[int]) -> dict[int, SessionFacts]:
-    """Tables, tables with a result and penalties at tables, per session: three queries."""
+    """Tables, tables with a result, penalties at tables and calls of a referee, per session: four queries."""
     tables = dict(
         Table.objects.filter(session_id__in=session_ids)
         .values("session_id")
@@ -201,8 +202,15 @@ def session_facts(session_ids: Sequence[int]) -> dict[int, SessionFacts]:
         .annotate(n=Count("id"))
         .values_list("table__session_id", "n")
     )
+    calls = dict(
+        RefereeCall.objects.filter(session_id__in=session_ids)
+        .values("session_id")
+        .annotate(n=Count("id"))
+        .values_list("session_id", "n")
+    )
     return {
-        pk: SessionFacts(tables.get(pk, 0), results.get(pk, 0), penalties.get(pk, 0)) for pk in session_ids
+        pk: SessionFacts(tables.get(pk, 0), results.get(pk, 0), penalties.get(pk, 0), calls.get(pk, 0))
+        for pk in session_ids
     }
 
 
@@ -225,6 +233,11 @@ def reseat_refusal(session: Session, facts: SessionFacts) -> str | None:
         return _("Session %(n)s has penalties recorded at its tables: its seating can no longer change.") % {
             "n": n
         }
+    if facts.calls:
+        return _(
+            "Session %(n)s has calls of a referee from its tables (the tournament's record): its seating can no "
+            "longer change."
+        ) % {"n": n}
     if session.seating_published:
         if session.status == Session.Status.PLAYING:
             return _("Session %(n)s is published and being played: its seating can no longer change.") % {
