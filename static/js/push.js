@@ -37,14 +37,14 @@
 
   function reason(panel) {
     const why = panel.querySelector("[data-push-why]");
-    if (!panel.dataset.key) return why.dataset.tNokeys;
-    if (!window.isSecureContext) return why.dataset.tInsecure;
+    if (!panel.dataset.key) return gettext("This server does not send notifications. This page shows the same news while it is open.");
+    if (!window.isSecureContext) return gettext("Notifications need a secure (https) connection. This page shows the same news while it is open.");
     const ios = /iPad|iPhone|iPod/.test(navigator.userAgent) || (navigator.platform === "MacIntel" && navigator.maxTouchPoints > 1);
     const standalone = window.navigator.standalone === true || window.matchMedia("(display-mode: standalone)").matches;
     if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-      return ios && !standalone ? why.dataset.tIos : why.dataset.tUnsupported;
+      return ios && !standalone ? gettext("On an iPhone or iPad, add this site to the home screen first (Share, then Add to Home Screen) and open it from there: only then can it receive notifications. This page shows the same news while it is open.") : gettext("This browser cannot receive notifications. This page shows the same news while it is open.");
     }
-    if (Notification.permission === "denied") return why.dataset.tDenied;
+    if (Notification.permission === "denied") return gettext("Notifications are blocked for this site in the browser settings. Allow them there to be notified; this page shows the same news while it is open.");
     return "";
   }
 
@@ -87,15 +87,15 @@
         const isThis = phone.phone === own;
         if (isThis) ours = phone;
         const since = new Date(phone.created).toLocaleDateString(document.documentElement.lang || undefined);
-        item.append(`${isThis ? list.dataset.tThis : list.dataset.tOther} · ${phone.language.toUpperCase()} · ${list.dataset.tSince} ${since} `);
+        item.append(`${isThis ? gettext("This phone") : gettext("Another phone")} · ${phone.language.toUpperCase()} · ${gettext("since")} ${since} `);
         const remove = document.createElement("button");
         remove.type = "button";
         remove.className = "outline secondary small";
-        remove.textContent = list.dataset.tRemove;
+        remove.textContent = gettext("Remove");
         remove.addEventListener("click", async () => {
           const done = await post(`${url}${phone.id}/delete/`);
           if (done.ok && isThis && mine) await mine.unsubscribe().catch(() => {});
-          say(done.ok ? status.dataset.tStopped : status.dataset.tFailed);
+          say(done.ok ? gettext("This phone will no longer be notified.") : gettext("That did not work; try again."));
           refresh();
         });
         item.append(remove);
@@ -103,14 +103,14 @@
       }
       if (!data.phones.length) {
         const item = document.createElement("li");
-        item.textContent = list.dataset.tNone;
+        item.textContent = gettext("None.");
         list.append(item);
       }
       if (ours) {
         boxes.forEach((box) => { box.checked = ours.topics.includes(box.value); });
       }
       stop.hidden = !ours;
-      if (!status.textContent) say(ours ? status.dataset.tOn : status.dataset.tOff);
+      if (!status.textContent) say(ours ? gettext("This phone is notified of the news chosen above.") : gettext("This phone is not notified."));
     }
 
     start.addEventListener("click", async () => {
@@ -121,15 +121,15 @@
         const registration = await navigator.serviceWorker.register(panel.dataset.sw, { scope: "/" });
         await navigator.serviceWorker.ready;
         const permission = await Notification.requestPermission();
-        if (permission !== "granted") { explain(); say(status.dataset.tOff); return; }
+        if (permission !== "granted") { explain(); say(gettext("This phone is not notified.")); return; }
         // a browser whose push service does not answer (no network, none at all) is not waited for long
         const late = new Promise((resolve, reject) => setTimeout(() => reject(new Error("no answer")), 20000));
         const subscription = (await registration.pushManager.getSubscription())
           || (await Promise.race([late, registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(panel.dataset.key) })]));
         const answer = await post(url, { ...subscription.toJSON(), topics });
-        say(answer.ok ? status.dataset.tSaved : status.dataset.tFailed);
+        say(answer.ok ? gettext("Saved: this phone will be notified.") : gettext("That did not work; try again."));
       } catch (e) {
-        say(status.dataset.tFailed);
+        say(gettext("That did not work; try again."));
       }
       refresh();
     });
@@ -139,7 +139,7 @@
       if (!subscription) return;
       const answer = await post(url, { remove: true, endpoint: subscription.endpoint });
       if (answer.ok) await subscription.unsubscribe().catch(() => {});
-      say(answer.ok ? status.dataset.tStopped : status.dataset.tFailed);
+      say(answer.ok ? gettext("This phone will no longer be notified.") : gettext("That did not work; try again."));
       refresh();
     });
 
