@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from django.urls import reverse
+from django.utils import translation
 
 from tests.scoring.test_referee_overview import publish, seat_all
 
@@ -57,7 +58,12 @@ def test_without_keys_the_panel_says_this_server_sends_no_notifications(
     settings.VAPID_FILE = tmp_path / "none.json"
     p1 = tournament.registrations.get(key="p1")
     html = client.get(reverse("player-private", args=[p1.player.private_key])).content.decode()
-    assert 'data-key=""' in html and "This server does not send notifications." in html
+    assert (
+        'data-key=""' in html
+    )  # the panel's script reads the empty key and says why, in the page's language
+    with translation.override("es"):
+        catalogue = client.get(reverse("javascript-catalog", args=["es"])).content.decode()
+    assert "Este servidor no env" in catalogue
 
 
 def test_the_staff_page_and_the_director_s_setting(client, tournament, director, referee, keyed):
