@@ -22,8 +22,8 @@ from config.api import require_object
 from config.parsers import BoundedFormParser, BoundedMultiPartParser
 from rankings.player_jobs import job_progress, player_import_start
 from tournaments import deletion, filters, lifecycle, selectors, services
-from tournaments.console import services as console_services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
+from tournaments.organising import services as organising_services
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
 from tournaments.player_import import PlayerImportError, upload_read
 from tournaments.search import name_query
@@ -397,7 +397,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         and a finished tournament's rules stay as they are until it is reopened."""
         fields = dict(serializer.validated_data)
         rules = fields.pop("rules", None)
-        serializer.instance = console_services.tournament_edit(
+        serializer.instance = organising_services.tournament_edit(
             tournament=serializer.instance, fields=fields, rules=rules
         )
 

@@ -21,8 +21,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import lifecycle, services
-from tournaments.console.services import organiser_grant
 from tournaments.models import Player, Registration, Role, Session, Tournament
+from tournaments.staff.services import organiser_grant
 
 DEMO_SLUG = "demo-open-2026"
 RIICHI_SLUG = "demo-riichi-cup-2026"
@@ -215,7 +215,7 @@ def _mayon_demo(open_tournament: Tournament, *, admin, director, referee, scorer
     with their tiles, the fan counted by the product (two colours, one colour, one suit)."""
     from scoring import services as scoring
     from scoring.tiles.services import tiles_mode_set
-    from tournaments.console.services import tournament_edit
+    from tournaments.organising.services import tournament_edit
     from tournaments.permissions import Actor
 
     staff = {admin: Role.DIRECTOR, referee: Role.REFEREE, scorer: Role.SCORER}

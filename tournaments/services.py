@@ -182,7 +182,7 @@ def session_create(
     *, tournament: Tournament, number: int | None = None, starts_at=None, absent: Sequence[str] = ()
 ) -> Session:
     """A new session; ``absent``: keys of players absent from it only (a substitute plays it), as an
-    archive records them (check-in records them live, ``console.services.checkin_apply``)."""
+    archive records them (check-in records them live, ``registrations.checkin.checkin_apply``)."""
     tournament_open_check(tournament=tournament)
     if number is None:
         number = (tournament.sessions.aggregate(m=Max("number"))["m"] or 0) + 1

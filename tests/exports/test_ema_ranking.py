@@ -16,8 +16,8 @@ from rankings.ema.services import ema_ranking_recompute, tournament_results_stor
 from rankings.models import EmaRankingEntry, EmaTournament, TournamentResult
 from tests.exports.helpers import ema_player, finish_in_order, place_player
 from tournaments import lifecycle
-from tournaments.console.services import tournament_finish, tournament_reopen
 from tournaments.models import Registration, Session
+from tournaments.organising.services import tournament_finish, tournament_reopen
 from tournaments.permissions import Actor
 from tournaments.services import player_changed, registration_create
 
