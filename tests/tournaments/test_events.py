@@ -150,6 +150,12 @@ CENSUS = {
     "table_delete": SCHEDULE,
     "seat_delete": SCHEDULE,
     "registration_delete": ROSTER,
+    "player_write": ROSTER,
+    "player_delete": ROSTER,
+    "registration_update": ROSTER,
+    "session_save": SCHEDULE,
+    "table_save": SCHEDULE,
+    "seat_save": SCHEDULE,
     "players_import_csv": ROSTER,
     "clock_act": CLOCK,
     "clock_length_set": CLOCK,
@@ -307,6 +313,14 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
     check("registration_delete", lambda: deletion.registration_delete(registration=regs[-1]), other)
     check("players_import_csv", lambda: player_import.players_import_csv(
         tournament=other, data=b"first_name,last_name\nCsv,Player\n"), other)  # fmt: skip
+    # the API's writes of checked fields
+    check("player_write", lambda: base.player_write(player=regs[0].player, club="Otro club"), None)
+    check("player_delete", lambda: base.player_delete(player=base.player_create(first_name="Solo")), None)
+    check("registration_update", lambda: base.registration_update(registration=regs[0], nickname="O"), other)
+    check("session_save", lambda: base.session_save(session=extra, starts_at=None), other)
+    check("table_save", lambda: base.table_save(session=extra, number=2), other)
+    seat = tables[0].seats.first()
+    check("seat_save", lambda: base.seat_save(seat=seat, position=seat.position), other)
 
     # the rest of the tournament's life
     s2 = session_services.session_advance(session=s2)  # seated → playing (session 1 is finished)
