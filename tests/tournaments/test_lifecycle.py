@@ -399,3 +399,23 @@ def test_a_finished_tournament_shows_no_running_clock(client, finished, director
         f"/api/tournaments/{finished.slug}/clock/", {"action": "start"}, format="json"
     )
     assert refused.status_code == 409 and "The tournament is finished" in refused.json()["detail"]
+
+
+# -- the guards of the results, asked whoever moves a session ----------------------------------------------
+
+
+def test_the_lifecycle_asks_the_results_guards_whoever_moves_the_session(tournament, director):
+    session = start(tournament.sessions.get(number=1))
+    first, second = session.tables.order_by("number")
+    totals_set(table=first, scores=SCORES[0], actor=boss(director), expected_version=None)
+    result_confirm(table=first, actor=boss(director), expected_version=None)
+    # not the console's advance: the lifecycle itself, as the clock, the seating or the demo call it
+    with pytest.raises(lifecycle.Blocked) as refused:
+        lifecycle.session_move(session=session, to=Session.Status.FINISHED)
+    assert refused.value.reasons == [f"Tables not confirmed: {second.number}."]
+    # a step back is refused while the session has results
+    with pytest.raises(lifecycle.Blocked, match="has results or penalties"):
+        lifecycle.session_move(session=session, to=Session.Status.SEATED)
+    session.refresh_from_db()
+    assert session.status == Session.Status.PLAYING
+    assert session_services.session_blockers(session=session) == refused.value.reasons
