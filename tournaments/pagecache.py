@@ -38,6 +38,8 @@ from django.middleware.csrf import CSRF_ALLOWED_CHARS, CSRF_SECRET_LENGTH
 from django.utils.crypto import get_random_string
 from django.utils.translation import get_language, get_language_from_request
 
+from tournaments.models import Tournament
+
 try:  # Brotli beside gzip (requirements.txt); without it pages are served gzipped or plain
     import brotli
 except ImportError:  # pragma: no cover - exercised only where Brotli is not installed
@@ -158,7 +160,6 @@ def changed(slug: str) -> None:
 
 
 def changed_by_id(tournament_id: int) -> None:
-    from tournaments.models import Tournament
 
     slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
     if slug:

@@ -34,6 +34,7 @@ from tournaments.organising import services as organising_services
 from tournaments.permissions import can_manage
 from tournaments.registrations import checkin as checkin_services
 from tournaments.registrations import services as registration_services
+from tournaments.seating.engine import SeatingError
 from tournaments.sessions import services as session_services
 from tournaments.staff import services as staff_services
 
@@ -209,7 +210,6 @@ class ConsoleSessionViewSet(_ConsoleBase):
     @action(detail=True, methods=["post"], url_path="seat", url_name="seat")
     def seat(self, request, tournament_slug=None, number=None):
         """Seat a planned session with the seating engine (a draft until it is published)."""
-        from tournaments.seating.engine import SeatingError
 
         session = self._session(number)
         try:

@@ -1,4 +1,5 @@
-"""The director's console: thin pages over the console's services and selectors.
+"""The director's console: thin pages over the domains' services (organising, staff, registrations,
+sessions) and the console's selectors.
 
 Every page checks the role in the tournament it touches; the EMA list needs an organiser, a director of
 some tournament or a site admin; creating a tournament needs an organiser.
@@ -19,11 +20,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from rankings.standings import selectors as rk
 from rankings.submission.engine import format_shortfall
+from scoring.presenters import needs_referee
 from scoring.rules.base import RuleError
+from scoring.selectors import session_tables
 from tournaments import lifecycle, presenters
 from tournaments import selectors as tsel
 from tournaments.api import player_foreign_tournaments, visible_players
 from tournaments.console import confirmations, selectors
+from tournaments.console.first_run import FirstRunClosed, accounts_exist, first_organiser_create
 from tournaments.console.forms import (
     CheckinForm,
     EMAListForm,
@@ -44,8 +48,10 @@ from tournaments.permissions import can_create_tournament, can_manage, is_any_di
 from tournaments.registrations import checkin as checkin_services
 from tournaments.registrations import ema_list as ema_list_services
 from tournaments.registrations import services as registration_services
+from tournaments.seating.engine import SeatingError
 from tournaments.selectors import HIDE_SETTING
 from tournaments.services import player_hidden_error as base_player_hidden_error
+from tournaments.services import registration_withdraw
 from tournaments.sessions import services as session_services
 from tournaments.staff import services as staff_services
 
@@ -373,8 +379,6 @@ def first_organiser(request):
     from django.contrib.auth.forms import UserCreationForm
     from django.db import DatabaseError
 
-    from tournaments.console.first_run import FirstRunClosed, accounts_exist, first_organiser_create
-
     if accounts_exist():
         raise Http404("An account exists already.")
     form = UserCreationForm(request.POST or None)
@@ -547,54 +551,11 @@ def player_edit(request, slug: str, key: str):
         action = request.POST.get("form")
         try:
             if action == "edit" and form.is_valid():
-                data = form.cleaned_data
-                others = registration_services.possible_duplicates(
-                    tournament=tournament,
-                    first_name=data["first_name"],
-                    last_name=data["last_name"],
-                    ema_id=data["ema_id"],
-                    exclude_registration=registration,
-                    among=visible_players(request.user),
-                )
-                shared = _shared_player_refusal(request.user, player, data)
-                if shared:
-                    form.add_error(None, shared)
-                elif others and data.get("same_player") is None:
-                    form.set_duplicates([])
-                    form.add_error(
-                        "same_player",
-                        _("Also known: %(names)s. Save again to keep these details.")
-                        % {"names": ", ".join(p.full_name for p in others)},
-                    )
-                else:
-                    registration_services.registration_edit(
-                        registration=registration,
-                        first_name=data["first_name"],
-                        last_name=data["last_name"],
-                        ema_id=data["ema_id"],
-                        country=data["country"],
-                        club=data["club"],
-                        is_substitute=data["is_substitute"],
-                    )
-                    messages.success(
-                        request, _("%(name)s is saved.") % {"name": registration.player.full_name}
-                    )
-                    return redirect("console-players", slug=slug)
-            elif action == "withdraw" and withdraw.is_valid():
-                from tournaments.services import registration_withdraw
-
-                registration_withdraw(
-                    registration=registration, from_session=withdraw.cleaned_data["from_session"]
-                )
-                messages.success(request, _("%(name)s withdraws.") % {"name": player.full_name})
-                return redirect("console-players", slug=slug)
-            elif action == "reinstate":
-                registration_services.registration_reinstate(registration=registration)
-                messages.success(request, _("%(name)s plays again.") % {"name": player.full_name})
-                return redirect("console-players", slug=slug)
-            elif action == "remove":
-                registration_services.registration_remove(registration=registration)
-                messages.success(request, _("%(name)s is no longer registered.") % {"name": player.full_name})
+                done = _player_edit_save(request, tournament, registration, form)
+            else:
+                done = _player_step(request, registration, action, withdraw)
+            if done:
+                messages.success(request, done)
                 return redirect("console-players", slug=slug)
         except Blocked as exc:
             _blocked(request, exc)
@@ -613,6 +574,58 @@ def player_edit(request, slug: str, key: str):
         withdraw=withdraw,
         status=400 if (form.errors or withdraw.errors) else 200,
     )
+
+
+def _player_edit_save(request, tournament, registration, form) -> str:
+    """Save the player's details from the valid ``form``, unless another account's tournaments share the
+    player or the details match a player already known (saved on the second try): the message of the
+    saved change, or "" (the form then says why)."""
+    data = form.cleaned_data
+    others = registration_services.possible_duplicates(
+        tournament=tournament,
+        first_name=data["first_name"],
+        last_name=data["last_name"],
+        ema_id=data["ema_id"],
+        exclude_registration=registration,
+        among=visible_players(request.user),
+    )
+    shared = _shared_player_refusal(request.user, registration.player, data)
+    if shared:
+        form.add_error(None, shared)
+        return ""
+    if others and data.get("same_player") is None:
+        form.set_duplicates([])
+        form.add_error(
+            "same_player",
+            _("Also known: %(names)s. Save again to keep these details.")
+            % {"names": ", ".join(p.full_name for p in others)},
+        )
+        return ""
+    registration_services.registration_edit(
+        registration=registration,
+        first_name=data["first_name"],
+        last_name=data["last_name"],
+        ema_id=data["ema_id"],
+        country=data["country"],
+        club=data["club"],
+        is_substitute=data["is_substitute"],
+    )
+    return _("%(name)s is saved.") % {"name": registration.player.full_name}
+
+
+def _player_step(request, registration, action: str | None, withdraw) -> str:
+    """Withdraw, reinstate or remove the registration: the message of the step done, or "" (none)."""
+    name = registration.player.full_name
+    if action == "withdraw" and withdraw.is_valid():
+        registration_withdraw(registration=registration, from_session=withdraw.cleaned_data["from_session"])
+        return _("%(name)s withdraws.") % {"name": name}
+    if action == "reinstate":
+        registration_services.registration_reinstate(registration=registration)
+        return _("%(name)s plays again.") % {"name": name}
+    if action == "remove":
+        registration_services.registration_remove(registration=registration)
+        return _("%(name)s is no longer registered.") % {"name": name}
+    return ""
 
 
 def _local(path: str) -> str:
@@ -724,8 +737,6 @@ def session_page(request, slug: str, number: int):
                 text += " " + _("Withdrawn: %(names)s.") % {"names": ", ".join(report.withdrawn)}
             messages.success(request, text)
             return redirect("console-session", slug=slug, number=number)
-    from scoring.presenters import needs_referee
-    from scoring.selectors import session_tables
 
     tables = session_tables(session=session)
     return _page(
@@ -773,7 +784,6 @@ def session_action(request, slug: str, number: int, action: str):
                 back_url=reverse("console-session", args=[slug, number]),
             )
         return redirect("console-session", slug=slug, number=number)
-    from tournaments.seating.engine import SeatingError
 
     try:
         if action == "seat":

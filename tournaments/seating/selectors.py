@@ -13,6 +13,8 @@ from django.db.models import Count
 from django.utils.translation import gettext as _
 
 from penalties.models import Penalty
+from penalties.selectors import replacements
+from rankings.standings.selectors import standings_view
 from scoring.models import TableResult
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 from tournaments.names import fold
@@ -296,7 +298,6 @@ def engine_players(
 
 
 def standings_ranks(tournament: Tournament) -> dict[str, int]:
-    from rankings.standings.selectors import standings_view
 
     return {row.player: row.rank for row in standings_view(tournament=tournament).rows}
 
@@ -413,7 +414,6 @@ def seating_sessions(*, tournament: Tournament, numbers: Iterable[int] | None = 
         Seat.objects.filter(session__in=sessions).select_related("registration__player").order_by("position")
     ):
         seats[seat.table_id].append(seat)
-    from penalties.selectors import replacements
 
     instead = replacements(sessions=sessions)
     out = []
