@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from django.db.models import Q
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
@@ -77,8 +79,6 @@ class JSONObjectField(serializers.JSONField):
 
     def to_internal_value(self, data):
         if isinstance(data, str):
-            import json
-
             try:
                 data = json.loads(data)
             except ValueError:

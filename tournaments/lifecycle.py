@@ -212,20 +212,12 @@ def _lock_session(session: Session) -> Session:
     return Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
 
 
-def session_move(
-    *,
-    session: Session,
-    to: str,
-    blockers: Iterable[str] = (),
-    reason: str = "",
-    user=None,
-) -> Session:
+def session_move(*, session: Session, to: str, reason: str = "", user=None) -> Session:
     """Move ``session`` one step to ``to``; ``Blocked`` with every reason when a guard refuses.
 
     The registered guards (:func:`session_guard_add`) say what the results and penalties keep from the
-    step (tables not confirmed, results or penalties that keep a session in play); ``blockers``: more
-    reasons the caller found. Reopening a finished session needs ``reason``."""
-    blockers = list(blockers)
+    step (tables not confirmed, results or penalties that keep a session in play). Reopening a finished
+    session needs ``reason``."""
     with transaction.atomic():
         locked = _lock_session(session)
         tournament = locked.tournament
@@ -236,7 +228,7 @@ def session_move(
             raise Blocked([_("The tournament is finished: reopen it first.")])
         if to not in SESSION_STEPS[current]:
             raise Blocked([_step_refusal(locked, to)])
-        reasons = [*blockers, *session_step_blockers(session=locked, to=to)]
+        reasons = session_step_blockers(session=locked, to=to)
         if to == SEATED and current == PLANNED and not locked.seating_published:
             reasons.append(_("Session %(n)s has no published seating.") % {"n": locked.number})
         if to == PLAYING and current == SEATED:

@@ -95,10 +95,3 @@ def substitute_answers(*, tournament: Tournament) -> dict[str, bool]:
         .first()
     )
     return {k: v for k, v in (stored or {}).items() if isinstance(v, bool)}
-
-
-def checkin_first_session(session: Session) -> bool:
-    """Check-in before the tournament's first session: the moment ERGMT §3.9 asks a substitute who plays
-    from the start whether his results count."""
-    first = Session.objects.filter(tournament_id=session.tournament_id).order_by("number").first()
-    return first is not None and first.pk == session.pk

@@ -701,7 +701,7 @@ def session_page(request, slug: str, number: int):
     tournament = _director_tournament(request, slug)
     session = _session(tournament, number)
     registrations = list(tsel.registration_list(tournament=tournament))
-    first_session = selectors.checkin_first_session(session)
+    first_session = tsel.checkin_first_session(session)
     checkin = CheckinForm(
         request.POST or None,
         session=session,

@@ -16,9 +16,9 @@ from rankings.submission.models import EmaSubmission
 from rankings.submission.services import substitute_answer_set
 from tournaments import services as base
 from tournaments import signals
-from tournaments.console.selectors import checkin_first_session
 from tournaments.lifecycle import Blocked
 from tournaments.models import Registration, Session, Tournament
+from tournaments.selectors import checkin_first_session
 from tournaments.signals import ROSTER, SCHEDULE, changed_send
 
 # What happens to a player who is not here at check-in.

@@ -1,7 +1,9 @@
 """What keeps a session from a step of its life that only its tables' results and its penalties know:
-finishing while a table is not confirmed or a player is out whom nobody replaced; going back a step while it
-has results or penalties. The lifecycle asks these guards (:func:`tournaments.lifecycle.session_guard_add`,
-registered when the apps are ready), whoever moves the session."""
+finishing while a table is not confirmed or a player is out whom nobody replaced; going back from playing
+to seated while it has results or penalties. The lifecycle asks these guards, whoever moves the session
+(:func:`tournaments.lifecycle.session_guard_add`, registered when the apps are ready). A seated session
+going back to planned is not guarded here: the seating's unpublish has its own refusal, and the console's
+reopen asks :func:`step_back_blockers` itself."""
 
 from __future__ import annotations
 
@@ -14,12 +16,9 @@ from penalties.models import Penalty
 from scoring.models import TableResult
 from tournaments.models import Session, Table
 
-PLANNED = Session.Status.PLANNED
 SEATED = Session.Status.SEATED
 PLAYING = Session.Status.PLAYING
 FINISHED = Session.Status.FINISHED
-#: The steps back that keep a session with results or penalties in play.
-STEPS_BACK = {(PLAYING, SEATED), (SEATED, PLANNED)}
 
 
 def out_without_substitute(session: Session, tables: Iterable[Table] | None = None) -> list[str]:
@@ -73,6 +72,6 @@ def session_guard(session: Session, current: str, to: str) -> list[str]:
     """The lifecycle's question: what keeps ``session`` from going ``current`` → ``to``."""
     if current == PLAYING and to == FINISHED:
         return finish_blockers(session)
-    if (current, to) in STEPS_BACK:
+    if current == PLAYING and to == SEATED:
         return step_back_blockers(session)
     return []

@@ -17,7 +17,7 @@ from tournaments.models import Session, Tournament
 from tournaments.seating import selectors as seating_read
 from tournaments.seating import services as seating
 from tournaments.seating.engine import SeatingError
-from tournaments.sessions.guards import finish_blockers
+from tournaments.sessions.guards import finish_blockers, step_back_blockers
 from tournaments.signals import SCHEDULE, changed_send
 
 
@@ -109,7 +109,11 @@ def session_reopen(*, session: Session, reason: str = "", user=None) -> Session:
     status = current.status
     if status == Session.Status.FINISHED:
         return lifecycle.session_move(session=current, to=Session.Status.PLAYING, reason=reason, user=user)
-    if status in (Session.Status.PLAYING, Session.Status.SEATED):
-        to = Session.Status.SEATED if status == Session.Status.PLAYING else Session.Status.PLANNED
-        return lifecycle.session_move(session=current, to=to)
+    if status == Session.Status.PLAYING:  # the lifecycle's guard keeps it in play with results or penalties
+        return lifecycle.session_move(session=current, to=Session.Status.SEATED)
+    if status == Session.Status.SEATED:
+        blockers = step_back_blockers(current)
+        if blockers:
+            raise Blocked(blockers)
+        return lifecycle.session_move(session=current, to=Session.Status.PLANNED)
     raise Blocked([_("Session %(n)s has not started.") % {"n": current.number}])
