@@ -35,6 +35,8 @@ from rest_framework.views import set_rollback
 from config.parsers import NulInText, PayloadTooLarge
 from scoring.rules.base import RuleError
 from tournaments.deletion import DeletionRefused
+from tournaments.models import Tournament
+from tournaments.permissions import can_view
 
 logger = logging.getLogger("config.api")
 
@@ -103,8 +105,6 @@ def _hidden_tournament(context) -> bool:
     request = (context or {}).get("request")
     if not slug or request is None or not str(request.path).startswith("/api/"):
         return False
-    from tournaments.models import Tournament
-    from tournaments.permissions import can_view
 
     tournament = Tournament.objects.filter(slug=str(slug)[:80]).first()
     return tournament is not None and not can_view(getattr(request, "user", None), tournament)

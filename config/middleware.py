@@ -6,6 +6,7 @@ from django.conf import settings
 from django.http import Http404, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import render
 
+from config import parsers
 from tournaments.lifecycle import TournamentFinished
 from tournaments.models import Tournament
 from tournaments.permissions import can_view
@@ -58,7 +59,6 @@ def body_limit(request, view_func) -> int:
     page, the largest upload the project takes for a signed-in caller's file upload (multipart: an
     archive, a CSV file, a results file), else the limit of a form (``FORM_MAX_BYTES``): nobody
     signed out uploads anything, and no form of text comes near it."""
-    from config import parsers
 
     classes = view_parsers(view_func)
     if classes is None:

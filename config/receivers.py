@@ -22,26 +22,33 @@ run whatever the others do (a failure is logged with the event; the standings sw
 
 Besides the event, two model receivers tidy files: an export job's file goes with its row, and a deleted
 tournament's backups are set aside for the site's administrators.
+
+The lifecycle's guards are added here too: what keeps a session from a step that only its results and
+penalties know (``tournaments.sessions.guards.session_guard``), asked by ``tournaments.lifecycle``.
+
+This module imports the models: it is imported once the apps are ready (``TournamentsConfig.ready``).
 """
 
 from __future__ import annotations
 
 from django.db.models.signals import post_delete
 
+from notifications.receivers import push_follow
+from rankings.backups.receivers import backup_when_finished, tournament_deleted
+from rankings.ema.receivers import ranking_follows
+from rankings.exports.receivers import export_file_delete
+from rankings.models import ExportJob
+from rankings.standings.receivers import standings_follow, standings_queue
+from scoring.receivers import rows_rewrite
+from tournaments import lifecycle
+from tournaments.clock.receivers import clock_document_follow, clocks_follow_status, pages_follow
+from tournaments.models import Tournament
+from tournaments.sessions.guards import session_guard
 from tournaments.signals import changed, changing
 
 
 def connect() -> None:
-    from notifications.receivers import push_follow
-    from rankings.backups.receivers import backup_when_finished, tournament_deleted
-    from rankings.ema.receivers import ranking_follows
-    from rankings.exports.receivers import export_file_delete
-    from rankings.models import ExportJob
-    from rankings.standings.receivers import standings_follow, standings_queue
-    from scoring.receivers import rows_rewrite
-    from tournaments.clock.receivers import clock_document_follow, clocks_follow_status, pages_follow
-    from tournaments.models import Tournament
-
+    lifecycle.session_guard_add(session_guard)
     for listener in (rows_rewrite, standings_follow, ranking_follows, clocks_follow_status, pages_follow):
         changing.connect(listener, dispatch_uid=f"{listener.__module__}.{listener.__name__}")
     for listener in (standings_queue, clock_document_follow, backup_when_finished, push_follow):

@@ -26,6 +26,8 @@ from pathlib import Path
 from django.conf import settings
 from django.db import close_old_connections, connections
 
+from config.celery import app
+
 try:
     import fcntl
 except ImportError:  # not a POSIX system: one process only, guarded by the thread lock below
@@ -44,7 +46,6 @@ def enabled() -> bool:
 
 
 def _run_task(name: str) -> None:
-    from config.celery import app
 
     app.loader.import_default_modules()
     app.tasks[name].apply(throw=True)

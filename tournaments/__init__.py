@@ -33,7 +33,7 @@ with no query, 304 to a current copy (ETag)
   refusal in its form answers 400 with it (`config.middleware.FinishedTournamentMiddleware`). Its name,
   place, staff, exports, announcements and EMA submission still change; an archive or a backup replaces it
   whole. The rules have one path: the API's `PATCH` of a tournament and the console's forms both go
-  through `console.services.tournament_edit`, which rewrites the confirmed tables' rows under new rules.
+  through `organising.services.tournament_edit`, which rewrites the confirmed tables' rows under new rules.
   The director reopens
   one with a reason (console page or API, `reason`): the reopening is kept in
   `Tournament.settings["reopened"]`. An export keeps the tournament's stamp when it is made
@@ -76,7 +76,7 @@ need no login; every write is checked on the server.
 - Names (players, nicknames, teams, tournaments, clubs, the EMA player list) never keep control or
   text-direction characters (`tournaments/names.py`, applied by the models' `save`); archives refuse them
   in every text, naming the path. Director CSV imports (`tournaments/player_import.py`, the EMA player list
-  in `tournaments/console/services.py`) bound every cell and the number of lines (2,000 players, 2 MB;
+  in `tournaments/registrations/`) bound every cell and the number of lines (2,000 players, 2 MB;
   50,000 list lines, 5 MB), refuse NUL, control and text-direction characters naming the line and the
   column, take EMA numbers of digits 0-9 only (also in the model's validator, so the API answers 400, not
   a 409 from the database's check), and name a line the CSV reader cannot read. Every CSV and XLSX export

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.db import transaction
+import json
+
 from django.db.models import Q
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.types import OpenApiTypes
@@ -20,14 +21,16 @@ from rest_framework.response import Response
 
 from config.api import require_object
 from config.parsers import BoundedFormParser, BoundedMultiPartParser
+from rankings.models import PlayerImportJob
 from rankings.player_jobs import job_progress, player_import_start
+from rankings.standings.engine import check_tiebreaks
+from scoring.rules.base import RuleError
 from tournaments import deletion, filters, lifecycle, selectors, services
-from tournaments.console import services as console_services
 from tournaments.models import Player, Registration, Role, Seat, Session, Table, Tournament, TournamentRole
+from tournaments.organising import services as organising_services
 from tournaments.permissions import TournamentWritePermission, can_manage, is_any_director, user_roles
 from tournaments.player_import import PlayerImportError, upload_read
 from tournaments.search import name_query
-from tournaments.signals import SCHEDULE, changed_send
 
 
 class PlayerImportJobSerializer(serializers.Serializer):
@@ -76,8 +79,6 @@ class JSONObjectField(serializers.JSONField):
 
     def to_internal_value(self, data):
         if isinstance(data, str):
-            import json
-
             try:
                 data = json.loads(data)
             except ValueError:
@@ -146,8 +147,6 @@ class TournamentSerializer(StatusByActions, serializers.ModelSerializer):
         read_only_fields = ["status"]
 
     def validate_settings(self, value):
-        from rankings.standings.engine import check_tiebreaks
-        from scoring.rules.base import RuleError
 
         if isinstance(value, dict) and isinstance(value.get("tiebreaks"), list):
             try:
@@ -233,9 +232,6 @@ class RegistrationSerializer(FixedParentSerializer):
                 {"key": f"The key {attrs['key']} is already used in this tournament."}
             )
         return attrs
-
-    def create(self, validated_data):
-        return services.registration_create(**validated_data)
 
 
 class SessionSerializer(StatusByActions, FixedParentSerializer):
@@ -346,8 +342,6 @@ class TournamentScopedViewSet(viewsets.ModelViewSet):
     def get_queryset(self):
         return super().get_queryset().filter(self.visible_filter()).distinct()
 
-    change_kinds = frozenset({SCHEDULE})  # what a create or an update here changes (the domain event)
-
     # A finished tournament's registrations, sessions, tables and seats change only once it is reopened
     # (the lifecycle's guard, after the caller's role is checked: 400 on status).
     def create(self, request, *args, **kwargs):
@@ -362,16 +356,17 @@ class TournamentScopedViewSet(viewsets.ModelViewSet):
         lifecycle.tournament_open_check(tournament=self.get_permission_tournament(self.get_object()))
         return super().destroy(request, *args, **kwargs)
 
-    def changed(self, instance) -> None:
-        changed_send(tournament_id=self.get_permission_tournament(instance).pk, what=self.change_kinds)
+    # Every write goes through a service (its guard, its one event): ``write(obj, **fields)`` creates
+    # (``obj`` None) or changes the object from the serializer's checked fields.
+    @staticmethod
+    def write(obj, **fields):
+        raise NotImplementedError
 
-    @transaction.atomic
     def perform_create(self, serializer):
-        self.changed(serializer.save())
+        serializer.instance = self.write(None, **serializer.validated_data)
 
-    @transaction.atomic
     def perform_update(self, serializer):
-        self.changed(serializer.save())
+        serializer.instance = self.write(serializer.instance, **serializer.validated_data)
 
 
 class TournamentViewSet(viewsets.ModelViewSet):
@@ -397,7 +392,7 @@ class TournamentViewSet(viewsets.ModelViewSet):
         and a finished tournament's rules stay as they are until it is reopened."""
         fields = dict(serializer.validated_data)
         rules = fields.pop("rules", None)
-        serializer.instance = console_services.tournament_edit(
+        serializer.instance = organising_services.tournament_edit(
             tournament=serializer.instance, fields=fields, rules=rules
         )
 
@@ -455,7 +450,6 @@ class TournamentViewSet(viewsets.ModelViewSet):
     @action(detail=True, methods=["get"], url_path=r"player-imports/(?P<job_pk>[0-9]+)")
     def player_import(self, request, slug=None, job_pk=None):
         """A background import of players: its state, progress and outcome (a director of the tournament)."""
-        from rankings.models import PlayerImportJob
 
         tournament = self.get_object()
         if not can_manage(request.user, tournament):
@@ -538,15 +532,13 @@ class PlayerViewSet(viewsets.ModelViewSet):
         return qs
 
     def perform_create(self, serializer):
-        services.player_changed(player=serializer.save())
+        serializer.instance = services.player_write(**serializer.validated_data)
 
     def perform_update(self, serializer):
-        services.player_changed(player=serializer.save())
+        serializer.instance = services.player_write(player=serializer.instance, **serializer.validated_data)
 
-    @transaction.atomic
     def perform_destroy(self, instance):
-        services.player_changed(player=instance)  # its tournaments are found before it goes
-        instance.delete()
+        services.player_delete(player=instance)
 
 
 @extend_schema_view(destroy=HELD_DESTROY)
@@ -559,11 +551,12 @@ class RegistrationViewSet(TournamentScopedViewSet):
     filterset_class = filters.RegistrationFilter
 
     def perform_create(self, serializer):
-        serializer.save()  # registration_create sends the event
+        serializer.instance = services.registration_create(**serializer.validated_data)
 
     def perform_update(self, serializer):
-        registration = serializer.save()
-        services.roster_changed(tournament_id=registration.tournament_id, players=[registration.player_id])
+        serializer.instance = services.registration_update(
+            registration=serializer.instance, **serializer.validated_data
+        )
 
     def perform_destroy(self, instance):
         deletion.registration_delete(registration=instance)
@@ -577,6 +570,10 @@ class SessionViewSet(TournamentScopedViewSet):
     create_field = "tournament"
     filterset_class = filters.SessionFilter
 
+    @staticmethod
+    def write(session, **fields):
+        return services.session_save(session=session, **fields)
+
     def perform_destroy(self, instance):
         deletion.session_delete(session=instance)
 
@@ -588,6 +585,10 @@ class TableViewSet(TournamentScopedViewSet):
     tournament_path = "session__tournament"
     create_field = "session"
     filterset_class = filters.TableFilter
+
+    @staticmethod
+    def write(table, **fields):
+        return services.table_save(table=table, **fields)
 
     def perform_destroy(self, instance):
         deletion.table_delete(table=instance)
@@ -601,9 +602,9 @@ class SeatViewSet(TournamentScopedViewSet):
     create_field = "table"
     filterset_class = filters.SeatFilter
 
-    @transaction.atomic
-    def perform_create(self, serializer):
-        self.changed(serializer.save(session=serializer.validated_data["table"].session))
+    @staticmethod
+    def write(seat, **fields):
+        return services.seat_save(seat=seat, **fields)
 
     def perform_destroy(self, instance):
         deletion.seat_delete(seat=instance)

@@ -1,4 +1,7 @@
 from django.apps import AppConfig
+from django.utils.translation import get_language
+
+from config import dbcheck
 
 
 class TournamentsConfig(AppConfig):
@@ -6,14 +9,11 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Tournaments"
 
     def ready(self):
-        from django.utils.translation import get_language
-
-        from config import dbcheck
-        from config import languages as chosen_language
-        from config.receivers import connect
-        from tournaments import names
+        from config import languages  # local import: the models load after the apps' configs
+        from config.receivers import connect  # local import: the same
+        from tournaments import names  # local import: the same
 
         connect()  # the domain event's listeners, all in one place
         names.set_language_source(get_language)  # names ordered as the reader's language orders them
-        chosen_language.connect()  # the account's language read into the session at sign-in
+        languages.connect()  # the account's language read into the session at sign-in
         dbcheck.connect()  # persistent connections checked after they sat idle, not on every request

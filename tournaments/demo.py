@@ -20,9 +20,20 @@ from django.contrib.auth.hashers import make_password
 from django.db import transaction
 from django.utils import timezone
 
+from penalties.services import penalty_record
+from scoring import services as scoring
+from scoring.rules.base import RuleError
+from scoring.tiles.services import notable_hand_from_hand, tiles_mode_set
 from tournaments import lifecycle, services
-from tournaments.console.services import organiser_grant
+from tournaments.clock import servertime
+from tournaments.clock import services as clock
 from tournaments.models import Player, Registration, Role, Session, Tournament
+from tournaments.organising.services import tournament_edit
+from tournaments.permissions import Actor
+from tournaments.seating.selectors import SCHEDULE
+from tournaments.seating.services import seating_generate, seating_publish
+from tournaments.staff.services import organiser_grant
+from tournaments.teams.services import team_save, team_size_set
 
 DEMO_SLUG = "demo-open-2026"
 RIICHI_SLUG = "demo-riichi-cup-2026"
@@ -213,10 +224,6 @@ def load_demo(*, seed: int = 2026) -> Tournament:
 def _mayon_demo(open_tournament: Tournament, *, admin, director, referee, scorer) -> Tournament:
     """A Salamanca club league played with colours: its first session seated, one table's hands entered
     with their tiles, the fan counted by the product (two colours, one colour, one suit)."""
-    from scoring import services as scoring
-    from scoring.tiles.services import tiles_mode_set
-    from tournaments.console.services import tournament_edit
-    from tournaments.permissions import Actor
 
     staff = {admin: Role.DIRECTOR, referee: Role.REFEREE, scorer: Role.SCORER}
     tournament = _demo_tournament(
@@ -250,7 +257,6 @@ def _run_clock(tournament: Tournament, *, director) -> None:
     """Session 1's clock ran with it and ended when it finished; session 2's started with it 70 minutes
     ago (``_play_demo``); table 4 gets five more minutes (a long dispute); the venue screen has an
     announcement."""
-    from tournaments.clock import services as clock
 
     with _at(_ago(minutes=20)):
         clock.clock_act(tournament=tournament, user=director, action="extend", seconds=300, table=4)
@@ -269,8 +275,6 @@ def _seat_demo(
 ) -> None:
     """The seating engine plans every session at once (no two players meet twice, winds balanced, clubs
     and countries spread), as a director would from the seating page; the first sessions are published."""
-    from tournaments.seating.selectors import SCHEDULE
-    from tournaments.seating.services import seating_generate, seating_publish
 
     sessions = list(tournament.sessions.order_by("number"))
     seating_generate(tournament=tournament, sessions=sessions, strategy=SCHEDULE, seed=7)
@@ -283,7 +287,6 @@ def _seat_demo(
 
 def _at(instant: dt.datetime):
     """The server's time for the clocks, as of ``instant`` (the demo's story happened over hours)."""
-    from tournaments.clock import servertime
 
     return servertime.override(lambda: instant)
 
@@ -311,100 +314,112 @@ def _random_hand(rng: random.Random) -> dict:
     return {"result": "win", "winner": winner, "discarder": discarder, "fan": fan}
 
 
-def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:
-    from penalties.services import penalty_record
-    from scoring import services as scoring
-    from tournaments.permissions import Actor
+class _DemoPlay:
+    """The demo's play at its tables: random hands (seeded), totals, submissions and confirmations, by its
+    referee and director."""
 
-    rng = random.Random(seed + 1)
-    ref = Actor(user=referee, role=Role.REFEREE)
-    boss = Actor(user=director, role=Role.DIRECTOR)
-    rules = tournament.get_rules()
-    _seat_demo(tournament, started=_ago(hours=4))
-    s1, s2 = tournament.sessions.get(number=1), tournament.sessions.get(number=2)
-    tables1 = {t.number: t for t in s1.tables.all()}
-    tables2 = {t.number: t for t in s2.tables.all()}
+    def __init__(self, tournament: Tournament, *, referee, director, seed: int):
+        self.tournament = tournament
+        self.rng = random.Random(seed + 1)
+        self.referee = referee
+        self.ref = Actor(user=referee, role=Role.REFEREE)
+        self.boss = Actor(user=director, role=Role.DIRECTOR)
+        self.rules = tournament.get_rules()
 
+    @staticmethod
     def seated(table, position: int) -> Registration:
         return table.seats.get(position=position).registration
 
-    def hands(table, count: int) -> None:
+    def hands(self, table, count: int) -> None:
         for _ in range(count):
-            scoring.hand_add(table=table, hand=_random_hand(rng), actor=ref, expected_version=None)
+            scoring.hand_add(table=table, hand=_random_hand(self.rng), actor=self.ref, expected_version=None)
 
-    def totals(table) -> None:
-        game = rules.play_game([_random_hand(rng) for _ in range(16)])
-        scoring.totals_set(table=table, scores=list(game.scores), actor=ref, expected_version=None)
+    def totals(self, table) -> None:
+        game = self.rules.play_game([_random_hand(self.rng) for _ in range(16)])
+        scoring.totals_set(table=table, scores=list(game.scores), actor=self.ref, expected_version=None)
 
-    def finish(table, *, confirm: bool = True) -> None:
-        scoring.result_submit(table=table, actor=ref, expected_version=None)
+    def finish(self, table, *, confirm: bool = True) -> None:
+        scoring.result_submit(table=table, actor=self.ref, expected_version=None)
         if confirm:
-            scoring.result_confirm(table=table, actor=boss, expected_version=None)
+            scoring.result_confirm(table=table, actor=self.boss, expected_version=None)
 
-    # session 1: penalties as the day went, then every table entered and confirmed
-    penalty_record(
-        tournament=tournament, registration=seated(tables1[2], 1), kind="late_arrival", actor=ref,
-        session=s1, table=tables1[2], minutes_late=7,
-    )  # fmt: skip
-    offender = seated(tables1[3], 2)
-    for reason in ("took a tile out of turn", "touched the wall before the discard was called"):
-        penalty_record(
-            tournament=tournament, registration=offender, kind="foul", actor=ref, session=s1,
-            table=tables1[3], reason=reason,
-        )  # fmt: skip
-    for number, table in tables1.items():
-        if number <= 3:
-            hands(table, 16)
-        else:
-            totals(table)
-    penalty_record(
-        tournament=tournament, registration=seated(tables1[1], 3), kind="false_hu", actor=ref, session=s1,
-        table=tables1[1], hand_number=5, variant="below_minimum",
-    )  # fmt: skip
-    for table in tables1.values():
-        finish(table)
+    def penalty(self, **fields) -> None:
+        penalty_record(tournament=self.tournament, actor=fields.pop("actor", self.ref), **fields)
+
+
+def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:
+    play = _DemoPlay(tournament, referee=referee, director=director, seed=seed)
+    _seat_demo(tournament, started=_ago(hours=4))
+    s1, s2 = tournament.sessions.get(number=1), tournament.sessions.get(number=2)
+    offender = _demo_session_1(play, s1)
     with _at(_ago(hours=1, minutes=55)):  # session 1's clock ends with it
         lifecycle.session_move(session=s1, to=Session.Status.FINISHED)
     with _at(_ago(minutes=70)):  # session 2's starts with it
         lifecycle.session_move(session=s2, to=Session.Status.PLAYING)
+    tables2 = {t.number: t for t in s2.tables.all()}
+    _demo_session_2(play, s2, tables2, offender)
+    _demo_notable_hands(play, tables2[8])
 
-    # session 2: a late player replaced from the start by a substitute, a referee decision, a restarted
-    # foul count; tables in every state
-    late = seated(tables2[5], 0)
-    penalty_record(
-        tournament=tournament, registration=late, kind="late_arrival", actor=ref, session=s2,
-        table=tables2[5], minutes_late=18,
+
+def _demo_session_1(play: _DemoPlay, s1: Session) -> Registration:
+    """Session 1: penalties as the day went, then every table entered and confirmed; the player with
+    fouls."""
+    tables1 = {t.number: t for t in s1.tables.all()}
+    play.penalty(
+        registration=play.seated(tables1[2], 1), kind="late_arrival", session=s1, table=tables1[2],
+        minutes_late=7,
     )  # fmt: skip
-    penalty_record(
-        tournament=tournament, registration=late, kind="replaced", actor=ref, session=s2, table=tables2[5],
+    offender = play.seated(tables1[3], 2)
+    for reason in ("took a tile out of turn", "touched the wall before the discard was called"):
+        play.penalty(registration=offender, kind="foul", session=s1, table=tables1[3], reason=reason)
+    for number, table in tables1.items():
+        if number <= 3:
+            play.hands(table, 16)
+        else:
+            play.totals(table)
+    play.penalty(
+        registration=play.seated(tables1[1], 3), kind="false_hu", session=s1, table=tables1[1],
+        hand_number=5, variant="below_minimum",
+    )  # fmt: skip
+    for table in tables1.values():
+        play.finish(table)
+    return offender
+
+
+def _demo_session_2(play: _DemoPlay, s2: Session, tables2: dict, offender: Registration) -> None:
+    """Session 2: a late player replaced from the start by a substitute, a referee decision, a restarted
+    foul count; tables in every state."""
+    tournament = play.tournament
+    late = play.seated(tables2[5], 0)
+    play.penalty(registration=late, kind="late_arrival", session=s2, table=tables2[5], minutes_late=18)
+    play.penalty(
+        registration=late, kind="replaced", session=s2, table=tables2[5],
         substitute=Registration.objects.get(tournament=tournament, key="s1"), reason="late_arrival",
     )  # fmt: skip
-    penalty_record(
-        tournament=tournament, registration=offender, kind="foul", actor=ref, session=s2,
-        reason="discarded before drawing",
-    )  # fmt: skip
-    penalty_record(
-        tournament=tournament, registration=seated(tables2[2], 1), kind="referee", actor=boss, session=s2,
+    play.penalty(registration=offender, kind="foul", session=s2, reason="discarded before drawing")
+    play.penalty(
+        registration=play.seated(tables2[2], 1), kind="referee", actor=play.boss, session=s2,
         table=tables2[2], points=-15, reason="deliberate slow play after a warning",
     )  # fmt: skip
     for number in (1, 2):
-        hands(tables2[number], 16)
-        finish(tables2[number])
-    hands(tables2[3], 7)  # still playing
-    penalty_record(
-        tournament=tournament, registration=seated(tables2[3], 2), kind="forgot_winning_tile", actor=ref,
-        session=s2, table=tables2[3], hand_number=4,
+        play.hands(tables2[number], 16)
+        play.finish(tables2[number])
+    play.hands(tables2[3], 7)  # still playing
+    play.penalty(
+        registration=play.seated(tables2[3], 2), kind="forgot_winning_tile", session=s2, table=tables2[3],
+        hand_number=4,
     )  # fmt: skip
     for number in (4, 5, 6):
-        totals(tables2[number])
-        finish(tables2[number])
-    totals(tables2[7])
-    finish(tables2[7], confirm=False)  # submitted, waiting for a referee
-    # table 8 is still playing (tables 9 and 10 have not started); its scorer enters the tiles of each
-    # win, the product counts the fan, and the referee put the robbed kong in the register of notable hands
-    from scoring.tiles.services import notable_hand_from_hand, tiles_mode_set
+        play.totals(tables2[number])
+        play.finish(tables2[number])
+    play.totals(tables2[7])
+    play.finish(tables2[7], confirm=False)  # submitted, waiting for a referee
 
-    tiles_mode_set(tournament=tournament, mode="optional")
+
+def _demo_notable_hands(play: _DemoPlay, table) -> None:
+    """Table 8 is still playing (tables 9 and 10 have not started); its scorer enters the tiles of each
+    win, the product counts the fan, and the referee put the robbed kong in the register of notable hands."""
+    tiles_mode_set(tournament=play.tournament, mode="optional")
     robbed = {
         "result": "win",
         "winner": 0,
@@ -423,10 +438,10 @@ def _play_demo(tournament: Tournament, *, referee, director, seed: int) -> None:
         "tiles": {"hand": "111m999p55s", "melds": ["pung 777s", "pung 2z"], "winning_tile": "5s"},
     }
     for hand in (robbed, all_pungs):
-        scoring.hand_add(table=tables2[8], hand=hand, actor=ref, expected_version=None)
-    hands(tables2[8], 1)
+        scoring.hand_add(table=table, hand=hand, actor=play.ref, expected_version=None)
+    play.hands(table, 1)
     notable_hand_from_hand(
-        hand=tables2[8].result.hands.get(number=1), title="Robbing the kong of the Red Dragon", user=referee
+        hand=table.result.hands.get(number=1), title="Robbing the kong of the Red Dragon", user=play.referee
     )
 
 
@@ -457,7 +472,6 @@ def _riichi_hand(rng: random.Random, scores_known: bool = True) -> dict:
 
 def _riichi_game(rules, rng: random.Random, *, limit: int = 40) -> list[dict]:
     """Hands drawn at random, each kept only if the rules accept the game so far, until the game is over."""
-    from scoring.rules.base import RuleError
 
     hands: list[dict] = []
     probe = {"result": "draw", "tenpai": [], "riichi": []}
@@ -476,10 +490,6 @@ def _riichi_game(rules, rng: random.Random, *, limit: int = 40) -> list[dict]:
 
 
 def _riichi_demo(open_tournament: Tournament, *, admin, director, referee, scorer, seed: int) -> Tournament:
-    from penalties.services import penalty_record
-    from scoring import services as scoring
-    from scoring.rules.base import RuleError
-    from tournaments.permissions import Actor
 
     rng = random.Random(seed + 2)
     staff = {admin: Role.DIRECTOR, referee: Role.REFEREE, scorer: Role.SCORER}
@@ -499,7 +509,6 @@ def _riichi_demo(open_tournament: Tournament, *, admin, director, referee, score
         key += 1
     # a team event: four teams of four, each a club's three players and one guest; the seating keeps
     # teammates apart and the standings rank the teams beside the players
-    from tournaments.teams.services import team_save, team_size_set
 
     team_size_set(tournament=tournament, size=4)
     for index, (country, club, _names) in enumerate(RIICHI_ROSTER):

@@ -3,8 +3,9 @@
 The transition tables below say which steps exist; each step has its guards. The console, the seating's
 publish and unpublish, the clock's start, the archive import and the backup restore all come here, so a
 status means the same thing whoever changed it. Guards that read the results (tables not confirmed, a player
-out with no substitute, results or penalties in a session) are worked out by the caller, which passes them as
-``blockers``: this module sits in the tournaments core and knows neither results nor penalties.
+out with no substitute, results or penalties in a session) live with the domains that know them
+(``tournaments.sessions.guards``): this module sits in the tournaments core and knows neither results nor
+penalties, so it asks the guards registered with :func:`session_guard_add` when the apps are ready.
 
 Rules kept here:
 
@@ -26,7 +27,7 @@ Rules kept here:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -59,6 +60,9 @@ TOURNAMENT_STEPS: Mapping[str, frozenset[str]] = {
     RUNNING: frozenset({FINISHED}),
     FINISHED: frozenset({RUNNING}),
 }
+#: A guard of a session's step: the reasons that keep ``session`` from going ``current`` → ``to`` ([] when none).
+SessionGuard = Callable[[Session, str, str], list[str]]
+_SESSION_GUARDS: list[SessionGuard] = []
 REOPENED_SETTING = "reopened"
 CLOCK_SETTING = "clock_with_session"
 MAX_REASON = 500
@@ -193,23 +197,27 @@ def _record_reopening(tournament: Tournament, what: str, reason: str, user, scop
 # -- sessions --------------------------------------------------------------------------------------------
 
 
+def session_guard_add(guard: SessionGuard) -> None:
+    """Let :func:`session_move` ask ``guard`` before every step (once, however often it is added)."""
+    if guard not in _SESSION_GUARDS:
+        _SESSION_GUARDS.append(guard)
+
+
+def session_step_blockers(*, session: Session, to: str) -> list[str]:
+    """What the registered guards say keeps ``session`` from going to ``to`` from its current status."""
+    return [reason for guard in _SESSION_GUARDS for reason in guard(session, session.status, to)]
+
+
 def _lock_session(session: Session) -> Session:
     return Session.objects.select_for_update().select_related("tournament").get(pk=session.pk)
 
 
-def session_move(
-    *,
-    session: Session,
-    to: str,
-    blockers: Iterable[str] = (),
-    reason: str = "",
-    user=None,
-) -> Session:
+def session_move(*, session: Session, to: str, reason: str = "", user=None) -> Session:
     """Move ``session`` one step to ``to``; ``Blocked`` with every reason when a guard refuses.
 
-    ``blockers``: the reasons the caller found in the results (tables not confirmed, results or penalties
-    that keep a session in play). Reopening a finished session needs ``reason``."""
-    blockers = list(blockers)
+    The registered guards (:func:`session_guard_add`) say what the results and penalties keep from the
+    step (tables not confirmed, results or penalties that keep a session in play). Reopening a finished
+    session needs ``reason``."""
     with transaction.atomic():
         locked = _lock_session(session)
         tournament = locked.tournament
@@ -220,7 +228,7 @@ def session_move(
             raise Blocked([_("The tournament is finished: reopen it first.")])
         if to not in SESSION_STEPS[current]:
             raise Blocked([_step_refusal(locked, to)])
-        reasons = list(blockers)
+        reasons = session_step_blockers(session=locked, to=to)
         if to == SEATED and current == PLANNED and not locked.seating_published:
             reasons.append(_("Session %(n)s has no published seating.") % {"n": locked.number})
         if to == PLAYING and current == SEATED:

@@ -16,8 +16,10 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from scoring.rules.base import RuleError
+from scoring.rules.registry import get_ruleset
 from tournaments.countries import validate_country
-from tournaments.names import name_clean
+from tournaments.names import fold, name_clean
 from tournaments.search import folded_name
 
 RULESET_CHOICES = [
@@ -223,9 +225,6 @@ class Tournament(models.Model):
         if self.country:
             self.country = self.country.upper()
         if self.ruleset:
-            from scoring.rules.base import RuleError
-            from scoring.rules.registry import get_ruleset
-
             try:
                 get_ruleset(self.ruleset, self.rules or {})
             except RuleError as exc:
@@ -236,7 +235,6 @@ class Tournament(models.Model):
 
     def get_rules(self):
         """The ruleset engine of this tournament, overrides applied."""
-        from scoring.rules.registry import get_ruleset
 
         return get_ruleset(self.ruleset, self.rules or {})
 
@@ -467,7 +465,6 @@ class EMAPlayer(models.Model):
         return f"{self.ema_id} {self.full_name}"
 
     def save(self, *args, **kwargs):
-        from tournaments.names import fold
 
         self.first_name, self.last_name = name_clean(self.first_name), name_clean(self.last_name)
 

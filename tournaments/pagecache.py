@@ -39,6 +39,7 @@ from django.utils.crypto import get_random_string
 from django.utils.translation import get_language, get_language_from_request
 
 from tournaments import languages
+from tournaments.models import Tournament
 
 try:  # Brotli beside gzip (requirements.txt); without it pages are served gzipped or plain
     import brotli
@@ -161,7 +162,6 @@ def changed(slug: str) -> None:
 
 
 def changed_by_id(tournament_id: int) -> None:
-    from tournaments.models import Tournament
 
     slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True).first()
     if slug:

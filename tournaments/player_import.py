@@ -28,6 +28,7 @@ from tournaments.lifecycle import TournamentFinished, tournament_open_check
 from tournaments.models import Player, Registration, Tournament
 from tournaments.names import ascii_digits, name_clean, unsafe_character
 from tournaments.services import next_registration_key, players_hidden, roster_changed
+from tournaments.teams.services import TeamError, teams_assign
 
 COLUMNS = ("first_name", "last_name", "ema_id", "country", "club", "team")
 REQUIRED = ("first_name",)
@@ -157,7 +158,18 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
         )
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first))
     lines = _lines(reader)
-    header = [h.strip().lower()[:MAX_HEADER_CELL] for h in next(lines)[1]]
+    header = _header([h.strip().lower()[:MAX_HEADER_CELL] for h in next(lines)[1]])
+    faults: list[str] = []
+    rows = _rows(lines, header, faults)
+    if faults:
+        raise PlayerImportError(faults)
+    if not rows:
+        raise PlayerImportError(["The file has a header but no players."])
+    return rows
+
+
+def _header(header: list[str]) -> list[str]:
+    """The header's column names, or every fault of the first line."""
     faults: list[str] = []
     unknown = [h for h in header if h not in COLUMNS]
     if unknown:
@@ -176,7 +188,12 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
         faults.append(_("line 1: missing column(s) %(missing)s") % {"missing": ", ".join(missing)})
     if faults:
         raise PlayerImportError(faults)
+    return header
 
+
+def _rows(lines: Iterator[tuple[int, list[str]]], header: list[str], faults: list[str]) -> list[_Row]:
+    """The players of the data lines; each fault is added to ``faults`` (reading stops at
+    ``MAX_FAULTS``)."""
     rows: list[_Row] = []
     seen_ema: dict[str, int] = {}
     for line, values in lines:
@@ -191,55 +208,15 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
                     % {"line": line, "limit": f"{MAX_ROWS:,}"}
                 ]
             )
-        unsafe = [
-            fault
-            for h, v in zip(header, values, strict=False)
-            if (fault := _cell_fault(line, h, v)) is not None
-        ]
-        if unsafe:
-            faults.extend(unsafe)
-            continue
-        if len(values) > len(header):
-            faults.append(
-                _("line %(line)s: %(fields)s fields but the header names %(columns)s columns")
-                % {"line": line, "fields": len(values), "columns": len(header)}
-            )
+        shape = _line_shape_faults(line, header, values)
+        if shape:
+            faults.extend(shape)
             continue
         record = dict.fromkeys(COLUMNS, "")
         record.update({h: v.strip() for h, v in zip(header, values, strict=False)})
-        if not record["first_name"]:
-            faults.append(_("line %(line)s, first_name: a first name is required") % {"line": line})
+        faults.extend(_record_faults(line, record, seen_ema))
         ema_id = record["ema_id"] or None
-        if ema_id is not None:
-            if not ascii_digits(ema_id, 8):
-                message = (
-                    _(
-                        "line %(line)s, ema_id: “%(value)s” is not an EMA number of exactly 8 digits "
-                        "(leading zeros lost? keep the column as text)"
-                    )
-                    if ema_id.isascii() and ema_id.isdigit() and len(ema_id) < 8
-                    else _("line %(line)s, ema_id: “%(value)s” is not an EMA number of exactly 8 digits 0-9")
-                )
-                faults.append(message % {"line": line, "value": ema_id[:20]})
-            elif ema_id in seen_ema:
-                faults.append(
-                    _("line %(line)s, ema_id: %(value)s is also on line %(other)s")
-                    % {"line": line, "value": ema_id, "other": seen_ema[ema_id]}
-                )
-            else:
-                seen_ema[ema_id] = line
         country = record["country"].upper()
-        if country and not is_country(country):
-            faults.append(
-                _("line %(line)s, country: “%(value)s” is not an ISO 3166 three-letter code (ESP, FRA, …)")
-                % {"line": line, "value": record["country"][:20]}
-            )
-        for name, limit in (("first_name", 100), ("last_name", 100), ("club", 150), ("team", 100)):
-            if len(record[name]) > limit:
-                faults.append(
-                    _("line %(line)s, %(column)s: longer than %(limit)s characters")
-                    % {"line": line, "column": name, "limit": limit}
-                )
         rows.append(
             _Row(
                 line,
@@ -251,11 +228,69 @@ def parse_players_csv(data: bytes | str) -> list[_Row]:
                 record["team"],
             )
         )
-    if faults:
-        raise PlayerImportError(faults)
-    if not rows:
-        raise PlayerImportError(["The file has a header but no players."])
     return rows
+
+
+def _line_shape_faults(line: int, header: list[str], values: list[str]) -> list[str]:
+    """Unsafe characters in the line's cells, or more cells than the header names."""
+    unsafe = [
+        fault for h, v in zip(header, values, strict=False) if (fault := _cell_fault(line, h, v)) is not None
+    ]
+    if unsafe:
+        return unsafe
+    if len(values) > len(header):
+        return [
+            _("line %(line)s: %(fields)s fields but the header names %(columns)s columns")
+            % {"line": line, "fields": len(values), "columns": len(header)}
+        ]
+    return []
+
+
+def _record_faults(line: int, record: dict[str, str], seen_ema: dict[str, int]) -> list[str]:
+    """What is wrong with one player's cells (an EMA number seen on an earlier line is one)."""
+    faults = []
+    if not record["first_name"]:
+        faults.append(_("line %(line)s, first_name: a first name is required") % {"line": line})
+    ema_fault = _ema_id_fault(line, record["ema_id"] or None, seen_ema)
+    if ema_fault:
+        faults.append(ema_fault)
+    country = record["country"].upper()
+    if country and not is_country(country):
+        faults.append(
+            _("line %(line)s, country: “%(value)s” is not an ISO 3166 three-letter code (ESP, FRA, …)")
+            % {"line": line, "value": record["country"][:20]}
+        )
+    for name, limit in (("first_name", 100), ("last_name", 100), ("club", 150), ("team", 100)):
+        if len(record[name]) > limit:
+            faults.append(
+                _("line %(line)s, %(column)s: longer than %(limit)s characters")
+                % {"line": line, "column": name, "limit": limit}
+            )
+    return faults
+
+
+def _ema_id_fault(line: int, ema_id: str | None, seen_ema: dict[str, int]) -> str:
+    """An EMA number that is not 8 digits 0-9, or that an earlier line has ("" when it is fine)."""
+    if ema_id is None:
+        return ""
+    if not ascii_digits(ema_id, 8):
+        message = (
+            _(
+                "line %(line)s, ema_id: “%(value)s” is not an EMA number of exactly 8 digits "
+                "(leading zeros lost? keep the column as text)"
+            )
+            if ema_id.isascii() and ema_id.isdigit() and len(ema_id) < 8
+            else _("line %(line)s, ema_id: “%(value)s” is not an EMA number of exactly 8 digits 0-9")
+        )
+        return message % {"line": line, "value": ema_id[:20]}
+    if ema_id in seen_ema:
+        return _("line %(line)s, ema_id: %(value)s is also on line %(other)s") % {
+            "line": line,
+            "value": ema_id,
+            "other": seen_ema[ema_id],
+        }
+    seen_ema[ema_id] = line
+    return ""
 
 
 def players_import_open_check(*, tournament: Tournament) -> None:
@@ -281,44 +316,70 @@ def players_import_csv(
     organiser's private player is a fault of its line."""
     rows = parse_players_csv(data)
     players_import_open_check(tournament=tournament)
-    report = PlayerImportReport()
     known = {p.ema_id: p for p in Player.objects.filter(ema_id__in=[r.ema_id for r in rows if r.ema_id])}
-    hidden = players_hidden(ids=[p.pk for p in known.values()], user=user)
-    if hidden:
-        faults = [
-            _(
-                "line %(line)s, ema_id: %(value)s belongs to a player of a tournament you cannot see; "
-                "check the number, or ask that tournament's director or the site's staff to register him"
-            )
-            % {"line": row.line, "value": row.ema_id}
-            for row in rows
-            if row.ema_id in known and known[row.ema_id].pk in hidden
-        ]
-        raise PlayerImportError(faults[:MAX_FAULTS])
-    registered = set(Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True))
-    registered_names = {
-        (p.first_name.casefold(), p.last_name.casefold(), p.country)
-        for p in Player.objects.filter(registrations__tournament=tournament, ema_id__isnull=True)
-    }
-    next_key = int(next_registration_key(tournament)[1:])
-    teams: dict[str, tuple[int, str]] = {}
+    _hidden_check(rows, known, user)
+    importing = _Importing(tournament=tournament, substitutes=substitutes, known=known)
     for done, row in enumerate(rows):
         if progress is not None:
             progress(done * 100 // len(rows))
-        player = known.get(row.ema_id) if row.ema_id else None
-        if (
-            player is None
-            and not row.ema_id
-            and ((row.first_name.casefold(), row.last_name.casefold(), row.country) in registered_names)
-        ):
-            report.already_registered.append(
+        importing.register(row)
+    if importing.teams:
+        try:
+            teams_assign(tournament=tournament, names_by_key=importing.teams)
+        except TeamError as exc:
+            raise PlayerImportError([f"team: {exc}"]) from exc
+    if importing.report.registrations:
+        roster_changed(tournament_id=tournament.pk)
+    return importing.report
+
+
+def _hidden_check(rows: list[_Row], known: dict[str, Player], user) -> None:
+    """Refuse the lines whose EMA number is a player ``user`` may not see."""
+    hidden = players_hidden(ids=[p.pk for p in known.values()], user=user)
+    if not hidden:
+        return
+    faults = [
+        _(
+            "line %(line)s, ema_id: %(value)s belongs to a player of a tournament you cannot see; "
+            "check the number, or ask that tournament's director or the site's staff to register him"
+        )
+        % {"line": row.line, "value": row.ema_id}
+        for row in rows
+        if row.ema_id in known and known[row.ema_id].pk in hidden
+    ]
+    raise PlayerImportError(faults[:MAX_FAULTS])
+
+
+class _Importing:
+    """One import's registrations, line by line: the players known, those already registered, the next key
+    and the teams named."""
+
+    def __init__(self, *, tournament: Tournament, substitutes: bool, known: dict[str, Player]):
+        self.tournament = tournament
+        self.substitutes = substitutes
+        self.known = known
+        self.report = PlayerImportReport()
+        self.registered = set(
+            Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+        )
+        self.registered_names = {
+            (p.first_name.casefold(), p.last_name.casefold(), p.country)
+            for p in Player.objects.filter(registrations__tournament=tournament, ema_id__isnull=True)
+        }
+        self.next_key = int(next_registration_key(tournament)[1:])
+        self.teams: dict[str, str] = {}  # registration key → team name
+
+    def register(self, row: _Row) -> None:
+        player = self.known.get(row.ema_id) if row.ema_id else None
+        if player is None and not row.ema_id and self._name_registered(row):
+            self.report.already_registered.append(
                 Player.objects.filter(
-                    registrations__tournament=tournament,
+                    registrations__tournament=self.tournament,
                     first_name__iexact=row.first_name,
                     last_name__iexact=row.last_name,
                 ).first()
             )
-            continue
+            return
         if player is None:
             player = Player.objects.create(
                 first_name=row.first_name,
@@ -327,27 +388,20 @@ def players_import_csv(
                 country=row.country,
                 club=row.club,
             )
-            report.created.append(player)
+            self.report.created.append(player)
         else:
-            report.reused.append(player)
-        if player.pk in registered:
-            report.already_registered.append(player)
-            continue
+            self.report.reused.append(player)
+        if player.pk in self.registered:
+            self.report.already_registered.append(player)
+            return
         registration = Registration.objects.create(
-            tournament=tournament, player=player, key=f"p{next_key}", is_substitute=substitutes
+            tournament=self.tournament, player=player, key=f"p{self.next_key}", is_substitute=self.substitutes
         )
-        next_key += 1
-        registered.add(player.pk)
-        report.registrations.append(registration)
+        self.next_key += 1
+        self.registered.add(player.pk)
+        self.report.registrations.append(registration)
         if row.team:
-            teams[registration.key] = (row.line, row.team)
-    if teams:
-        from tournaments.teams.services import TeamError, teams_assign
+            self.teams[registration.key] = row.team
 
-        try:
-            teams_assign(tournament=tournament, names_by_key={k: name for k, (_, name) in teams.items()})
-        except TeamError as exc:
-            raise PlayerImportError([f"team: {exc}"]) from exc
-    if report.registrations:
-        roster_changed(tournament_id=tournament.pk)
-    return report
+    def _name_registered(self, row: _Row) -> bool:
+        return (row.first_name.casefold(), row.last_name.casefold(), row.country) in self.registered_names

@@ -124,3 +124,10 @@ def live_stamp(*, slugs: list[str], user, tournaments: list[Tournament] | None =
     return ".".join(
         pagecache.stamp(slug) if slug in found and can_view(user, found[slug]) else "-" for slug in slugs
     )
+
+
+def checkin_first_session(session: Session) -> bool:
+    """Check-in before the tournament's first session: the moment ERGMT §3.9 asks a substitute who plays
+    from the start whether his results count."""
+    first = Session.objects.filter(tournament_id=session.tournament_id).order_by("number").first()
+    return first is not None and first.pk == session.pk

@@ -24,6 +24,7 @@ from tournaments.models import (
     Tournament,
     TournamentRole,
 )
+from tournaments.selectors import players_visible
 from tournaments.signals import RESULTS, ROSTER, SCHEDULE, SETTINGS, changed_send
 
 
@@ -90,6 +91,27 @@ def player_create(
     return player
 
 
+def player_write(*, player: Player | None = None, **fields: Any) -> Player:
+    """Create a player (``player`` None) or change one, from fields already checked (the API's serializer);
+    every tournament of the player follows."""
+    with transaction.atomic():
+        if player is None:
+            player = Player.objects.create(**fields)
+        else:
+            for name, value in fields.items():
+                setattr(player, name, value)
+            player.save()
+        player_changed(player=player)
+    return player
+
+
+def player_delete(*, player: Player) -> None:
+    """Remove a player; the tournaments the player played in are told before the player goes."""
+    with transaction.atomic():
+        player_changed(player=player)
+        player.delete()
+
+
 def players_hidden(*, ids, user) -> set[int]:
     """Of the players ``ids``, those ``user`` may not see (a private tournament's players of another
     organiser): never matched nor reused by any door. ``user`` None is the server's operator (a command),
@@ -97,7 +119,6 @@ def players_hidden(*, ids, user) -> set[int]:
     ids = {int(i) for i in ids if i is not None}
     if user is None or not ids:
         return set()
-    from tournaments.selectors import players_visible
 
     return ids - set(players_visible(user=user).filter(pk__in=ids).values_list("pk", flat=True))
 
@@ -124,7 +145,13 @@ def next_registration_key(tournament: Tournament) -> str:
 
 
 def registration_create(
-    *, tournament: Tournament, player: Player, key: str | None = None, is_substitute: bool = False
+    *,
+    tournament: Tournament,
+    player: Player,
+    key: str | None = None,
+    is_substitute: bool = False,
+    nickname: str = "",
+    withdrawn_from: int | None = None,
 ) -> Registration:
     tournament_open_check(tournament=tournament)
     registration = Registration(
@@ -132,6 +159,8 @@ def registration_create(
         player=player,
         key=key or next_registration_key(tournament),
         is_substitute=is_substitute,
+        nickname=nickname,
+        withdrawn_from=withdrawn_from,
     )
     registration.full_clean()
     registration.save()
@@ -146,6 +175,18 @@ def registration_withdraw(*, registration: Registration, from_session: int) -> R
     registration.withdrawn_from = from_session
     registration.save(update_fields=["withdrawn_from"])
     roster_changed(tournament_id=registration.tournament_id, players=[registration.player_id])
+    return registration
+
+
+def registration_update(*, registration: Registration, **fields: Any) -> Registration:
+    """Change a registration's fields, already checked (the API's serializer): its nickname, key,
+    substitute flag or withdrawal. The tournament must not be finished."""
+    with transaction.atomic():
+        tournament_open_check(tournament=registration.tournament_id)
+        for name, value in fields.items():
+            setattr(registration, name, value)
+        registration.save()
+        roster_changed(tournament_id=registration.tournament_id, players=[registration.player_id])
     return registration
 
 
@@ -183,7 +224,7 @@ def session_create(
     *, tournament: Tournament, number: int | None = None, starts_at=None, absent: Sequence[str] = ()
 ) -> Session:
     """A new session; ``absent``: keys of players absent from it only (a substitute plays it), as an
-    archive records them (check-in records them live, ``console.services.checkin_apply``)."""
+    archive records them (check-in records them live, ``registrations.checkin.checkin_apply``)."""
     tournament_open_check(tournament=tournament)
     if number is None:
         number = (tournament.sessions.aggregate(m=Max("number"))["m"] or 0) + 1
@@ -192,6 +233,42 @@ def session_create(
     session.save()
     changed_send(tournament_id=tournament.pk, what={SCHEDULE}, sessions=[session.pk])
     return session
+
+
+def _schedule_write(obj: Session | Table | Seat, tournament_id: int, fields: dict[str, Any]) -> None:
+    """Store a session, table or seat with ``fields`` (already checked by the API's serializer) while the
+    tournament is not finished, and tell the schedule changed."""
+    with transaction.atomic():
+        tournament_open_check(tournament=tournament_id)
+        for name, value in fields.items():
+            setattr(obj, name, value)
+        obj.save()
+        changed_send(tournament_id=tournament_id, what={SCHEDULE})
+
+
+def session_save(*, session: Session | None = None, **fields: Any) -> Session:
+    """Create (``session`` None) or change a session from checked fields (the API's)."""
+    tournament = fields.get("tournament") or session.tournament
+    session = session or Session()
+    _schedule_write(session, tournament.pk, fields)
+    return session
+
+
+def table_save(*, table: Table | None = None, **fields: Any) -> Table:
+    """Create (``table`` None) or change a table from checked fields (the API's)."""
+    table = table or Table()
+    session = fields.get("session") or table.session
+    _schedule_write(table, session.tournament_id, fields)
+    return table
+
+
+def seat_save(*, seat: Seat | None = None, **fields: Any) -> Seat:
+    """Create (``seat`` None: in its table's session) or change a seat from checked fields (the API's)."""
+    table = fields.get("table") or seat.table
+    if seat is None:
+        seat = Seat(session=table.session)
+    _schedule_write(seat, table.session.tournament_id, fields)
+    return seat
 
 
 @transaction.atomic

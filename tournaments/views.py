@@ -16,12 +16,18 @@ from django.utils.translation import get_language
 
 from penalties.presenters import penalty_lines
 from penalties.selectors import recent_penalties
+from rankings.models import PlayerImportJob
 from rankings.player_jobs import job_progress, player_import_start
 from rankings.standings import selectors as rk
+from rankings.standings.needs_selectors import needs_table
+from rankings.standings.views import TIEBREAK_LABELS, TiebreakForm
+from rankings.standings.views import _by_table_points as by_table_points
 from scoring.presenters import needs_referee
 from scoring.selectors import session_tables
 from tournaments import pagecache, presenters, selectors
 from tournaments.clock import selectors as clock_selectors
+from tournaments.console import selectors as console
+from tournaments.console.first_run import accounts_exist
 from tournaments.forms import PlayerImportForm
 from tournaments.models import Player, Registration, Session, Tournament
 from tournaments.permissions import can_view, tournament_for_director, user_roles
@@ -30,7 +36,6 @@ from tournaments.presenters import SeatLine, TableView
 
 
 def home(request):
-    from tournaments.console.first_run import accounts_exist
 
     tournaments = selectors.tournament_list_visible(user=request.user).order_by("-starts_on")
     first_run = not request.user.is_authenticated and not accounts_exist()
@@ -114,7 +119,6 @@ def director_players(request, slug: str):
 @login_required
 def director_players_job(request, slug: str, pk: int):
     """A file of players imported in the background: its progress (htmx polls this), then the outcome."""
-    from rankings.models import PlayerImportJob
 
     tournament = tournament_for_director(user=request.user, slug=slug)
     job = get_object_or_404(PlayerImportJob, pk=pk, tournament=tournament)
@@ -130,7 +134,6 @@ def director_players_job(request, slug: str, pk: int):
 
 
 def _player_tournament_context(tournament: Tournament, registration: Registration, user=None) -> dict:
-    from tournaments.console import selectors as console
 
     last = console.hidden_after(tournament=tournament)
     hidden = last is not None and not (
@@ -175,7 +178,6 @@ def _player_tournament_context(tournament: Tournament, registration: Registratio
 def _player_needs(tournament: Tournament, registration: Registration) -> dict:
     """What the player needs in the last session for the podium, when it can be worked out (not while
     the standings are hidden, not once the session is finished)."""
-    from rankings.standings.needs_selectors import needs_table
 
     if tournament.status == Tournament.Status.FINISHED or registration.withdrawn_from:
         return {"needs": None, "need_line": None}
@@ -193,7 +195,6 @@ def _table_order_note(tournament: Tournament, sessions) -> str:
 
 
 def _by_table_points(tournament: Tournament) -> bool:
-    from rankings.standings.views import _by_table_points as by_table_points
 
     return by_table_points(tournament)
 
@@ -317,7 +318,6 @@ def _session_page_html(request, tournament, freshness, session, extra: dict) -> 
 
 def _results_hidden(request, tournament: Tournament, session: Session) -> bool:
     """The session is one of the last ones whose results stay hidden from the public until the reveal."""
-    from tournaments.console import selectors as console
 
     last = console.hidden_after(tournament=tournament)
     return (
@@ -334,7 +334,6 @@ def _names_only(seats):
 @login_required
 def director_dashboard(request, slug: str):
     """What a director watches during a session: tables still out, recent penalties, standings freshness."""
-    from rankings.standings.views import TIEBREAK_LABELS, TiebreakForm
 
     tournament = tournament_for_director(user=request.user, slug=slug)
     _, freshness = rk.tournament_with_freshness(slug=slug)

@@ -86,10 +86,10 @@ def run(players: int, sessions: int, profile: bool) -> list[tuple[str, Figure]]:
 
     from rankings.standings import services as standings
     from scoring import services as scoring
-    from tournaments.console import services as console
     from tournaments.models import Role
     from tournaments.permissions import Actor
     from tournaments.seating import services as seating
+    from tournaments.sessions import services as session_services
 
     # as in production: the standings are recomputed by a worker, not in the director's request
     settings.CELERY_TASK_ALWAYS_EAGER = False
@@ -107,9 +107,9 @@ def run(players: int, sessions: int, profile: bool) -> list[tuple[str, Figure]]:
         return answer
 
     first = tournament.sessions.get(number=1)
-    record(f"seat session 1 ({players} players)", lambda: console.session_seat(session=first))
-    record("publish session 1", lambda: console.session_advance(session=first))
-    record("start session 1", lambda: console.session_advance(session=first))
+    record(f"seat session 1 ({players} players)", lambda: session_services.session_seat(session=first))
+    record("publish session 1", lambda: session_services.session_advance(session=first))
+    record("start session 1", lambda: session_services.session_advance(session=first))
     tables = list(first.tables.order_by("number").select_related("session__tournament"))
     for n, table in enumerate(tables):
         scoring.totals_set(table=table, scores=[30 - n, 10, -15, -25 + n], actor=boss, expected_version=None)
@@ -119,10 +119,10 @@ def run(players: int, sessions: int, profile: bool) -> list[tuple[str, Figure]]:
     )
     for table in tables[1:]:
         scoring.result_confirm(table=table, actor=boss, expected_version=None)
-    record("finish session 1", lambda: console.session_advance(session=first))
+    record("finish session 1", lambda: session_services.session_advance(session=first))
     second = tournament.sessions.get(number=2)
-    record("seat session 2 (after 1)", lambda: console.session_seat(session=second))
-    record("publish session 2", lambda: console.session_advance(session=second))
+    record("seat session 2 (after 1)", lambda: session_services.session_seat(session=second))
+    record("publish session 2", lambda: session_services.session_advance(session=second))
     rest = list(tournament.sessions.filter(number__gt=2).order_by("number"))
     record(
         f"seat sessions 3-{sessions} at once",

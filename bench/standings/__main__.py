@@ -219,9 +219,9 @@ def measure_confirmation(tournament, env: dict[str, str], runs: int = 5) -> dict
     from django.contrib.auth import get_user_model
 
     from scoring.services import result_confirm, result_reopen
-    from tournaments.console.services import session_reopen
     from tournaments.models import Session, Table
     from tournaments.permissions import Actor
+    from tournaments.sessions.services import session_reopen
 
     user, _ = get_user_model().objects.get_or_create(username="bench-referee")
     actor = Actor(user=user, role="director")

@@ -10,8 +10,8 @@ import pytest
 from rankings.archive import archive_export, archive_import
 from scoring import services as scoring
 from tournaments import lifecycle, services
-from tournaments.console import services as console
 from tournaments.models import Role, Session
+from tournaments.sessions import services as session_services
 
 pytestmark = pytest.mark.django_db
 
@@ -36,13 +36,13 @@ def _two_sessions_second_seated(director):
     actor = scoring.Actor(user=director, role=Role.DIRECTOR)
     first, second = tournament.sessions.order_by("number")
     (table,) = services.session_seat(session=first, tables=[regs])
-    console.session_advance(session=first)  # seated (published)
-    console.session_advance(session=first)  # playing
+    session_services.session_advance(session=first)  # seated (published)
+    session_services.session_advance(session=first)  # playing
     scoring.hand_add(table=table, hand={"result": "draw"}, actor=actor, expected_version=None)
     scoring.result_confirm(table=table, actor=actor, expected_version=None, short_reason="time limit")
-    console.session_advance(session=first)  # finished
+    session_services.session_advance(session=first)  # finished
     services.session_seat(session=second, tables=[[regs[1], regs[2], regs[3], regs[0]]])
-    console.session_advance(session=second)  # seated: its seating published, not played
+    session_services.session_advance(session=second)  # seated: its seating published, not played
     second.refresh_from_db()
     assert (second.status, second.seating_published) == (Session.Status.SEATED, True)
     return tournament
@@ -56,7 +56,7 @@ def test_an_imported_seated_session_is_seated_and_starts(director):
     )
     second = copy.sessions.get(number=2)
     assert (second.status, second.seating_published) == (Session.Status.SEATED, True)
-    started = console.session_advance(session=second)
+    started = session_services.session_advance(session=second)
     assert started.status == Session.Status.PLAYING
 
 
@@ -65,8 +65,8 @@ def test_a_session_stored_planned_with_its_seating_shown_is_seated_by_the_next_a
     tournament = _two_sessions_second_seated(director)
     second = tournament.sessions.get(number=2)
     Session.objects.filter(pk=second.pk).update(status=Session.Status.PLANNED)
-    assert console.session_advance(session=second).status == Session.Status.SEATED
-    assert console.session_advance(session=second).status == Session.Status.PLAYING
+    assert session_services.session_advance(session=second).status == Session.Status.SEATED
+    assert session_services.session_advance(session=second).status == Session.Status.PLAYING
 
 
 def test_statuses_load_keeps_a_planned_session_with_no_seating_shown_planned(director):

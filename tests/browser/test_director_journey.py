@@ -20,7 +20,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.browser.phone import Journey, Phone, wait_for
-from tournaments.console.services import organiser_grant
+from tournaments.staff.services import organiser_grant
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

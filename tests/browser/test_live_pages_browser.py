@@ -123,7 +123,7 @@ def test_find_my_seat_answers_again_when_the_seating_is_published(browser, proxy
 def test_the_hidden_standings_turn_into_the_standings_at_the_reveal(
     browser, make_tournament, director, live_server
 ):
-    from tournaments.console import services as console
+    from tournaments.organising import services as organising_services
 
     cache.clear()
     pagecache.local.clear()
@@ -136,7 +136,7 @@ def test_the_hidden_standings_turn_into_the_standings_at_the_reveal(
     confirm(t2, [-40, -30, 40, 30], director)
     browser.get(f"{live_server.url}/t/{tournament.slug}/standings/")
     wait_for(lambda: "After session 1." in shown(browser, "#hidden-note"), "the hidden standings", 20)
-    console.standings_reveal(tournament=tournament)  # the prize-giving
+    organising_services.standings_reveal(tournament=tournament)  # the prize-giving
     wait_for(lambda: shown(browser, "#standings-rows"), "the whole standings, without a reload by hand", 20)
     assert not shown(browser, "#hidden-note")
     first = browser.find_element("css selector", "#standings-rows tr").get_attribute("data-player")

@@ -316,14 +316,14 @@ def test_a_phone_left_open_on_a_table_the_referee_confirms_says_so(
 def test_a_phone_offline_while_its_session_finished_keeps_its_hand_number_and_its_clock_is_over(
     browser, proxy, make_tournament, director, make_user
 ):
-    from tournaments.console import services as console
+    from tournaments.sessions import services as session_services
 
     tournament = make_tournament("phone-finished", players=4, sessions=2, director=director)
     referee = referee_of(tournament, make_user, "referee-finishes")
     (table,) = seat_session(tournament)
     session = tournament.sessions.get(number=1)
-    console.session_advance(session=session)  # seated
-    console.session_advance(session=session)  # playing: the clock starts
+    session_services.session_advance(session=session)  # seated
+    session_services.session_advance(session=session)  # playing: the clock starts
     open_table(browser, proxy, table)
     enter(browser, winner=0, discarder="2", fan=8)
     wait_for(lambda: len(stored(table)) == 1 and queued(browser) == 0, "hand 1 stored")
@@ -332,7 +332,9 @@ def test_a_phone_offline_while_its_session_finished_keeps_its_hand_number_and_it
     wait_for(lambda: "1 hand waiting to send" in banner(browser), "hand 2 kept on the phone")
 
     confirm_as_referee(table, referee)
-    console.session_advance(session=session)  # finished: its clock ends, the room's clock is session 2's
+    session_services.session_advance(
+        session=session
+    )  # finished: its clock ends, the room's clock is session 2's
 
     network(browser, proxy, online=True)
     text = wait_for(lambda: closed_panel(browser), "the phone to say the table takes no more hands")
@@ -429,11 +431,11 @@ def test_the_admins_sign_in_as_another_account_forgets_the_copies(
 
 
 def test_a_one_time_sign_in_link_forgets_the_copies(browser, proxy, make_tournament, director, make_user):
-    from tournaments.console import services as console
     from tournaments.models import Tournament
+    from tournaments.staff import services as staff_services
 
     page, private, name, _referee = referees_copy(browser, proxy, make_tournament, director, make_user)
-    helper = console.staff_create(
+    helper = staff_services.staff_create(
         tournament=Tournament.objects.get(slug="closed-cup"),
         username="helper",
         role=Role.SCORER,

@@ -120,7 +120,7 @@ def test_ema_results_file_csv(mcr):
 def test_ema_results_file_says_ema_member_only_from_the_ema_player_list(mcr):
     """No list loaded: the "EMA member" cell is empty for everyone (an EMA number alone does not say it).
     With the list: Yes for a number on it, No for a number not on it and for no number."""
-    from tournaments.console.services import ema_list_import
+    from tournaments.registrations.ema_list import ema_list_import
 
     def members() -> dict[str, str]:
         rows = read_csv(exporter_get("ema-results")(tournament=mcr).render("csv").data)

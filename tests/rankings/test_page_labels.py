@@ -10,8 +10,8 @@ from penalties.services import penalty_record
 from rankings.standings.selectors import standings_document, standings_lines
 from rankings.standings.services import standings_refresh
 from tests.rankings.test_standings_pages import _clean_cache, confirm, reg, seat  # noqa: F401
-from tournaments.console import services as console
 from tournaments.models import Session, Tournament
+from tournaments.organising import services as organising_services
 from tournaments.permissions import actor_for
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +45,7 @@ def test_the_home_page_says_the_session_in_play_and_the_end_of_the_tournament(cl
         confirm(table, [10, 5, -5, -10], director)
     Session.objects.filter(tournament=tournament).update(status=Session.Status.FINISHED)
     Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.RUNNING)
-    console.tournament_finish(tournament=tournament)
+    organising_services.tournament_finish(tournament=tournament)
     html = page(client, f"/t/{tournament.slug}/?name=Player1")
     assert "The tournament is over: no session is left to play." in html
     assert "The seating of the next session is not published yet" not in html

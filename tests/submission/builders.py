@@ -16,15 +16,12 @@ from tests.exports.helpers import play_totals
 from tournaments import lifecycle, services
 from tournaments.clock import servertime
 from tournaments.clock.services import clock_act
-from tournaments.console.services import (
-    ema_list_import,
-    session_advance,
-    session_times_set,
-    tournament_finish,
-)
 from tournaments.lifecycle import CLOCK_SETTING
 from tournaments.models import Registration, Role, Session
+from tournaments.organising.services import tournament_finish
 from tournaments.permissions import Actor
+from tournaments.registrations.ema_list import ema_list_import
+from tournaments.sessions.services import session_advance, session_times_set
 
 COUNTRIES = ("ESP", "FRA", "NLD", "DEU")
 SCORES = [(40, 10, -20, -30), (60, 0, -25, -35), (30, 20, -10, -40), (25, 15, -15, -25)]

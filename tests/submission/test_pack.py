@@ -171,8 +171,8 @@ def test_a_pack_is_out_of_date_once_anything_in_it_changes(director, make_user, 
     registration = tournament.registrations.get(key="p3")
     # a penalty after the end: the director reopens the tournament and its last session first
     from tournaments import lifecycle
-    from tournaments.console.services import tournament_reopen
     from tournaments.models import Session
+    from tournaments.organising.services import tournament_reopen
 
     tournament_reopen(tournament=tournament, reason="a late penalty", user=director)
     lifecycle.session_move(
@@ -195,7 +195,7 @@ def test_a_riichi_tournament_balances_on_its_start_points_and_its_pack_lists_the
 ):
     from rankings.submission import selectors as sel
     from tests.exports.helpers import play_totals
-    from tournaments.console.services import session_advance
+    from tournaments.sessions.services import session_advance
 
     tournament = make_tournament("riichi-open", "ema-riichi-2025", director=director, players=8, sessions=1)
     start = tournament.get_rules().config.start_points
@@ -239,8 +239,8 @@ def test_every_export_and_the_pack_say_out_of_date_alike_once_a_penalty_changes_
     """One "out of date", from the stamp: the submission page's pack, the export job in the API (one job and
     the list) and the exports page, for the pack and a plain results file alike."""
     from tournaments import lifecycle
-    from tournaments.console.services import tournament_reopen
     from tournaments.models import Session
+    from tournaments.organising.services import tournament_reopen
 
     tournament = passing_tournament(director, make_user("rita"))
     # reopened for a late penalty; the files are made again while it is open, then the penalty is given

@@ -16,8 +16,10 @@ from rankings.submission.models import EmaSubmission
 from rankings.submission.selectors import checks
 from tests.events import events
 from tests.rankings.test_standings_pages import confirm
-from tournaments.console import services
+from tournaments.lifecycle import Blocked
 from tournaments.models import Registration, Session
+from tournaments.registrations import checkin as checkin_services
+from tournaments.sessions import services as session_services
 
 
 def session(tournament, number: int) -> Session:
@@ -35,12 +37,12 @@ def everyone_but(*absent: str, players: int = 8) -> list[str]:
 def play(tournament, number: int, user) -> None:
     """Seat, publish, start, confirm every table ([10, 5, -5, -10] in seat order) and finish ``number``."""
     s = session(tournament, number)
-    services.session_seat(session=s)
-    services.session_advance(session=s)
-    services.session_advance(session=s)
+    session_services.session_seat(session=s)
+    session_services.session_advance(session=s)
+    session_services.session_advance(session=s)
     for table in s.tables.order_by("number"):
         confirm(table, [10, 5, -5, -10], user)
-    services.session_advance(session=s)
+    session_services.session_advance(session=s)
 
 
 # -- the service -----------------------------------------------------------------------------------------
@@ -49,10 +51,10 @@ def play(tournament, number: int, user) -> None:
 def test_absent_for_one_session_the_substitute_plays_it_and_the_player_comes_back(make_tournament, director):
     tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
     with events() as sent:
-        report = services.checkin_apply(
+        report = checkin_services.checkin_apply(
             session=session(tournament, 1),
             present=everyone_but("p3"),
-            absent={"p3": services.ABSENT_SUBSTITUTE},
+            absent={"p3": checkin_services.ABSENT_SUBSTITUTE},
             substitutes_present=["s1"],
         )
     assert report.absent == ["Player3 open-2026"] and report.withdrawn == []
@@ -62,24 +64,24 @@ def test_absent_for_one_session_the_substitute_plays_it_and_the_player_comes_bac
     play(tournament, 1, director)
     assert "s1" in keys(tournament, 1) and "p3" not in keys(tournament, 1)
     # session 2: he is back in the draw, no substitute needed
-    services.checkin_apply(session=session(tournament, 2), present=everyone_but(), absent={})
-    services.session_seat(session=session(tournament, 2))
+    checkin_services.checkin_apply(session=session(tournament, 2), present=everyone_but(), absent={})
+    session_services.session_seat(session=session(tournament, 2))
     assert "p3" in keys(tournament, 2) and "s1" not in keys(tournament, 2)
 
 
 def test_withdrawn_leaves_every_later_session(make_tournament, director):
     tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
-    report = services.checkin_apply(
+    report = checkin_services.checkin_apply(
         session=session(tournament, 1),
         present=everyone_but("p3"),
-        absent={"p3": services.ABSENT_WITHDRAW},
+        absent={"p3": checkin_services.ABSENT_WITHDRAW},
         substitutes_present=["s1"],
     )
     assert report.withdrawn == ["Player3 open-2026"] and report.absent == []
     assert Registration.objects.get(tournament=tournament, key="p3").withdrawn_from == 1
     assert session(tournament, 1).absent == []
     play(tournament, 1, director)
-    services.session_seat(session=session(tournament, 2))
+    session_services.session_seat(session=session(tournament, 2))
     assert "p3" not in keys(tournament, 2) and "s1" in keys(tournament, 2)
 
 
@@ -89,11 +91,9 @@ def test_an_absent_player_without_a_substitute_present_is_refused_and_nothing_is
     tournament = make_tournament(director=director, players=8, sessions=2)
     with (
         events() as sent,
-        pytest.raises(
-            services.Blocked, match="1 absent player needs a substitute, but no substitute is here"
-        ),
+        pytest.raises(Blocked, match="1 absent player needs a substitute, but no substitute is here"),
     ):
-        services.checkin_apply(
+        checkin_services.checkin_apply(
             session=session(tournament, 1), present=everyone_but("p3"), absent={"p3": "substitute"}
         )
     assert session(tournament, 1).absent == [] and sent == []
@@ -103,7 +103,7 @@ def test_checkin_before_the_first_session_records_the_substitutes_answer_as_the_
     make_tournament, director
 ):
     tournament = make_tournament(director=director, players=8, sessions=2, substitutes=2)
-    report = services.checkin_apply(
+    report = checkin_services.checkin_apply(
         session=session(tournament, 1),
         present=everyone_but("p3"),
         absent={"p3": "substitute"},
@@ -115,7 +115,7 @@ def test_checkin_before_the_first_session_records_the_substitutes_answer_as_the_
     substitutes = next(c for c in checks(tournament=tournament) if c.key == "substitutes")
     assert "was not asked" not in " ".join(str(m) for m in substitutes.messages)
     # a second check-in of the same session may change the answer: one record, not two
-    services.checkin_apply(
+    checkin_services.checkin_apply(
         session=session(tournament, 1),
         present=everyone_but("p3"),
         absent={"p3": "substitute"},
@@ -130,12 +130,12 @@ def test_the_answer_is_refused_after_the_first_session_and_for_a_player_who_is_n
 ):
     tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
     with pytest.raises(ValidationError) as later:
-        services.checkin_apply(
+        checkin_services.checkin_apply(
             session=session(tournament, 2), present=everyone_but(), absent={}, substitute_answers={"s1": True}
         )
     assert "substitute_answers" in later.value.message_dict
     with pytest.raises(ValidationError) as regular:
-        services.checkin_apply(
+        checkin_services.checkin_apply(
             session=session(tournament, 1), present=everyone_but(), absent={}, substitute_answers={"p1": True}
         )
     assert "substitute_answers" in regular.value.message_dict
@@ -144,9 +144,9 @@ def test_the_answer_is_refused_after_the_first_session_and_for_a_player_who_is_n
 
 def test_checkin_is_refused_once_the_session_is_seated(make_tournament, director):
     tournament = make_tournament(director=director, players=8, sessions=1)
-    services.session_seat(session=session(tournament, 1))
-    with pytest.raises(services.Blocked, match="already seated"):
-        services.checkin_apply(
+    session_services.session_seat(session=session(tournament, 1))
+    with pytest.raises(Blocked, match="already seated"):
+        checkin_services.checkin_apply(
             session=session(tournament, 1), present=everyone_but("p3"), absent={"p3": "substitute"}
         )
 
@@ -158,7 +158,7 @@ def day_with_absent_withdrawn_and_substitutes(make_tournament, director):
     """p3 absent from session 1 (s1, who asked that his results count, plays it); p5 withdrawn before
     session 2 (s2, who did not ask, plays for him)."""
     tournament = make_tournament(director=director, players=8, sessions=2, substitutes=2)
-    services.checkin_apply(
+    checkin_services.checkin_apply(
         session=session(tournament, 1),
         present=everyone_but("p3"),
         absent={"p3": "substitute"},
@@ -166,7 +166,7 @@ def day_with_absent_withdrawn_and_substitutes(make_tournament, director):
         substitute_answers={"s1": True, "s2": False},
     )
     play(tournament, 1, director)
-    services.checkin_apply(
+    checkin_services.checkin_apply(
         session=session(tournament, 2),
         present=everyone_but("p5"),
         absent={"p5": "withdraw"},
@@ -216,11 +216,11 @@ def test_the_ema_results_file_places_the_withdrawn_after_the_ranking_and_lists_t
 
 def test_a_substitute_who_answered_yes_but_first_played_later_is_not_ranked(make_tournament, director):
     tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
-    services.checkin_apply(
+    checkin_services.checkin_apply(
         session=session(tournament, 1), present=everyone_but(), absent={}, substitute_answers={"s1": True}
     )
     play(tournament, 1, director)
-    services.checkin_apply(
+    checkin_services.checkin_apply(
         session=session(tournament, 2),
         present=everyone_but("p2"),
         absent={"p2": "substitute"},
@@ -240,13 +240,13 @@ def test_a_substitute_for_a_player_absent_from_the_first_session_only_is_not_ran
     """ERGMT §3.9 asks a substitute who replaces a player from the beginning of the tournament; one who
     stood in for session 1 only, the player coming back, is an 'in tournament' substitute (MERS-R §4)."""
     tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
-    services.checkin_apply(
+    checkin_services.checkin_apply(
         session=session(tournament, 1), present=everyone_but("p3"), absent={"p3": "substitute"},
         substitutes_present=["s1"], substitute_answers={"s1": True},
     )  # fmt: skip
     play(tournament, 1, director)
     assert "s1" in {r.player for r in standings_view(tournament=tournament).listed}  # so far from the start
-    services.checkin_apply(session=session(tournament, 2), present=everyone_but(), absent={})
+    checkin_services.checkin_apply(session=session(tournament, 2), present=everyone_but(), absent={})
     play(tournament, 2, director)
     standings = standings_view(tournament=tournament)
     assert "s1" not in {r.player for r in standings.listed}
@@ -370,13 +370,13 @@ def test_riichi_an_absent_player_carries_the_fixed_result_of_a_replaced_player(m
         slug="riichi-cup", ruleset="ema-riichi-2016", director=director, sessions=1, substitutes=1,
         rules={"replacement_points": -15000, "replacement_uma": -15000},
     )  # fmt: skip
-    services.checkin_apply(
+    checkin_services.checkin_apply(
         session=session(tournament, 1),
         present=everyone_but("p3"),
         absent={"p3": "substitute"},
         substitutes_present=["s1"],
     )
-    services.session_seat(session=session(tournament, 1))
+    session_services.session_seat(session=session(tournament, 1))
     actor = Actor(user=director, role=Role.DIRECTOR)
     tables = list(session(tournament, 1).tables.order_by("number"))
     confirm_riichi(tables[0], actor, [45000, 32000, 25000, 18000])
@@ -507,7 +507,7 @@ def test_a_check_in_naming_someone_who_cannot_be_there_is_a_400_naming_the_list(
 
 def test_a_withdrawn_player_sent_as_present_is_refused_not_checked_in(client, make_tournament, director):
     tournament = make_tournament(director=director, players=8, sessions=2, substitutes=1)
-    services.checkin_apply(
+    checkin_services.checkin_apply(
         session=session(tournament, 1),
         present=everyone_but("p5"),
         absent={"p5": "withdraw"},
@@ -552,13 +552,13 @@ def test_riichi_2025_a_substitute_seated_for_an_absent_player_counts_for_the_oth
     tournament = make_tournament(
         slug="riichi-2025-cup", ruleset="ema-riichi-2025", director=director, sessions=1, substitutes=1
     )
-    services.checkin_apply(
+    checkin_services.checkin_apply(
         session=session(tournament, 1),
         present=everyone_but("p3"),
         absent={"p3": "substitute"},
         substitutes_present=["s1"],
     )
-    services.session_seat(session=session(tournament, 1))
+    session_services.session_seat(session=session(tournament, 1))
     actor = Actor(user=director, role=Role.DIRECTOR)
     tables = list(session(tournament, 1).tables.order_by("number"))
     table = next(t for t in tables if t.seats.filter(registration__key="s1").exists())

@@ -17,10 +17,12 @@ from scoring.models import TableResult
 from scoring.rules.base import RuleError
 from scoring.services import hand_add, result_confirm, totals_set
 from tests.rankings.test_standings_pages import confirm, seat
-from tournaments.console import services
 from tournaments.console.plan import day_plan, fold, parse_times
+from tournaments.lifecycle import Blocked
 from tournaments.models import EMAPlayer, Registration, Role, Session, Tournament, TournamentRole
+from tournaments.organising import services as organising_services
 from tournaments.permissions import Actor, actor_for
+from tournaments.sessions import services as session_services
 
 pytestmark = pytest.mark.django_db
 
@@ -283,7 +285,9 @@ def test_changing_rules_recomputes_confirmed_tables(make_tournament, director):
     tournament = make_tournament(ruleset="mcr", director=director, players=4, sessions=1)
     (table,) = seat(tournament, 1, [["p1", "p2", "p3", "p4"]])
     confirm(table, [10, 5, -5, -10], director)
-    services.tournament_edit(tournament=tournament, fields={}, rules={"table_points": [8, 4, 2, 0]})
+    organising_services.tournament_edit(
+        tournament=tournament, fields={}, rules={"table_points": [8, 4, 2, 0]}
+    )
     points = (
         sorted(s.table_points for s in table.result.table.summaries.all())
         if hasattr(table, "summaries")
@@ -493,15 +497,15 @@ def test_session_moves_through_its_states_with_checks(client, make_tournament, d
 def test_reopening_a_playing_session_is_refused_once_it_has_results(make_tournament, director):
     tournament = make_tournament(director=director, players=4, sessions=1)
     session = Session.objects.get(tournament=tournament, number=1)
-    services.session_seat(session=session)
-    services.session_advance(session=session)
-    services.session_advance(session=session)
+    session_services.session_seat(session=session)
+    session_services.session_advance(session=session)
+    session_services.session_advance(session=session)
     table = session.tables.get()
     totals_set(
         table=table, scores=[1, 2, -1, -2], actor=actor_for(user=director, table=table), expected_version=None
     )
-    with pytest.raises(services.Blocked):
-        services.session_reopen(session=session)
+    with pytest.raises(Blocked):
+        session_services.session_reopen(session=session)
 
 
 # -- confirming a table ----------------------------------------------------------------------------------
@@ -549,7 +553,7 @@ def test_a_player_out_without_substitute_blocks_confirmation(make_tournament, di
     totals_set(table=table, scores=[10, 5, -5, -10], actor=actor, expected_version=None)
     with pytest.raises(RuleError, match="out of the session"):
         result_confirm(table=table, actor=actor, expected_version=None)
-    assert "out of session 1" in " ".join(services.session_blockers(session=session))
+    assert "out of session 1" in " ".join(session_services.session_blockers(session=session))
     sub = Registration.objects.get(tournament=tournament, key="s1")
     penalty_record(
         tournament=tournament,

@@ -27,9 +27,13 @@ from tests.tournaments.test_lifecycle import SCORES, boss, play, start
 from tournaments import deletion, lifecycle, player_import
 from tournaments import services as base
 from tournaments.clock import services as clock
-from tournaments.console import services as console
 from tournaments.models import Player, Session, Tournament
+from tournaments.organising import services as organising_services
+from tournaments.registrations import checkin as checkin_services
+from tournaments.registrations import ema_list as ema_list_services
+from tournaments.registrations import services as registration_services
 from tournaments.seating import services as seating
+from tournaments.sessions import services as session_services
 from tournaments.signals import (
     CLOCK,
     ENTRY,
@@ -41,6 +45,7 @@ from tournaments.signals import (
     Change,
     changed,
 )
+from tournaments.staff import services as staff_services
 from tournaments.teams import services as teams
 
 pytestmark = pytest.mark.django_db
@@ -75,6 +80,8 @@ SENDS_NOTHING = {
     # accounts and roles: no tournament data the listeners read
     "role_grant", "organiser_grant", "organiser_revoke", "staff_add", "staff_create", "staff_remove",
     "ema_list_import", "sign_in_link_use", "sign_in_link_user",
+    # a start time in the server's time zone
+    "aware",
     # the register of notable hands belongs to no tournament's pages
     "notable_hand_create", "notable_hand_from_hand",
     # through the services they call (listed in the census)
@@ -85,7 +92,12 @@ SENDS_NOTHING = {
 
 WRITE_MODULES = (
     base,
-    console,
+    staff_services,
+    registration_services,
+    checkin_services,
+    ema_list_services,
+    session_services,
+    organising_services,
     seating,
     teams,
     deletion,
@@ -138,6 +150,12 @@ CENSUS = {
     "table_delete": SCHEDULE,
     "seat_delete": SCHEDULE,
     "registration_delete": ROSTER,
+    "player_write": ROSTER,
+    "player_delete": ROSTER,
+    "registration_update": ROSTER,
+    "session_save": SCHEDULE,
+    "table_save": SCHEDULE,
+    "seat_save": SCHEDULE,
     "players_import_csv": ROSTER,
     "clock_act": CLOCK,
     "clock_length_set": CLOCK,
@@ -187,10 +205,10 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
     assert seen["player_create"].players == (player.pk,)
     reg = check("registration_create", lambda: base.registration_create(tournament=tournament, player=player))
     check("registration_withdraw", lambda: base.registration_withdraw(registration=reg, from_session=2))
-    check("registration_reinstate", lambda: console.registration_reinstate(registration=reg))
+    check("registration_reinstate", lambda: registration_services.registration_reinstate(registration=reg))
     check(
         "registration_edit",
-        lambda: console.registration_edit(
+        lambda: registration_services.registration_edit(
             registration=reg,
             first_name="Nueva",
             last_name="Jugadora",
@@ -201,19 +219,23 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
         ),
         None,
     )
-    check("registration_remove", lambda: console.registration_remove(registration=reg))
+    check("registration_remove", lambda: registration_services.registration_remove(registration=reg))
     check("tournament_update", lambda: base.tournament_update(tournament=tournament, city="Sevilla"))
     check(
         "standings_tiebreaks_set",
         lambda: standings.standings_tiebreaks_set(tournament=tournament, tiebreaks=["first_places"]),
     )
     check(
-        "tournament_edit", lambda: console.tournament_edit(tournament=tournament, fields={"city": "Madrid"})
+        "tournament_edit",
+        lambda: organising_services.tournament_edit(tournament=tournament, fields={"city": "Madrid"}),
     )
     check("session_create", lambda: base.session_create(tournament=tournament))
-    check("session_times_set", lambda: console.session_times_set(tournament=tournament, starts={1: None}))
-    check("session_remove_last", lambda: console.session_remove_last(tournament=tournament))
-    check("checkin_apply", lambda: console.checkin_apply(session=tournament.sessions.get(number=1),
+    check(
+        "session_times_set",
+        lambda: session_services.session_times_set(tournament=tournament, starts={1: None}),
+    )
+    check("session_remove_last", lambda: session_services.session_remove_last(tournament=tournament))
+    check("checkin_apply", lambda: checkin_services.checkin_apply(session=tournament.sessions.get(number=1),
                                                           present=[f"p{i}" for i in range(1, 9)], absent={}))  # fmt: skip
     config = seating.seating_config(tournament=tournament)
     check(
@@ -229,10 +251,10 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
     check("seating_unpublish", lambda: seating.seating_unpublish(session=s1))
     seating.seating_publish(session=s1)
     seating.seating_publish(session=s2)
-    check("session_advance", lambda: console.session_advance(session=s1))  # seated → playing
-    check("session_reopen", lambda: console.session_reopen(session=s1))  # playing → seated
+    check("session_advance", lambda: session_services.session_advance(session=s1))  # seated → playing
+    check("session_reopen", lambda: session_services.session_reopen(session=s1))  # playing → seated
     check("clock_act", lambda: clock.clock_act(tournament=tournament, user=director, action="pause"))
-    console.session_advance(session=s1)  # seated → playing again (its clock is paused: it stays so)
+    session_services.session_advance(session=s1)  # seated → playing again (its clock is paused: it stays so)
     check("clock_length_set", lambda: clock.clock_length_set(tournament=tournament, user=director,
                                                               session_number=2, minutes=90))  # fmt: skip
     note = check("announcement_add", lambda: clock.announcement_add(tournament=tournament, user=director,
@@ -267,11 +289,14 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
     check(
         "penalty_cancel", lambda: penalties.penalty_cancel(penalty=penalty, actor=actor, reason="appeal won")
     )
-    check("confirmed_tables_rewrite", lambda: console.confirmed_tables_rewrite(tournament=tournament))
+    check(
+        "confirmed_tables_rewrite",
+        lambda: organising_services.confirmed_tables_rewrite(tournament=tournament),
+    )
     check("team_save", lambda: teams.team_save(tournament=tournament, name="Red", member_keys=["p1"]))
     team = tournament.teams.get()
     check("team_delete", lambda: teams.team_delete(team=team))
-    finishing = console.session_advance(session=s1)  # playing → finished
+    finishing = session_services.session_advance(session=s1)  # playing → finished
     assert finishing.status == Session.Status.FINISHED
 
     # deletions of what nothing holds yet, in the other tournament
@@ -288,17 +313,25 @@ def test_every_write_service_sends_its_event(tournament, director, make_user):
     check("registration_delete", lambda: deletion.registration_delete(registration=regs[-1]), other)
     check("players_import_csv", lambda: player_import.players_import_csv(
         tournament=other, data=b"first_name,last_name\nCsv,Player\n"), other)  # fmt: skip
+    # the API's writes of checked fields
+    check("player_write", lambda: base.player_write(player=regs[0].player, club="Otro club"), None)
+    check("player_delete", lambda: base.player_delete(player=base.player_create(first_name="Solo")), None)
+    check("registration_update", lambda: base.registration_update(registration=regs[0], nickname="O"), other)
+    check("session_save", lambda: base.session_save(session=extra, starts_at=None), other)
+    check("table_save", lambda: base.table_save(session=extra, number=2), other)
+    seat = tables[0].seats.first()
+    check("seat_save", lambda: base.seat_save(seat=seat, position=seat.position), other)
 
     # the rest of the tournament's life
-    s2 = console.session_advance(session=s2)  # seated → playing (session 1 is finished)
+    s2 = session_services.session_advance(session=s2)  # seated → playing (session 1 is finished)
     for table, scores in zip(s2.tables.order_by("number"), SCORES, strict=True):
         scoring.totals_set(table=table, scores=scores, actor=actor, expected_version=None)
         scoring.result_confirm(table=table, actor=actor, expected_version=None)
-    console.session_advance(session=s2)
-    check("tournament_finish", lambda: console.tournament_finish(tournament=tournament))
-    check("tournament_reopen", lambda: console.tournament_reopen(tournament=tournament, reason="appeal",
+    session_services.session_advance(session=s2)
+    check("tournament_finish", lambda: organising_services.tournament_finish(tournament=tournament))
+    check("tournament_reopen", lambda: organising_services.tournament_reopen(tournament=tournament, reason="appeal",
                                                                   user=director))  # fmt: skip
-    console.tournament_finish(tournament=tournament)
+    organising_services.tournament_finish(tournament=tournament)
     backup = backups.backup_write(tournament=tournament)
     with events() as sent:
         restored = backups.backup_restore(
@@ -316,7 +349,7 @@ def archived(tournament, director):
     gone (the archive is all that is left of it)."""
     play(tournament, director, 1)
     play(tournament, director, 2)
-    console.tournament_finish(tournament=tournament)
+    organising_services.tournament_finish(tournament=tournament)
     for i, player in enumerate(Player.objects.filter(registrations__tournament=tournament).order_by("pk")):
         Player.objects.filter(pk=player.pk).update(ema_id=f"0401{i:04d}")
     document = archive_export(tournament=Tournament.objects.get(pk=tournament.pk))
@@ -395,7 +428,7 @@ def test_finishing_the_tournament_leaves_the_last_backup(
     play(tournament, director, 1)
     play(tournament, director, 2)
     with django_capture_on_commit_callbacks(execute=True):
-        console.tournament_finish(tournament=tournament)
+        organising_services.tournament_finish(tournament=tournament)
     (backup,) = backups.backups_list(tournament=tournament)
     import json
 
@@ -407,7 +440,7 @@ def test_a_session_start_then_stop_sequence_sends_status_for_that_session(tourna
     session = tournament.sessions.get(number=1)
     seat_session(tournament, 1)
     sent = []
-    for step in (seating.seating_publish, console.session_advance):  # each its own write and commit
+    for step in (seating.seating_publish, session_services.session_advance):  # each its own write and commit
         with events() as told:
             step(session=session)
         sent += told

@@ -18,10 +18,11 @@ from scoring.rules.base import RuleError
 from scoring.services import hand_replace, result_confirm, totals_set
 from tests.scoring.test_pages_support import seat_session
 from tournaments import lifecycle
-from tournaments.console import services as console
 from tournaments.models import Role, Session, SessionClock, Tournament
+from tournaments.organising import services as organising_services
 from tournaments.permissions import Actor
 from tournaments.seating.services import seating_publish
+from tournaments.sessions import services as session_services
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +37,7 @@ def start(session: Session) -> Session:
     """Seat, publish and start ``session`` (planned → seated → playing) as the director's console does."""
     seat_session(session.tournament, session.number)
     seating_publish(session=session)
-    return console.session_advance(session=session)
+    return session_services.session_advance(session=session)
 
 
 def play(tournament: Tournament, director, number: int) -> Session:
@@ -45,14 +46,14 @@ def play(tournament: Tournament, director, number: int) -> Session:
     for table, scores in zip(session.tables.order_by("number"), SCORES, strict=True):
         totals_set(table=table, scores=scores, actor=boss(director), expected_version=None)
         result_confirm(table=table, actor=boss(director), expected_version=None)
-    return console.session_advance(session=session)
+    return session_services.session_advance(session=session)
 
 
 @pytest.fixture
 def finished(tournament, director):
     play(tournament, director, 1)
     play(tournament, director, 2)
-    console.tournament_finish(tournament=tournament)
+    organising_services.tournament_finish(tournament=tournament)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.FINISHED
     return tournament
@@ -111,7 +112,7 @@ def test_after_one_reopening_a_referee_corrects_a_confirmed_table_and_records_a_
     from penalties.services import penalty_record
     from scoring.services import result_reopen
 
-    console.tournament_reopen(tournament=finished, reason="a late appeal", user=director)
+    organising_services.tournament_reopen(tournament=finished, reason="a late appeal", user=director)
     table = first_table(finished, 2)
     result_reopen(table=table, actor=boss(director), reason="a late appeal")
     version = TableResult.objects.get(table=table).version
@@ -164,7 +165,7 @@ def test_a_finished_tournament_draws_no_form_it_would_refuse_and_links_to_its_re
     table_page = client.get(f"/t/{slug}/s/1/table/{table.number}/").content.decode()
     assert "Ask the director to reopen it." in table_page and "#reopen-reason" not in table_page
     # reopened: the forms are back, and the session page says that no second reopening is needed
-    console.tournament_reopen(tournament=finished, reason="a late appeal", user=director)
+    organising_services.tournament_reopen(tournament=finished, reason="a late appeal", user=director)
     table_page = client.get(f"/t/{slug}/s/1/table/{table.number}/").content.decode()
     assert 'id="results-closed"' not in table_page and 'value="reopen"' in table_page
     client.force_login(director)
@@ -216,7 +217,7 @@ def test_reopening_marks_the_exports_made_before_it_out_of_date_until_made_again
     client.force_login(director)
     page = client.get(f"/t/{finished.slug}/exports/").content.decode()
     assert "Out of date" not in page
-    console.tournament_reopen(tournament=finished, reason="a late appeal", user=director)
+    organising_services.tournament_reopen(tournament=finished, reason="a late appeal", user=director)
     # made a moment later than the reopening: made again
     after = ExportJob.objects.create(
         tournament=finished, exporter="ema-results", format="csv", status=ExportJob.Status.DONE, progress=100
@@ -360,7 +361,7 @@ def test_starting_a_session_starts_its_clock_and_finishing_it_ends_it(tournament
     for table, scores in zip(session.tables.order_by("number"), SCORES, strict=True):
         totals_set(table=table, scores=scores, actor=boss(director), expected_version=None)
         result_confirm(table=table, actor=boss(director), expected_version=None)
-    console.session_advance(session=session)
+    session_services.session_advance(session=session)
     assert SessionClock.objects.get(session=session).state == "ended"
 
 
@@ -398,3 +399,23 @@ def test_a_finished_tournament_shows_no_running_clock(client, finished, director
         f"/api/tournaments/{finished.slug}/clock/", {"action": "start"}, format="json"
     )
     assert refused.status_code == 409 and "The tournament is finished" in refused.json()["detail"]
+
+
+# -- the guards of the results, asked whoever moves a session ----------------------------------------------
+
+
+def test_the_lifecycle_asks_the_results_guards_whoever_moves_the_session(tournament, director):
+    session = start(tournament.sessions.get(number=1))
+    first, second = session.tables.order_by("number")
+    totals_set(table=first, scores=SCORES[0], actor=boss(director), expected_version=None)
+    result_confirm(table=first, actor=boss(director), expected_version=None)
+    # not the console's advance: the lifecycle itself, as the clock, the seating or the demo call it
+    with pytest.raises(lifecycle.Blocked) as refused:
+        lifecycle.session_move(session=session, to=Session.Status.FINISHED)
+    assert refused.value.reasons == [f"Tables not confirmed: {second.number}."]
+    # a step back is refused while the session has results
+    with pytest.raises(lifecycle.Blocked, match="has results or penalties"):
+        lifecycle.session_move(session=session, to=Session.Status.SEATED)
+    session.refresh_from_db()
+    assert session.status == Session.Status.PLAYING
+    assert session_services.session_blockers(session=session) == refused.value.reasons

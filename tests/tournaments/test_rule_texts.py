@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.rules.registry import RULESET_KEYS, get_ruleset
-from tournaments.console import services
+from tournaments.organising import services as organising_services
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def test_the_mers_scale_in_words_follows_the_preset_and_the_tournament(client, m
     assert late_scale(text)[10] == (-config.late_long_penalty, False)
     page = client.get(reverse("console-rules", args=[tournament.slug])).content.decode()
     assert "Up to this many minutes late: the short penalty" not in page
-    services.tournament_edit(tournament=tournament, fields={}, rules={"late_short_minutes": 5})
+    organising_services.tournament_edit(tournament=tournament, fields={}, rules={"late_short_minutes": 5})
     assert "under 5 minutes: −10; 5 to 15 minutes: −20" in summary(client, tournament)
 
 
@@ -121,7 +121,7 @@ def test_the_mers_table_points_are_the_preset_and_penalties_keep_the_order(clien
     assert "1st to 4th: " + ", ".join(str(p) for p in config.table_points) in text
     assert f"A full session is {config.max_hands} hands" in text
     assert "Penalties do not change the order at a table" in text
-    services.tournament_edit(
+    organising_services.tournament_edit(
         tournament=tournament, fields={}, rules={"deductions_before_ranking": True, "max_hands": 12}
     )
     text = summary(client, tournament)
@@ -140,7 +140,7 @@ def test_the_confirmation_asks_why_with_the_count_the_rules_set(client, make_tou
     assert post(client, table_url(table), "hand", table, **win).status_code == 302
     usual = get_ruleset("mcr").usual_hands()
     assert f"Why fewer than {usual} hands" in client.get(table_url(table)).content.decode()
-    services.tournament_edit(tournament=tournament, fields={}, rules={"max_hands": 12})
+    organising_services.tournament_edit(tournament=tournament, fields={}, rules={"max_hands": 12})
     page = client.get(table_url(table), HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert "Por qué menos de 12 manos" in page
 
@@ -154,7 +154,7 @@ def test_a_riichi_scale_set_by_the_tournament_is_stated_as_the_engine_applies_it
     client.force_login(director)
     assert "Late arrival" not in summary(client, tournament)
     scale = {"late_arrival_minutes": [1, 5], "late_arrival_points": [1000, 4000], "late_arrival_limit": 10}
-    services.tournament_edit(tournament=tournament, fields={}, rules=scale)
+    organising_services.tournament_edit(tournament=tournament, fields={}, rules=scale)
     text = summary(client, tournament)
     assert "under 1 minute: no deduction; 1 to 4 minutes: −1000; 5 to 10 minutes: −4000" in text
     rules = tournament.get_rules()

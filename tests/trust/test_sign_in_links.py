@@ -15,14 +15,16 @@ from django.test import Client
 
 from tests.conftest import skip_or_fail
 from tests.scoring.test_concurrency import collide
-from tournaments.console import services as console
 from tournaments.console import views as console_views
 from tournaments.models import Role
+from tournaments.staff import services as staff_services
 
 
 @pytest.fixture
 def link(tournament):
-    helper = console.staff_create(tournament=tournament, username="helper", role=Role.REFEREE, with_link=True)
+    helper = staff_services.staff_create(
+        tournament=tournament, username="helper", role=Role.REFEREE, with_link=True
+    )
     return helper.sign_in_path
 
 
@@ -65,11 +67,11 @@ def test_a_second_request_between_the_check_and_the_login_of_the_first_signs_nob
 def test_two_requests_that_both_found_the_link_valid_cannot_both_use_it(link, monkeypatch):
     uid, token = link.rstrip("/").split("/")[-2:]
     # both requests read the account and checked the token before either used it …
-    as_read = console.sign_in_link_user(uid=uid, token=token)
+    as_read = staff_services.sign_in_link_user(uid=uid, token=token)
     assert as_read is not None
-    monkeypatch.setattr(console, "sign_in_link_user", lambda **kwargs: copy.deepcopy(as_read))
+    monkeypatch.setattr(staff_services, "sign_in_link_user", lambda **kwargs: copy.deepcopy(as_read))
     # … and the conditional update lets one of them through
-    outcomes = [console.sign_in_link_use(uid=uid, token=token) for _ in range(2)]
+    outcomes = [staff_services.sign_in_link_use(uid=uid, token=token) for _ in range(2)]
     assert [o is not None for o in outcomes] == [True, False]
 
 

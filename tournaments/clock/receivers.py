@@ -17,6 +17,8 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournaments import pagecache
+from tournaments.clock import selectors
+from tournaments.clock.services import clock_follow_session
 from tournaments.models import Registration, Session, Tournament
 from tournaments.signals import CLOCK, ROSTER, SCHEDULE, SETTINGS, STATUS, Change
 
@@ -44,7 +46,6 @@ def pages_follow(sender, *, change: Change, **kwargs) -> None:
 
 
 def clock_document_follow(sender, *, change: Change, **kwargs) -> None:
-    from tournaments.clock import selectors
 
     if change.what & CLOCK_DOCUMENT:
         for slug in sorted(_slugs(change)):
@@ -52,7 +53,6 @@ def clock_document_follow(sender, *, change: Change, **kwargs) -> None:
 
 
 def clocks_follow_status(sender, *, change: Change, **kwargs) -> None:
-    from tournaments.clock.services import clock_follow_session
 
     if STATUS not in change.what or change.tournament_id is None:
         return

@@ -7,8 +7,13 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count
 
+from penalties.kinds import Replaced
+from penalties.models import Penalty
+from rankings.models import StandingsState
+from rankings.standings.selectors import standings_document
 from tournaments.models import WIND_LETTERS, Registration, Seat, Session, Table, Tournament
 from tournaments.names import person_key
+from tournaments.selectors import visible_through
 
 
 @dataclass(frozen=True)
@@ -38,8 +43,6 @@ def seating_by_name(*, session: Session) -> list[SeatLine]:
     replaces a seated player (a substitution of that session) is listed at that seat, under their own
     name and with the replaced player's; the replaced player is not listed. A substitute seated directly
     is marked as one."""
-    from penalties.kinds import Replaced
-    from penalties.models import Penalty
 
     seats = Seat.objects.filter(session=session).select_related("table", "registration__player")
     replaced = {
@@ -80,9 +83,6 @@ class StandingRow:
 def standings_top(*, tournament: Tournament, limit: int = 24) -> list[StandingRow]:
     """The first rows of the stored standings (nothing is computed here), or, while the last sessions are
     hidden for the prize-giving, of the standings as the public sees them (the screen is public)."""
-    from rankings.models import StandingsState
-    from rankings.standings.selectors import standings_document
-    from tournaments.selectors import visible_through
 
     last = visible_through(tournament=tournament, user=None)
     if last is not None:

@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404
 
+from scoring.models import Hand
 from scoring.rules.base import RuleError
 from tournaments.clock import engine, servertime
 from tournaments.models import Announcement, Session, SessionClock, Table, Tournament
@@ -297,7 +298,6 @@ def table_clock(
 
 
 def hand_times(*, table: Table) -> list[tuple[int, dt.datetime]]:
-    from scoring.models import Hand
 
     return list(Hand.objects.filter(result__table=table).values_list("number", "created_at"))
 
@@ -308,7 +308,6 @@ def announcements(*, tournament: Tournament, limit: int = 5) -> list[Announcemen
 
 def late_hand_counts(*, session: Session) -> dict[int, int]:
     """Per table number: hands entered after the table's time was up."""
-    from scoring.models import Hand
 
     stored = SessionClock.objects.filter(session=session).first()
     if stored is None:

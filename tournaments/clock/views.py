@@ -21,6 +21,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from scoring.calls.selectors import session_queue
+from scoring.presenters import needs_referee
+from scoring.selectors import session_tables
 from tournaments import pagecache
 from tournaments.clock import engine, room, selectors, services
 from tournaments.models import Announcement, Session, Tournament
@@ -226,11 +229,8 @@ def tables_overview(request, slug: str, number: int):
     if not can_score(request.user, tournament):
         raise PermissionDenied(_("You need a role in this tournament."))
     session = get_object_or_404(Session, tournament=tournament, number=number)
-    from scoring.presenters import needs_referee
-    from scoring.selectors import session_tables
 
     rows = session_tables(session=session)
-    from scoring.calls.selectors import session_queue
 
     late = selectors.late_hand_counts(session=session)
     calls = {call.table.number: call for call in session_queue(session=session)}

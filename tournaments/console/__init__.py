@@ -1,11 +1,8 @@
-"""The director's console: the pages (and API) that run a tournament without the admin, calling the
-domain services.
-
-Modules (tournaments/console/): the director's console: plan.py (pure: day plan of start times), first_run.py
-(the first organiser of a server with no account), confirmations.py (what finishing the tournament, removing a
-session, starting a session will do), services (opening a tournament, staff and helper accounts, players by
-hand, the EMA player list, check-in, session and tournament states, hidden standings), selectors,
-rules_form.py (a form per ruleset generated from the presets), views, forms, api, urls
+"""The director's console: the pages and API where a tournament is run without the admin. It is an
+audience, not a domain: its views call the services of the domains they change (``tournaments.organising``,
+``tournaments.staff``, ``tournaments.registrations``, ``tournaments.sessions``, the seating, the clock) and
+keep only what the pages need of their own: the reads (selectors), the rules form, the day plan and what a
+confirmation will do.
 
 `tournaments/console/` is where a tournament is run without the admin. An organiser (the permission
 `tournaments.organise_tournaments`, granted in the admin or with `manage.py organiser add USERNAME [--create]`;
@@ -26,7 +23,7 @@ lands on `/my/`, their tournaments.
   same EMA number, are pointed out before saving), or from the locally kept EMA player list (`EMAPlayer`,
   imported as CSV by any director or organiser, searched as you type). Withdraw, reinstate, substitute, and
   remove a registration that has no seat, result or penalty.
-- Check-in (`Session.checked_in`, `Session.absent`; `console.services.checkin_apply`, page and API) tells two
+- Check-in (`Session.checked_in`, `Session.absent`; `registrations.checkin.checkin_apply`, page and API) tells two
   absences apart. "Absent this session: a substitute plays" (`substitute`): the player misses this session
   only (`Session.absent`), a substitute present (or named on the spot) is seated by the seating engine, and
   the player stays in the draw for the later sessions (`Registration.plays_in(session)`; the seating's

@@ -28,9 +28,15 @@ from rest_framework.response import Response
 
 from tournaments import services as base_services
 from tournaments.api import visible_players
-from tournaments.console import selectors, services
+from tournaments.console import selectors
 from tournaments.models import Player, Session, Tournament, TournamentRole
+from tournaments.organising import services as organising_services
 from tournaments.permissions import can_manage
+from tournaments.registrations import checkin as checkin_services
+from tournaments.registrations import services as registration_services
+from tournaments.seating.engine import SeatingError
+from tournaments.sessions import services as session_services
+from tournaments.staff import services as staff_services
 
 
 class SessionStateSerializer(serializers.Serializer):
@@ -63,7 +69,7 @@ class ConsoleReopenSerializer(serializers.Serializer):
 class CheckinSerializer(serializers.Serializer):
     present = serializers.ListField(child=serializers.CharField(max_length=40), max_length=2000)
     absent = serializers.DictField(
-        child=serializers.ChoiceField(choices=list(services.ABSENT_CHOICES)),
+        child=serializers.ChoiceField(choices=list(checkin_services.ABSENT_CHOICES)),
         required=False,
         default=dict,
         help_text=(
@@ -164,7 +170,9 @@ class _ConsoleBase(viewsets.ViewSet):
     @staticmethod
     def _session_state(session: Session) -> Response:
         blockers = (
-            services.session_blockers(session=session) if session.status == Session.Status.PLAYING else []
+            session_services.session_blockers(session=session)
+            if session.status == Session.Status.PLAYING
+            else []
         )
         return Response(
             SessionStateSerializer(
@@ -185,7 +193,7 @@ class _ConsoleBase(viewsets.ViewSet):
             TournamentStateSerializer(
                 {
                     "status": tournament.status,
-                    "blockers": services.tournament_blockers(tournament=tournament)
+                    "blockers": organising_services.tournament_blockers(tournament=tournament)
                     if tournament.status != Tournament.Status.FINISHED
                     else [],
                     "standings_hidden_after": selectors.hidden_after(tournament=tournament),
@@ -202,11 +210,10 @@ class ConsoleSessionViewSet(_ConsoleBase):
     @action(detail=True, methods=["post"], url_path="seat", url_name="seat")
     def seat(self, request, tournament_slug=None, number=None):
         """Seat a planned session with the seating engine (a draft until it is published)."""
-        from tournaments.seating.engine import SeatingError
 
         session = self._session(number)
         try:
-            services.session_seat(session=session)
+            session_services.session_seat(session=session)
         except SeatingError as exc:
             return Response({"non_field_errors": exc.faults}, status=status.HTTP_400_BAD_REQUEST)
         return self._session_state(session)
@@ -215,7 +222,7 @@ class ConsoleSessionViewSet(_ConsoleBase):
     @action(detail=True, methods=["post"])
     def advance(self, request, tournament_slug=None, number=None):
         """Planned → seated (seating published) → playing → finished; finishing names what blocks it."""
-        return self._session_state(services.session_advance(session=self._session(number)))
+        return self._session_state(session_services.session_advance(session=self._session(number)))
 
     @extend_schema(request=ConsoleReopenSerializer, responses=SessionStateSerializer)
     @action(detail=True, methods=["post"], url_path="reopen", url_name="reopen")
@@ -224,7 +231,7 @@ class ConsoleSessionViewSet(_ConsoleBase):
         data = ConsoleReopenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         return self._session_state(
-            services.session_reopen(
+            session_services.session_reopen(
                 session=self._session(number), reason=data.validated_data["reason"], user=request.user
             )
         )
@@ -237,7 +244,7 @@ class ConsoleSessionViewSet(_ConsoleBase):
         session = self._session(number)
         data = CheckinSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.checkin_apply(session=session, **data.validated_data)
+        checkin_services.checkin_apply(session=session, **data.validated_data)
         session.refresh_from_db()
         return self._session_state(session)
 
@@ -251,7 +258,7 @@ class ConsoleViewSet(_ConsoleBase):
     def finish(self, request, tournament_slug=None):
         """Finish the tournament: it counts for the EMA ranking."""
         tournament = self._tournament()
-        services.tournament_finish(tournament=tournament)
+        organising_services.tournament_finish(tournament=tournament)
         return self._tournament_state(tournament)
 
     @extend_schema(request=ConsoleReopenSerializer, responses=TournamentStateSerializer)
@@ -262,7 +269,7 @@ class ConsoleViewSet(_ConsoleBase):
         tournament = self._tournament()
         data = ConsoleReopenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.tournament_reopen(
+        organising_services.tournament_reopen(
             tournament=tournament, reason=data.validated_data["reason"], user=request.user
         )
         return self._tournament_state(tournament)
@@ -274,7 +281,7 @@ class ConsoleViewSet(_ConsoleBase):
         tournament = self._tournament()
         data = RevealSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        services.standings_reveal(tournament=tournament, revealed=data.validated_data["revealed"])
+        organising_services.standings_reveal(tournament=tournament, revealed=data.validated_data["revealed"])
         return self._tournament_state(tournament)
 
     # -- staff and players -----------------------------------------------------------------------------
@@ -287,7 +294,7 @@ class ConsoleViewSet(_ConsoleBase):
         if request.method == "POST":
             data = StaffSerializer(data=request.data)
             data.is_valid(raise_exception=True)
-            role = services.staff_add(
+            role = staff_services.staff_add(
                 tournament=tournament, identifier=data.validated_data["who"], role=data.validated_data["role"]
             )
             return Response(StaffSerializer(role).data, status=status.HTTP_201_CREATED)
@@ -304,7 +311,7 @@ class ConsoleViewSet(_ConsoleBase):
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
         choice = values.pop("same_player", None)
-        duplicates = services.possible_duplicates(
+        duplicates = registration_services.possible_duplicates(
             tournament=tournament,
             first_name=values.get("first_name", ""),
             last_name=values.get("last_name", ""),
@@ -327,7 +334,7 @@ class ConsoleViewSet(_ConsoleBase):
             existing = Player.objects.filter(pk=choice).first()
             if existing is None:
                 raise base_services.player_hidden_error(field="same_player")
-        registration = services.player_register(
+        registration = registration_services.player_register(
             tournament=tournament, existing=existing, user=request.user, **values
         )
         return Response(

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from scoring.models import TableResult
 from tournaments.models import Registration, Seat, Session, Table, Tournament
 
 
@@ -20,7 +21,6 @@ class Confirmation:
 
 
 def _tables_confirmed(*, tournament: Tournament) -> tuple[int, int]:
-    from scoring.models import TableResult
 
     tables = Table.objects.filter(session__tournament=tournament).count()
     confirmed = TableResult.objects.filter(

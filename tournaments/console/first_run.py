@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 
-from tournaments.console.services import organiser_grant
+from tournaments.staff.services import organiser_grant
 
 # A fixed key for PostgreSQL's transaction-scoped advisory lock: two first-run requests at once queue on it.
 _FIRST_RUN_LOCK = 0x6D6A6F6E67

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
+from rankings.submission.models import EmaSubmission
 from tournaments import selectors as core_selectors
 from tournaments.console.plan import fold
 from tournaments.models import EMAPlayer, Registration, Role, Session, Tournament, TournamentRole
@@ -87,7 +88,6 @@ sees_hidden = core_selectors.sees_hidden
 def substitute_answers(*, tournament: Tournament) -> dict[str, bool]:
     """Each substitute's recorded answer to ERGMT §3.9 (key → whether his results count): the one record,
     kept with the EMA submission, that check-in and the submission page both show and write."""
-    from rankings.submission.models import EmaSubmission
 
     stored = (
         EmaSubmission.objects.filter(tournament=tournament)
@@ -95,10 +95,3 @@ def substitute_answers(*, tournament: Tournament) -> dict[str, bool]:
         .first()
     )
     return {k: v for k, v in (stored or {}).items() if isinstance(v, bool)}
-
-
-def checkin_first_session(session: Session) -> bool:
-    """Check-in before the tournament's first session: the moment ERGMT §3.9 asks a substitute who plays
-    from the start whether his results count."""
-    first = Session.objects.filter(tournament_id=session.tournament_id).order_by("number").first()
-    return first is not None and first.pk == session.pk

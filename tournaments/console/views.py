@@ -1,4 +1,5 @@
-"""The director's console: thin pages over the console's services and selectors.
+"""The director's console: thin pages over the domains' services (organising, staff, registrations,
+sessions) and the console's selectors.
 
 Every page checks the role in the tournament it touches; the EMA list needs an organiser, a director of
 some tournament or a site admin; creating a tournament needs an organiser.
@@ -19,11 +20,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from rankings.standings import selectors as rk
 from rankings.submission.engine import format_shortfall
+from scoring.presenters import needs_referee
 from scoring.rules.base import RuleError
+from scoring.selectors import session_tables
 from tournaments import lifecycle, presenters
 from tournaments import selectors as tsel
 from tournaments.api import player_foreign_tournaments, visible_players
-from tournaments.console import confirmations, selectors, services
+from tournaments.console import confirmations, selectors
+from tournaments.console.first_run import FirstRunClosed, accounts_exist, first_organiser_create
 from tournaments.console.forms import (
     CheckinForm,
     EMAListForm,
@@ -37,9 +41,19 @@ from tournaments.console.forms import (
     tournament_initial,
 )
 from tournaments.console.rules_form import RulesForm
+from tournaments.lifecycle import Blocked
 from tournaments.models import Player, Registration, Role, Session, Tournament, TournamentRole
+from tournaments.organising import services as organising_services
 from tournaments.permissions import can_create_tournament, can_manage, is_any_director, user_roles
+from tournaments.registrations import checkin as checkin_services
+from tournaments.registrations import ema_list as ema_list_services
+from tournaments.registrations import services as registration_services
+from tournaments.seating.engine import SeatingError
+from tournaments.selectors import HIDE_SETTING
 from tournaments.services import player_hidden_error as base_player_hidden_error
+from tournaments.services import registration_withdraw
+from tournaments.sessions import services as session_services
+from tournaments.staff import services as staff_services
 
 
 def _director_tournament(request, slug: str) -> Tournament:
@@ -78,7 +92,7 @@ def _confirm_page(request, tournament: Tournament, confirmation, *, back_url: st
     )
 
 
-def _blocked(request, exc: services.Blocked) -> None:
+def _blocked(request, exc: Blocked) -> None:
     for reason in exc.reasons:
         messages.error(request, reason)
 
@@ -107,7 +121,7 @@ def tournament_new(request):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            tournament = services.tournament_open(
+            tournament = organising_services.tournament_open(
                 director=request.user,
                 name=data["name"],
                 ruleset=data["ruleset"],
@@ -156,11 +170,11 @@ def console_home(request, slug: str):
         players=sum(1 for r in registrations if not r.is_substitute),
         substitutes=sum(1 for r in registrations if r.is_substitute),
         staff=TournamentRole.objects.filter(tournament=tournament).select_related("user").order_by("role"),
-        blockers=services.tournament_blockers(tournament=tournament)
+        blockers=organising_services.tournament_blockers(tournament=tournament)
         if tournament.status != Tournament.Status.FINISHED
         else [],
         hidden_after=selectors.hidden_after(tournament=tournament),
-        hide=int((tournament.settings or {}).get(services.HIDE_SETTING) or 0),
+        hide=int((tournament.settings or {}).get(HIDE_SETTING) or 0),
     )
 
 
@@ -174,14 +188,14 @@ def tournament_edit(request, slug: str):
         data = dict(form.cleaned_data)
         hide = data.pop("hide_last_sessions")
         settings = dict(tournament.settings or {})
-        settings[services.HIDE_SETTING] = hide
+        settings[HIDE_SETTING] = hide
         settings[lifecycle.CLOCK_SETTING] = data.pop("clock_with_session")
         rules = tournament.rules if data["ruleset"] == tournament.ruleset else {}
         try:
-            services.tournament_edit(
+            organising_services.tournament_edit(
                 tournament=tournament, fields={**data, "settings": settings}, rules=rules
             )
-            services.session_times_set(tournament=tournament, starts=times.starts())
+            session_services.session_times_set(tournament=tournament, starts=times.starts())
         except ValidationError as exc:
             _errors(form, exc)
         else:
@@ -193,7 +207,7 @@ def tournament_edit(request, slug: str):
         tournament,
         form=form,
         times=times,
-        confirmed=services.confirmed_table_count(tournament=tournament),
+        confirmed=organising_services.confirmed_table_count(tournament=tournament),
     )
 
 
@@ -201,7 +215,7 @@ def tournament_edit(request, slug: str):
 @require_POST
 def session_add(request, slug: str):
     tournament = _director_tournament(request, slug)
-    session = services.session_add(tournament=tournament)
+    session = session_services.session_add(tournament=tournament)
     messages.success(request, _("Session %(n)s added.") % {"n": session.number})
     return redirect("console-edit", slug=slug)
 
@@ -219,8 +233,8 @@ def session_remove(request, slug: str):
             back_url=reverse("console-edit", args=[slug]),
         )
     try:
-        number = services.session_remove_last(tournament=tournament)
-    except services.Blocked as exc:
+        number = session_services.session_remove_last(tournament=tournament)
+    except Blocked as exc:
         _blocked(request, exc)
     else:
         messages.success(request, _("Session %(n)s removed.") % {"n": number})
@@ -231,12 +245,12 @@ def session_remove(request, slug: str):
 def rules_edit(request, slug: str):
     tournament = _director_tournament(request, slug)
     form = RulesForm(request.POST or None, ruleset=tournament.ruleset, current=tournament.rules)
-    confirmed = services.confirmed_table_count(tournament=tournament)
+    confirmed = organising_services.confirmed_table_count(tournament=tournament)
     if request.method == "POST" and form.is_valid():
         overrides = form.overrides()
         before = dict(tournament.rules or {})
         try:
-            services.tournament_edit(tournament=tournament, fields={}, rules=overrides)
+            organising_services.tournament_edit(tournament=tournament, fields={}, rules=overrides)
         except ValidationError as exc:
             _errors(form, exc)
         else:
@@ -270,7 +284,7 @@ def staff(request, slug: str):
     if request.method == "POST":
         if request.POST.get("form") == "add" and add_form.is_valid():
             try:
-                role = services.staff_add(
+                role = staff_services.staff_add(
                     tournament=tournament,
                     identifier=add_form.cleaned_data["who"],
                     role=add_form.cleaned_data["role"],
@@ -287,7 +301,7 @@ def staff(request, slug: str):
         elif request.POST.get("form") == "create" and create_form.is_valid():
             data = create_form.cleaned_data
             try:
-                created = services.staff_create(
+                created = staff_services.staff_create(
                     tournament=tournament,
                     username=data["username"],
                     email=data["email"],
@@ -300,15 +314,15 @@ def staff(request, slug: str):
                 create_form = StaffCreateForm(prefix="new")
         elif request.POST.get("form") == "remove":
             try:
-                services.staff_remove(
+                staff_services.staff_remove(
                     tournament=tournament,
                     role_id=int(request.POST.get("role_id") or 0),
                     acting_user=request.user,
                 )
             except TournamentRole.DoesNotExist:
                 raise Http404 from None
-            except (ValueError, services.Blocked) as exc:
-                if isinstance(exc, services.Blocked):
+            except (ValueError, Blocked) as exc:
+                if isinstance(exc, Blocked):
                     _blocked(request, exc)
             return redirect("console-staff", slug=slug)
     link = request.build_absolute_uri(created.sign_in_path) if created and created.sign_in_path else ""
@@ -329,12 +343,12 @@ def staff(request, slug: str):
 
 def sign_in(request, uid: str, token: str):
     """A helper's one-time sign-in link: valid until the account signs in once or sets a password."""
-    user = services.sign_in_link_user(uid=uid, token=token)
+    user = staff_services.sign_in_link_user(uid=uid, token=token)
     if user is None:
         return render(request, "tournaments/console/sign_in_used.html", status=410)
     if request.method == "POST":
         # consumed atomically: of simultaneous requests with the link, one signs in
-        user = services.sign_in_link_use(uid=uid, token=token)
+        user = staff_services.sign_in_link_use(uid=uid, token=token)
         if user is None:
             return render(request, "tournaments/console/sign_in_used.html", status=410)
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -364,8 +378,6 @@ def first_organiser(request):
     """A new server's first account, an organiser: offered only while no account exists, then never again."""
     from django.contrib.auth.forms import UserCreationForm
     from django.db import DatabaseError
-
-    from tournaments.console.first_run import FirstRunClosed, accounts_exist, first_organiser_create
 
     if accounts_exist():
         raise Http404("An account exists already.")
@@ -401,7 +413,7 @@ def players(request, slug: str):
     form = PlayerForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        duplicates = services.possible_duplicates(
+        duplicates = registration_services.possible_duplicates(
             tournament=tournament,
             first_name=data["first_name"],
             last_name=data["last_name"],
@@ -422,7 +434,7 @@ def players(request, slug: str):
             try:
                 if choice and existing is None:
                     raise base_player_hidden_error(field="same_player")
-                registration = services.player_register(
+                registration = registration_services.player_register(
                     tournament=tournament,
                     first_name=data["first_name"],
                     last_name=data["last_name"],
@@ -478,7 +490,7 @@ def ema_register(request, slug: str):
     tournament = _director_tournament(request, slug)
     line = get_object_or_404(selectors.EMAPlayer, ema_id=request.POST.get("ema_id", "")[:8])
     try:
-        registration = services.player_register(
+        registration = registration_services.player_register(
             tournament=tournament,
             first_name=line.first_name,
             last_name=line.last_name,
@@ -539,56 +551,13 @@ def player_edit(request, slug: str, key: str):
         action = request.POST.get("form")
         try:
             if action == "edit" and form.is_valid():
-                data = form.cleaned_data
-                others = services.possible_duplicates(
-                    tournament=tournament,
-                    first_name=data["first_name"],
-                    last_name=data["last_name"],
-                    ema_id=data["ema_id"],
-                    exclude_registration=registration,
-                    among=visible_players(request.user),
-                )
-                shared = _shared_player_refusal(request.user, player, data)
-                if shared:
-                    form.add_error(None, shared)
-                elif others and data.get("same_player") is None:
-                    form.set_duplicates([])
-                    form.add_error(
-                        "same_player",
-                        _("Also known: %(names)s. Save again to keep these details.")
-                        % {"names": ", ".join(p.full_name for p in others)},
-                    )
-                else:
-                    services.registration_edit(
-                        registration=registration,
-                        first_name=data["first_name"],
-                        last_name=data["last_name"],
-                        ema_id=data["ema_id"],
-                        country=data["country"],
-                        club=data["club"],
-                        is_substitute=data["is_substitute"],
-                    )
-                    messages.success(
-                        request, _("%(name)s is saved.") % {"name": registration.player.full_name}
-                    )
-                    return redirect("console-players", slug=slug)
-            elif action == "withdraw" and withdraw.is_valid():
-                from tournaments.services import registration_withdraw
-
-                registration_withdraw(
-                    registration=registration, from_session=withdraw.cleaned_data["from_session"]
-                )
-                messages.success(request, _("%(name)s withdraws.") % {"name": player.full_name})
+                done = _player_edit_save(request, tournament, registration, form)
+            else:
+                done = _player_step(request, registration, action, withdraw)
+            if done:
+                messages.success(request, done)
                 return redirect("console-players", slug=slug)
-            elif action == "reinstate":
-                services.registration_reinstate(registration=registration)
-                messages.success(request, _("%(name)s plays again.") % {"name": player.full_name})
-                return redirect("console-players", slug=slug)
-            elif action == "remove":
-                services.registration_remove(registration=registration)
-                messages.success(request, _("%(name)s is no longer registered.") % {"name": player.full_name})
-                return redirect("console-players", slug=slug)
-        except services.Blocked as exc:
+        except Blocked as exc:
             _blocked(request, exc)
             return redirect("console-player", slug=slug, key=key)
         except ValidationError as exc:
@@ -605,6 +574,58 @@ def player_edit(request, slug: str, key: str):
         withdraw=withdraw,
         status=400 if (form.errors or withdraw.errors) else 200,
     )
+
+
+def _player_edit_save(request, tournament, registration, form) -> str:
+    """Save the player's details from the valid ``form``, unless another account's tournaments share the
+    player or the details match a player already known (saved on the second try): the message of the
+    saved change, or "" (the form then says why)."""
+    data = form.cleaned_data
+    others = registration_services.possible_duplicates(
+        tournament=tournament,
+        first_name=data["first_name"],
+        last_name=data["last_name"],
+        ema_id=data["ema_id"],
+        exclude_registration=registration,
+        among=visible_players(request.user),
+    )
+    shared = _shared_player_refusal(request.user, registration.player, data)
+    if shared:
+        form.add_error(None, shared)
+        return ""
+    if others and data.get("same_player") is None:
+        form.set_duplicates([])
+        form.add_error(
+            "same_player",
+            _("Also known: %(names)s. Save again to keep these details.")
+            % {"names": ", ".join(p.full_name for p in others)},
+        )
+        return ""
+    registration_services.registration_edit(
+        registration=registration,
+        first_name=data["first_name"],
+        last_name=data["last_name"],
+        ema_id=data["ema_id"],
+        country=data["country"],
+        club=data["club"],
+        is_substitute=data["is_substitute"],
+    )
+    return _("%(name)s is saved.") % {"name": registration.player.full_name}
+
+
+def _player_step(request, registration, action: str | None, withdraw) -> str:
+    """Withdraw, reinstate or remove the registration: the message of the step done, or "" (none)."""
+    name = registration.player.full_name
+    if action == "withdraw" and withdraw.is_valid():
+        registration_withdraw(registration=registration, from_session=withdraw.cleaned_data["from_session"])
+        return _("%(name)s withdraws.") % {"name": name}
+    if action == "reinstate":
+        registration_services.registration_reinstate(registration=registration)
+        return _("%(name)s plays again.") % {"name": name}
+    if action == "remove":
+        registration_services.registration_remove(registration=registration)
+        return _("%(name)s is no longer registered.") % {"name": name}
+    return ""
 
 
 def _local(path: str) -> str:
@@ -627,11 +648,11 @@ def ema_list(request):
     faults: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
-            report = services.ema_list_import(
+            report = ema_list_services.ema_list_import(
                 data=form.cleaned_data["file"].read(),
                 may_change=request.user.is_staff or request.user.is_superuser,
             )
-        except services.Blocked as exc:
+        except Blocked as exc:
             faults = exc.reasons
         else:
             messages.success(
@@ -680,7 +701,7 @@ def session_page(request, slug: str, number: int):
     tournament = _director_tournament(request, slug)
     session = _session(tournament, number)
     registrations = list(tsel.registration_list(tournament=tournament))
-    first_session = selectors.checkin_first_session(session)
+    first_session = tsel.checkin_first_session(session)
     checkin = CheckinForm(
         request.POST or None,
         session=session,
@@ -691,7 +712,7 @@ def session_page(request, slug: str, number: int):
     if request.method == "POST" and checkin.is_valid():
         present, absent, subs, new = checkin.outcome()
         try:
-            report = services.checkin_apply(
+            report = checkin_services.checkin_apply(
                 session=session,
                 present=present,
                 absent=absent,
@@ -699,7 +720,7 @@ def session_page(request, slug: str, number: int):
                 new_substitutes=new,
                 substitute_answers=checkin.answers(),
             )
-        except services.Blocked as exc:
+        except Blocked as exc:
             _blocked(request, exc)
         except ValidationError as exc:
             for error in exc.messages:
@@ -716,8 +737,6 @@ def session_page(request, slug: str, number: int):
                 text += " " + _("Withdrawn: %(names)s.") % {"names": ", ".join(report.withdrawn)}
             messages.success(request, text)
             return redirect("console-session", slug=slug, number=number)
-    from scoring.presenters import needs_referee
-    from scoring.selectors import session_tables
 
     tables = session_tables(session=session)
     return _page(
@@ -730,7 +749,7 @@ def session_page(request, slug: str, number: int):
         tables=tables,
         needs=needs_referee(tables),
         table_keys={t.number: t.private_key for t in session.tables.all()},
-        blockers=services.session_blockers(session=session)
+        blockers=session_services.session_blockers(session=session)
         if session.status == Session.Status.PLAYING
         else [],
         checked_count=len(session.checked_in or []),
@@ -765,22 +784,21 @@ def session_action(request, slug: str, number: int, action: str):
                 back_url=reverse("console-session", args=[slug, number]),
             )
         return redirect("console-session", slug=slug, number=number)
-    from tournaments.seating.engine import SeatingError
 
     try:
         if action == "seat":
-            services.session_seat(session=session)
+            session_services.session_seat(session=session)
             messages.success(
                 request, _("Session %(n)s is seated. Check the tables, then publish.") % {"n": number}
             )
         elif action == "advance":
-            session = services.session_advance(session=session)
+            session = session_services.session_advance(session=session)
             messages.success(
                 request,
                 _("Session %(n)s: %(status)s.") % {"n": number, "status": session.get_status_display()},
             )
         elif action == "reopen":
-            session = services.session_reopen(
+            session = session_services.session_reopen(
                 session=session, reason=request.POST.get("reason", ""), user=request.user
             )
             messages.success(
@@ -790,7 +808,7 @@ def session_action(request, slug: str, number: int, action: str):
             )
         else:
             raise Http404
-    except services.Blocked as exc:
+    except Blocked as exc:
         _blocked(request, exc)
     except RuleError as exc:
         messages.error(request, exc.message)
@@ -808,7 +826,7 @@ def tournament_action(request, slug: str, action: str):
     tournament = _director_tournament(request, slug)
     if request.method == "GET":
         if action == "finish" and tournament.status != Tournament.Status.FINISHED:
-            blockers = services.tournament_blockers(tournament=tournament)
+            blockers = organising_services.tournament_blockers(tournament=tournament)
             return _confirm_page(
                 request,
                 tournament,
@@ -818,24 +836,24 @@ def tournament_action(request, slug: str, action: str):
         return redirect("console-home", slug=slug)
     try:
         if action == "finish":
-            services.tournament_finish(tournament=tournament)
+            organising_services.tournament_finish(tournament=tournament)
             messages.success(request, _("The tournament is finished: it counts for the EMA ranking."))
         elif action == "reopen":
-            services.tournament_reopen(
+            organising_services.tournament_reopen(
                 tournament=tournament, reason=request.POST.get("reason", ""), user=request.user
             )
             messages.success(
                 request, _("The tournament is open again: it no longer counts for the EMA ranking.")
             )
         elif action == "reveal":
-            services.standings_reveal(tournament=tournament, revealed=True)
+            organising_services.standings_reveal(tournament=tournament, revealed=True)
             messages.success(request, _("The standings are public."))
         elif action == "hide":
-            services.standings_reveal(tournament=tournament, revealed=False)
+            organising_services.standings_reveal(tournament=tournament, revealed=False)
             messages.success(request, _("The last sessions' standings are hidden again."))
         else:
             raise Http404
-    except services.Blocked as exc:
+    except Blocked as exc:
         _blocked(request, exc)
     except RuleError as exc:
         messages.error(request, exc.message)

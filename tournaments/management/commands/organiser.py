@@ -13,8 +13,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.console.first_run import organiser_account_create
-from tournaments.console.services import organiser_grant, organiser_revoke
 from tournaments.permissions import ORGANISE_PERMISSION
+from tournaments.staff.services import organiser_grant, organiser_revoke
 
 
 class Command(BaseCommand):
