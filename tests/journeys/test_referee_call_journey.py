@@ -1,7 +1,9 @@
 """A table calls a referee, as the phones would, through the real pages and API: the call reaches the queue
 of both referees on duty, one says "on my way" from his phone, the table's phone names him, he records a
 penalty from the call, the penalty resolves the call, and the director's dashboard and the observer's report
-show it with the table's waits. (The push to the referees' phones belongs to the push work.)
+show it with the table's waits. Both referees chose, on their phones, to be told when a table calls: the
+call reaches each phone by Web Push, in its language (the push service is the tests' own, which decrypts
+what it receives, tests/notifications/pushserver.py).
 
 The call's clock is the services' (``scoring.calls.services.timezone``): the journey sets it so that the
 waits the report gives are known figures, worked out here."""
@@ -9,18 +11,20 @@ waits the report gives are known figures, worked out here."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import types
 import uuid
 
 import pytest
-from django.test import Client
+from django.test import Client, TestCase
 from django.urls import reverse
 from django.utils import timezone
 
 from penalties.models import Penalty
 from scoring.calls import services as call_services
 from scoring.models import RefereeCall
+from tests.notifications.conftest import phone, push_server  # noqa: F401 (the push service's fixtures)
 from tests.scoring.test_referee_overview import publish, seat_all
 from tournaments import services as tournament_services
 from tournaments.models import Role
@@ -57,9 +61,9 @@ def plain(response) -> str:
 
 
 def phone_of(user) -> Client:
-    phone = Client()
-    phone.force_login(user)
-    return phone
+    browser = Client()
+    browser.force_login(user)
+    return browser
 
 
 def key() -> str:
@@ -77,12 +81,26 @@ def duty(make_user, tournament):
 
 
 def test_a_table_calls_two_referees_one_comes_records_a_penalty_and_the_call_is_on_record(
-    tournament, director, duty, clock
+    tournament,
+    director,
+    duty,
+    clock,
+    phone,  # noqa: F811
 ):
     tables = seat_all(tournament)
     publish(tournament, 1)
     table = tables[1]  # table 2
     ana, bruno = duty
+    # each referee asks, from his own phone, to be told when a table calls (Ana in English, Bruno in Spanish)
+    ana_push, bruno_push = phone(), phone()
+    for referee_phone, push, language in ((ana, ana_push, "en"), (bruno, bruno_push, "es")):
+        chosen = referee_phone.post(
+            reverse("push-staff", args=[tournament.slug]),
+            json.dumps(push.subscription(["call"])),
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert chosen.status_code in (200, 201), chosen.content
     overview = reverse("clock-tables", args=[tournament.slug, 1])
     referees_tables = reverse("session-tables", args=[tournament.slug, 1])
     for phone in (ana, bruno):
@@ -94,26 +112,38 @@ def test_a_table_calls_two_referees_one_comes_records_a_penalty_and_the_call_is_
     call_url = reverse("table-link-call", args=[table.private_key])
     assert "Call a referee" in plain(table_phone.get(page))
     sent = {"reason": "wrong_claim", "idempotency_key": key()}
-    made = table_phone.post(call_url, sent)
-    assert made.status_code == 302
-    # the phone sends its kept call again when the connection comes back: still one call
-    assert table_phone.post(call_url, sent).status_code == 302
-    # and a second call, from the page or the API, answers with the open one: the queue is not flooded
-    table_phone.post(call_url, {"reason": "foul", "idempotency_key": key()})
-    api = table_phone.post(
-        f"/api/tables/{table.pk}/referee-call/",
-        {"reason": "question"},
-        content_type="application/json",
-        headers={"X-Table-Key": table.private_key},
-    )
+    with TestCase.captureOnCommitCallbacks(execute=True):  # each write is told after its commit
+        made = table_phone.post(call_url, sent)
+        assert made.status_code == 302
+        # the phone sends its kept call again when the connection comes back: still one call
+        assert table_phone.post(call_url, sent).status_code == 302
+        # and a second call, from the page or the API, answers with the open one: the queue is not flooded
+        table_phone.post(call_url, {"reason": "foul", "idempotency_key": key()})
+        api = table_phone.post(
+            f"/api/tables/{table.pk}/referee-call/",
+            {"reason": "question"},
+            content_type="application/json",
+            headers={"X-Table-Key": table.private_key},
+        )
     assert api.status_code == 200 and api.json()["reason"] == "wrong_claim"
     call = RefereeCall.objects.get(table=table)
     assert (call.status, call.reason) == ("open", "wrong_claim")
     shown = plain(table_phone.get(page))
     assert "A referee has been called." in shown and "A wrong claim" in shown
 
-    # both referees see it first on their pages, with the link to answer it
+    # both referees' phones are told once, each in its language, with the call's page to open
     call_page = reverse("referee-call", args=[tournament.slug, call.pk])
+    (to_ana,), (to_bruno,) = ana_push.messages(), bruno_push.messages()
+    told_ana, told_bruno = ana_push.read(to_ana), bruno_push.read(to_bruno)
+    assert (told_ana["title"], told_ana["body"], told_ana["url"]) == (
+        "Table 2 calls a referee",
+        "A wrong claim",
+        call_page,
+    )
+    assert told_bruno["title"] == "La mesa 2 llama a un árbitro" and told_bruno["url"] == call_page
+    assert to_ana.headers["topic"] == "call" and to_ana.headers["urgency"] == "high"
+
+    # both referees see it first on their pages, with the link to answer it
     for phone in (ana, bruno):
         for url in (overview, referees_tables):
             html = phone.get(url).content.decode()
