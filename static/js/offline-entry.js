@@ -632,8 +632,8 @@
       return;
     }
     // The first try of a hand on a working network is "sending"; the banner is for hands really waiting.
-    const waiting = !navigator.onLine || stopped || problem || q.length > 1 || q.some((i) => (i.tries || 0) > 1);
-    if (!waiting) {
+    const reallyWaiting = !navigator.onLine || stopped || problem || q.length > 1 || q.some((i) => (i.tries || 0) > 1);
+    if (!reallyWaiting) {
       box.append(el("p", { class: "message", id: "entry-sending" }, fmt(T.sendingHand, nextHand())));
       return;
     }
