@@ -318,6 +318,7 @@ SPECTACULAR_SETTINGS = {
         "RankedFamilyEnum": "rankings.models.ImportedTournament.Family",
         "CheckStatusEnum": "rankings.submission.engine.STATUSES",
         "JobStatusEnum": ["queued", "running", "done", "failed"],
+        "NeedStatusEnum": ["safe", "needs", "open", "out"],
     },
     "TITLE": "Mahjong tournaments API",
     "DESCRIPTION": "Tournaments, players, seating, results, penalties and standings. "

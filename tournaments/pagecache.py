@@ -317,6 +317,11 @@ def public_page(request, *, slug: str, render: Callable[[dict], str]) -> HttpRes
         return None
     page_stamp = stamp(slug)
     language = cache_language(request)
+    if (
+        language == TOURNAMENT_LANGUAGE
+        and not Tournament.objects.filter(slug=slug).exclude(language="").exists()
+    ):
+        language = f"{TOURNAMENT_LANGUAGE}:{get_language()}"  # no language of its own: each reader's
     entry = lookup(path, language)
     if entry is None:
         html = render({"csrf_token": CSRF_MARKER, "public_cached": True}).replace(CSRF_MARKER, "")
@@ -337,8 +342,12 @@ class PublicPageMiddleware:
         if path is not None and is_anonymous_visit(request):
             # a venue screen asked by someone who chose no language is in its tournament's
             tournament = languages.follows_tournament(request)
-            language = TOURNAMENT_LANGUAGE if tournament else get_language_from_request(request)
+            browser = get_language_from_request(request)
+            language = TOURNAMENT_LANGUAGE if tournament else browser
             entry = lookup(path, language)
+            if entry is None and tournament:  # a tournament that leaves its screen to each reader's language
+                language = f"{TOURNAMENT_LANGUAGE}:{browser}"
+                entry = lookup(path, language)
             if entry is not None:
                 response = respond(request, entry)
                 if not tournament:

@@ -67,10 +67,10 @@ class StandingsViewSet(viewsets.ViewSet):
         return Response({**(document or {}), "freshness": freshness.as_dict()})
 
 
-def need_cell():
-    """The serializer of one place's answer (a new one for each list that holds it)."""
+def need_cell(name: str):
+    """The serializer of one place's answer, named for the list that holds it (one component each)."""
     return inline_serializer(
-        "PlaceNeed",
+        name,
         {
             "place": serializers.IntegerField(help_text="Finish in this place or better."),
             "status": serializers.ChoiceField(
@@ -147,7 +147,7 @@ class NeedsViewSet(viewsets.ViewSet):
                             "team": serializers.CharField(),
                             "name": serializers.CharField(),
                             "plays": serializers.BooleanField(),
-                            "places": serializers.ListField(child=need_cell()),
+                            "places": serializers.ListField(child=need_cell("TeamPlaceNeed")),
                         },
                     ),
                 ),
@@ -160,7 +160,7 @@ class NeedsViewSet(viewsets.ViewSet):
                             "name": serializers.CharField(),
                             "table": serializers.IntegerField(allow_null=True),
                             "plays": serializers.BooleanField(),
-                            "places": serializers.ListField(child=need_cell()),
+                            "places": serializers.ListField(child=need_cell("PlaceNeed")),
                         },
                     )
                 ),

@@ -97,7 +97,8 @@ def listening_first(listener):
     uids = [
         uid
         for (uid, _sender), *_ in changed.receivers
-        if isinstance(uid, str) and uid.split(".")[0] in ("rankings", "scoring", "tournaments", "penalties")
+        if isinstance(uid, str)
+        and uid.split(".")[0] in ("rankings", "scoring", "tournaments", "penalties", "notifications")
     ]
     assert uids  # the project's listeners, connected by config.receivers
     for uid in uids:
