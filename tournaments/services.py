@@ -41,6 +41,7 @@ def tournament_create(
     is_public: bool = True,
     qualifies_for_championship: bool = False,
     settings: dict[str, Any] | None = None,
+    language: str = "",
     director=None,
     sessions: int = 0,
 ) -> Tournament:
@@ -58,6 +59,7 @@ def tournament_create(
         is_public=is_public,
         qualifies_for_championship=qualifies_for_championship,
         settings=settings or {},
+        language=language,
     )
     tournament.full_clean()
     with transaction.atomic():

@@ -116,6 +116,8 @@ def _tournament(t: Tournament) -> dict[str, Any]:
         doc["settings"] = t.settings
     if t.team_size is not None:
         doc["team_size"] = t.team_size
+    if t.language:
+        doc["language"] = t.language
     return doc
 
 

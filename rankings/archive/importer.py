@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings as site_settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -212,6 +213,7 @@ class ArchiveImport:
             "country": self._country(t, path),
             "is_public": shape.flag(t, "is_public", path, default=True),
             "qualifies_for_championship": shape.flag(t, "qualifies_for_championship", path),
+            "language": self._language(t, path),
         }
         self.team_size = self._team_size(t, path)
         status = t.get("status")
@@ -222,6 +224,16 @@ class ArchiveImport:
             )
         self.tournament_status = status
         return fields
+
+    @staticmethod
+    def _language(t: Mapping[str, Any], path: str) -> str:
+        language = shape.text(t, "language", path, max_length=10)
+        codes = [code for code, _name in site_settings.LANGUAGES]
+        if language and language not in codes:
+            raise RuleError(
+                f"language must be one of {', '.join(codes)}, not {show(language)}", join(path, "language")
+            )
+        return language
 
     @staticmethod
     def _team_size(t: Mapping[str, Any], path: str) -> int | None:

@@ -35,6 +35,7 @@ TOURNAMENT_OPTIONAL = (
     "qualifies_for_championship",
     "settings",
     "team_size",
+    "language",  # the venue screen's and the printouts' language (settings.LANGUAGES)
     "status",  # only when it differs from what the sessions imply (tournament_status_implied)
 )
 

@@ -43,6 +43,11 @@ def fault(change):
 
 
 CASES = {
+    "a language the site does not speak": (
+        lambda d: d["tournament"].update(language="xx"),
+        "tournament.language",
+        "language must be one of en, es",
+    ),
     # the rule engine replays every hand; its message, prefixed with the table's place in the file
     "fan below the minimum": (
         lambda d: table(d, 2, 0)["hands"][4].update(fan=6),

@@ -277,13 +277,15 @@ def test_every_way_of_giving_the_document_imports_the_same_tournament(monkeypatc
 
 
 def test_the_product_s_own_fields_travel_with_the_archive():
-    """Start times, withdrawals and a private tournament are kept (written only when set)."""
+    """Start times, withdrawals, a private tournament and its language are kept (written only when set)."""
     document = load("mcr")
     document["tournament"]["is_public"] = False
+    document["tournament"]["language"] = "eu"  # the venue screen and the printouts in Basque
     document["sessions"][0]["starts_at"] = "2026-05-01T09:30:00+02:00"  # Madrid local time in May
     document["players"][3]["withdrawn_from"] = 4
     tournament = archive_import(document=document)
     assert tournament.is_public is False and tournament.qualifies_for_championship is True
+    assert tournament.language == "eu"
     assert tournament.registrations.get(key="p4").withdrawn_from == 4
     assert archive_export(tournament=tournament) == document
 
