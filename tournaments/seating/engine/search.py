@@ -27,8 +27,11 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from itertools import compress
 
 Tables = list[list[int]]
+#: above every swap's cost change: the best change before any swap is priced
+_NONE = float("inf")
 
 
 class ScheduleSearch:
@@ -78,14 +81,19 @@ class ScheduleSearch:
         self.M = M
         self.add = [self._add(m) for m in M]
         self.rem = [self._add(m - 1) for m in M]
+        # AC[c][x][y]: the cost of one more meeting of x and y in a session of class c, one row per
+        # player (a swap is priced from rows, with no index arithmetic); RC: the flat cost of their
+        # meeting in such a session, what one fewer meeting saves.
         self.AC = []
         self.RC = []
+        rows = [self.add[x * n : x * n + n] for x in range(n)]
         for w in self.weights:
             if w is None:
-                self.AC.append(self.add)
+                self.AC.append(rows)
                 self.RC.append(self.rem)
             else:
-                self.AC.append([a + x for a, x in zip(self.add, w, strict=True)])
+                flat = [a + x for a, x in zip(self.add, w, strict=True)]
+                self.AC.append([flat[x * n : x * n + n] for x in range(n)])
                 self.RC.append([r + x for r, x in zip(self.rem, w, strict=True)])
         self.G = [[0] * n for _ in range(self.S)]
         for s in range(self.S):
@@ -136,11 +144,15 @@ class ScheduleSearch:
         dr = r - self.rem[i]
         if da:
             self.add[i] = self.add[j] = a
+            seen = False
             for c, w in enumerate(self.weights):
-                if w is not None:
-                    AC = self.AC[c]
-                    AC[i] += da
-                    AC[j] += da
+                if w is None:
+                    if seen:
+                        continue  # the classes with no weights share one set of rows
+                    seen = True
+                AC = self.AC[c]
+                AC[x][y] += da
+                AC[y][x] += da
         if dr:
             self.rem[i] = self.rem[j] = r
             for c, w in enumerate(self.weights):
@@ -222,7 +234,10 @@ class ScheduleSearch:
                 break
             if deadline is not None and (it & 31) == 0 and time.monotonic() > deadline:
                 break
-            conflicts = [(s, p) for s in range(S) for p in movable if self.G[s][p] > 0]
+            # Costs are never negative: a player has a conflict where their cost is not zero.
+            conflicts = [
+                (s, p) for s, Gs in enumerate(self.G) for p in compress(movable, map(Gs.__getitem__, movable))
+            ]
             if not conflicts:
                 # Costs can only come from pairs now; nothing left to improve locally.
                 break
@@ -255,37 +270,47 @@ class ScheduleSearch:
         self, conflicts: list[tuple[int, int]], tabu: list[list[int]], it: int, best: int
     ) -> tuple[int, int, int] | None:
         """The swap ``(session, p, q)`` of a conflicted player that lowers the cost most (ties drawn at
-        random), not tabu unless it beats the best cost; None when there is none."""
-        rng, n, pinned = self.rng, self.n, self.pinned
-        best_delta = None
+        random), not tabu unless it beats the best cost; None when there is none.
+
+        Swapping ``p`` (at the table of ``a0, a1, a2``) with ``q`` (at the table of ``b0..b3``) costs what
+        ``q`` adds beside ``a0, a1, a2`` and ``p`` beside ``b0..b3`` less ``p``'s and ``q``'s own costs (the
+        pair ``p, q`` itself does not meet). The rows are symmetric, so ``a0``'s row prices every ``q``.
+        """
+        rng, pinned = self.rng, self.pinned
+        best_delta: float = _NONE
         choice = None
         ties = 0
         cost = self.cost
         for s, p in conflicts:
-            AC = self.AC[self.cls[s]]
+            rows = self.AC[self.cls[s]]
             Gs = self.G[s]
             tb = tabu[s]
             p_tabu = tb[p] > it
             session = self.tables[s]
             ta = self.pos[s][p]
-            a0, a1, a2 = (a for a in session[ta] if a != p)
-            pn = p * n
+            a0, a1, a2 = [a for a in session[ta] if a != p]
+            r0, r1, r2, rp = rows[a0], rows[a1], rows[a2], rows[p]
             gp = Gs[p]
             for t, table in enumerate(session):
                 if t == ta:
                     continue
                 b0, b1, b2, b3 = table
-                sum_b = AC[pn + b0] + AC[pn + b1] + AC[pn + b2] + AC[pn + b3] - gp
+                sum_b = rp[b0] + rp[b1] + rp[b2] + rp[b3] - gp
+                limit = best_delta - sum_b
+                if (
+                    r0[b0] + r1[b0] + r2[b0] - rp[b0] - Gs[b0] > limit
+                    and r0[b1] + r1[b1] + r2[b1] - rp[b1] - Gs[b1] > limit
+                    and r0[b2] + r1[b2] + r2[b2] - rp[b2] - Gs[b2] > limit
+                    and r0[b3] + r1[b3] + r2[b3] - rp[b3] - Gs[b3] > limit
+                ):
+                    continue  # no swap at this table as good as the best so far (the usual case)
                 for q in table:
-                    if pinned[q]:
-                        continue
-                    qn = q * n
-                    d = AC[qn + a0] + AC[qn + a1] + AC[qn + a2] + sum_b - AC[pn + q] - Gs[q]
-                    if best_delta is not None and d > best_delta:
+                    d = r0[q] + r1[q] + r2[q] + sum_b - rp[q] - Gs[q]
+                    if d > best_delta or pinned[q]:
                         continue
                     if (p_tabu or tb[q] > it) and cost + d >= best:
                         continue
-                    if best_delta is None or d < best_delta:
+                    if d < best_delta:
                         best_delta = d
                         choice = (s, p, q)
                         ties = 1
@@ -387,7 +412,11 @@ def _neighbours(
 
 
 class _Relabelling:
-    """Who takes which point (``player``), each point's cost (``local``) and the total."""
+    """Who takes which point (``player``), each point's cost (``local``) and the total.
+
+    A point's neighbours are kept by session class (``groups[u]``: the class and the points met in its
+    sessions) and each class's costs as one row per player, so a point's cost with player ``x`` is a
+    sum over maps, with no index arithmetic in Python."""
 
     def __init__(
         self,
@@ -398,13 +427,23 @@ class _Relabelling:
         rng: random.Random,
     ) -> None:
         self.n, self.neighbours, self.costs, self.player, self.rng = n, neighbours, costs, player, rng
+        self.rows = [[c[x * n : x * n + n] for x in range(n)] if c else [] for c in costs]
+        self.groups: list[list[tuple[int, list[int]]]] = []
+        for u in range(n):
+            by_class: dict[int, list[int]] = {}
+            for w, c in neighbours[u]:
+                by_class.setdefault(c, []).append(w)
+            self.groups.append(list(by_class.items()))
         self.local = [self.point_cost(u) for u in range(n)]
         self.total = sum(self.local) // 2
 
     def point_cost(self, u: int) -> int:
-        player, costs = self.player, self.costs
-        pu = player[u] * self.n
-        return sum(costs[c][pu + player[v]] for v, c in self.neighbours[u])
+        return self.cost_at(u, self.player[u])
+
+    def cost_at(self, u: int, x: int) -> int:
+        """What player ``x`` would cost at point ``u``, its neighbours keeping their players."""
+        at, rows = self.player.__getitem__, self.rows
+        return sum([sum(map(rows[c][x].__getitem__, map(at, ws))) for c, ws in self.groups[u]])
 
     def best_exchange(self, bad: list[int], others, tabu: list[int], it: int, best: int):
         """``(u, v, change of cost)`` of the best exchange of a costly point's player with another's (ties
@@ -414,14 +453,17 @@ class _Relabelling:
         them less ``local[u]``; a meeting of ``u`` and ``v`` themselves keeps its players, so its price
         (counted on both sides) is given back."""
         n, player, neighbours, costs, rng = self.n, self.player, self.neighbours, self.costs, self.rng
-        local = self.local
+        local, at, groups, all_rows = self.local, player.__getitem__, self.groups, self.rows
         best_delta = None
         choice = None
         ties = 0
         for u in bad:
             x = player[u]
             xn = x * n
-            priced_u = [(costs[c], player[w]) for w, c in neighbours[u]]
+            # u's neighbours' players, by class: the price of any player y at u is a sum of y's rows
+            priced_u = [(all_rows[c], list(map(at, ws))) for c, ws in groups[u]]
+            # x's price beside the player of each point, by class: x's price at v sums it over v's neighbours
+            x_at = [list(map(rows[x].__getitem__, player)) if rows else [] for rows in all_rows]
             met_u: dict[int, list[int]] = {}
             for w, c in neighbours[u]:
                 met_u.setdefault(w, []).append(c)
@@ -431,8 +473,8 @@ class _Relabelling:
                     continue
                 y = player[v]
                 yn = y * n
-                d = sum([cc[yn + z] for cc, z in priced_u]) - base_u
-                d += sum([costs[c][xn + player[w]] for w, c in neighbours[v]]) - local[v]
+                d = sum([sum(map(rows[y].__getitem__, zs)) for rows, zs in priced_u]) - base_u
+                d += sum([sum(map(x_at[c].__getitem__, ws)) for c, ws in groups[v]]) - local[v]
                 if v in met_u:
                     d += sum(costs[c][xn + y] + costs[c][yn + x] for c in met_u[v])
                 if tabu[u] > it and tabu[v] > it and self.total + d >= best:
