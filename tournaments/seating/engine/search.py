@@ -28,6 +28,7 @@ import random
 import time
 from collections.abc import Sequence
 from itertools import compress
+from operator import add
 
 Tables = list[list[int]]
 #: above every swap's cost change: the best change before any swap is priced
@@ -79,8 +80,10 @@ class ScheduleSearch:
                         M[table[j] * n + table[i]] += 1
             self.pos.append(pos)
         self.M = M
-        self.add = [self._add(m) for m in M]
-        self.rem = [self._add(m - 1) for m in M]
+        # Few distinct meeting counts: price each once, then look the prices up (n*n entries).
+        counts = set(M)
+        self.add = list(map({m: self._add(m) for m in counts}.__getitem__, M))
+        self.rem = list(map({m: self._add(m - 1) for m in counts}.__getitem__, M))
         # AC[c][x][y]: the cost of one more meeting of x and y in a session of class c, one row per
         # player (a swap is priced from rows, with no index arithmetic); RC: the flat cost of their
         # meeting in such a session, what one fewer meeting saves.
@@ -92,9 +95,9 @@ class ScheduleSearch:
                 self.AC.append(rows)
                 self.RC.append(self.rem)
             else:
-                flat = [a + x for a, x in zip(self.add, w, strict=True)]
+                flat = list(map(add, self.add, w))
                 self.AC.append([flat[x * n : x * n + n] for x in range(n)])
-                self.RC.append([r + x for r, x in zip(self.rem, w, strict=True)])
+                self.RC.append(list(map(add, self.rem, w)))
         self.G = [[0] * n for _ in range(self.S)]
         for s in range(self.S):
             for table in self.tables[s]:
@@ -117,12 +120,11 @@ class ScheduleSearch:
     def _full_cost(self) -> int:
         n, M, WR, WX = self.n, self.M, self.WR, self.WX
         total = 0
+        more_than_once = (1).__lt__
         for i in range(n):
             row = i * n
-            for j in range(i + 1, n):
-                m = M[row + j]
-                if m > 1:
-                    total += (m - 1) * WR + (m - 1) * (m - 1) * WX
+            for m in filter(more_than_once, M[row + i + 1 : row + n]):
+                total += (m - 1) * WR + (m - 1) * (m - 1) * WX
         for s in range(self.S):
             w = self.weights[self.cls[s]]
             if w is None:

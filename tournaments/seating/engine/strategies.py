@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from operator import add
 
 from scoring.rules.text import gettext_noop
 
@@ -231,27 +232,34 @@ class _Problem:
         n, roster = self.n, self.roster
         w_group, w_club, w_country = (1, 1, 1) if flat else (self.w_group, self.w_club, self.w_country)
         w = [0] * (n * n)
-        used = False
-        for i in range(n):
-            pi = roster[i]
-            row = i * n
-            for j in range(n):
-                if i == j:
-                    continue
-                pj = roster[j]
-                v = 0
-                if groups_of[i] and groups_of[i] & groups_of[j]:
-                    v += w_group
-                if club and pi.club and pi.club == pj.club:
-                    v += w_club
-                if country and pi.country and pi.country == pj.country:
-                    v += w_country
-                if swiss and not flat:
-                    v += (self.position[i] - self.position[j]) ** 2
-                if v:
-                    w[row + j] = v
-                    used = True
-        return w if used else None
+        # Players who share a group (once, however many groups they share), a club, a country.
+        members: dict[int, list[int]] = {}
+        for i, groups in enumerate(groups_of):
+            for gi in groups:
+                members.setdefault(gi, []).append(i)
+        grouped = {a * n + b for ids in members.values() for a in ids for b in ids if a != b}
+        for k in grouped:
+            w[k] += w_group
+        for wanted, weight, of in ((club, w_club, "club"), (country, w_country, "country")):
+            if not wanted:
+                continue
+            by_value: dict[str, list[int]] = {}
+            for i, p in enumerate(roster):
+                if getattr(p, of):
+                    by_value.setdefault(getattr(p, of), []).append(i)
+            for ids in by_value.values():
+                for a in ids:
+                    for b in ids:
+                        if a != b:
+                            w[a * n + b] += weight
+        if swiss and not flat:
+            position = self.position
+            for i in range(n):
+                pi, row = position[i], i * n
+                for j in range(n):
+                    if j != i:
+                        w[row + j] += (pi - position[j]) ** 2
+        return w if any(w) else None
 
     # ----------------------------------------------------------------- targets and budgets
 
@@ -295,16 +303,17 @@ class _Problem:
         ruled_excess = 0
         for i in range(n):
             row = i * n
-            met = 0
+            seen = H[row : row + n]
+            met = n - seen.count(0)
+            for h in filter((1).__lt__, seen[i + 1 :]):
+                constant += (h - 1) * wr + (h - 1) * (h - 1) * wx
             ruled = 0
-            for j in range(n):
-                h = H[row + j]
-                if h:
-                    met += 1
-                    if j > i and h > 1:
-                        constant += (h - 1) * wr + (h - 1) * (h - 1) * wx
-                elif ruled_pairs is not None and ruled_pairs[row + j]:
-                    ruled += 1
+            if ruled_pairs is not None:
+                rules = ruled_pairs[row : row + n]
+                if met:
+                    ruled = sum(1 for h, r in zip(seen, rules, strict=True) if r and not h)
+                else:
+                    ruled = n - rules.count(0)
             excess += max(0, 3 * S - (n - 1 - met))
             ruled_excess += max(0, 3 * S - (n - 1 - met - ruled))
         unavoidable = (excess + 1) // 2
@@ -410,13 +419,9 @@ class _Problem:
         """Pair costs for relabelling a template: meeting again after ``met`` meetings, the
         rules of each session class, and players fixed to different tables."""
         n = self.n
-        base = [0] * (n * n)
-        used = False
         wr, wx = self.w_repeat, self.w_spread
-        for k, h in enumerate(met):
-            if h:
-                base[k] = wr + wx * (2 * h - 1)
-                used = True
+        base = list(map({h: wr + wx * (2 * h - 1) if h else 0 for h in set(met)}.__getitem__, met))
+        used = any(met)
         for i in range(n):
             fi = self.fixed[i]
             if fi is None:
@@ -433,7 +438,7 @@ class _Problem:
             elif w is None:
                 out.append(base if used else None)
             else:
-                out.append([a + b for a, b in zip(base, w, strict=True)])
+                out.append(list(map(add, base, w)))
         return out
 
     def fit_pins(self, sessions: list[list[list[int]]]) -> list[list[list[int]]]:
