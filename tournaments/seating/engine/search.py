@@ -229,6 +229,7 @@ class ScheduleSearch:
         stall = 0
         since_best = 0
         movable = [p for p in range(n) if not self.pinned[p]]
+        everyone = len(movable) == n
         if len(movable) < 2 or self.cost <= target:
             return best_state, best
         for it in range(1, max_iters + 1):
@@ -237,9 +238,14 @@ class ScheduleSearch:
             if deadline is not None and (it & 31) == 0 and time.monotonic() > deadline:
                 break
             # Costs are never negative: a player has a conflict where their cost is not zero.
-            conflicts = [
-                (s, p) for s, Gs in enumerate(self.G) for p in compress(movable, map(Gs.__getitem__, movable))
-            ]
+            if everyone:
+                conflicts = [(s, p) for s, Gs in enumerate(self.G) for p in compress(movable, Gs)]
+            else:
+                conflicts = [
+                    (s, p)
+                    for s, Gs in enumerate(self.G)
+                    for p in compress(movable, map(Gs.__getitem__, movable))
+                ]
             if not conflicts:
                 # Costs can only come from pairs now; nothing left to improve locally.
                 break
