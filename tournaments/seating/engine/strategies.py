@@ -134,6 +134,17 @@ def _standings(players: Sequence[Player]) -> list[int]:
 # --------------------------------------------------------------------------- the problem
 
 
+def _shared(values) -> bool:
+    """Whether two of ``values`` are the same non-empty value."""
+    seen: set[str] = set()
+    for value in values:
+        if value:
+            if value in seen:
+                return True
+            seen.add(value)
+    return False
+
+
 def _seen(met: list[int], n: int, x: int, table: list[int], leaving: int, current: list[int]) -> int:
     """Earlier meetings of ``x`` with ``table`` once ``leaving`` has left it; ``current`` is the
     table ``x`` sits at now (meetings there in this session are not earlier meetings)."""
@@ -178,16 +189,32 @@ class _Problem:
                             history[a * n + b] += 1
         self.history = history
 
+        s = self.settings
+        self.class_keys: list[tuple[bool, bool]] = []
+        self.session_class: list[int] = []
+        for k in range(sessions):
+            number = self.offset + k  # 0-based index of the session in the tournament
+            club = s.avoid_same_club and (s.club_sessions is None or number < s.club_sessions)
+            country = s.avoid_same_country and (s.country_sessions is None or number < s.country_sessions)
+            if (club, country) not in self.class_keys:
+                self.class_keys.append((club, country))
+            self.session_class.append(self.class_keys.index((club, country)))
+        # A rule is live when some session applies it and two players share a club (a country).
+        self.clubs_live = any(c for c, _ in self.class_keys) and _shared(p.club for p in roster)
+        self.countries_live = any(c for _, c in self.class_keys) and _shared(p.country for p in roster)
+
         # Lexicographic weights: each level outweighs everything the levels below can add up to.
         # From the bottom: distance in the standings (Swiss), pairs meeting many times (the
-        # square of a pair's repeats), same country, same club, repeats, players kept apart.
+        # square of a pair's repeats), same country, same club, repeats, players kept apart. A
+        # level no pair can reach is left out (the weights above it stay small integers, which
+        # Python adds fastest; the order of any two schedules is the same).
         pairs_max = 6 * g * max(1, sessions) + 1
         rank_max = pairs_max * n * n if swiss else 0
         most_met = max(history, default=0) + sessions
         self.w_spread = rank_max + 1
         self.w_country = self.w_spread * (pairs_max * (2 * most_met + 1) + 1)
-        self.w_club = self.w_country * (pairs_max + 1)
-        self.w_repeat = self.w_club * (pairs_max + 1)
+        self.w_club = self.w_country * (pairs_max + 1 if self.countries_live else 1)
+        self.w_repeat = self.w_club * (pairs_max + 1 if self.clubs_live else 1)
         self.w_group = self.w_repeat * (pairs_max + 1)
 
         groups_of: list[set[int]] = [set() for _ in range(n)]
@@ -205,21 +232,9 @@ class _Problem:
         self.swiss = swiss
         self._targets: dict[bool, int] = {}
         self._flat: list[list[int] | None] | None = None
-        s = self.settings
-        classes: dict[tuple[bool, bool], int] = {}
-        self.class_keys: list[tuple[bool, bool]] = []
-        self.session_class: list[int] = []
-        self.weights: list[list[int] | None] = []
-        for k in range(sessions):
-            number = self.offset + k  # 0-based index of the session in the tournament
-            club = s.avoid_same_club and (s.club_sessions is None or number < s.club_sessions)
-            country = s.avoid_same_country and (s.country_sessions is None or number < s.country_sessions)
-            key = (club, country)
-            if key not in classes:
-                classes[key] = len(self.weights)
-                self.class_keys.append(key)
-                self.weights.append(self._matrix(club, country, groups_of, swiss))
-            self.session_class.append(classes[key])
+        self.weights: list[list[int] | None] = [
+            self._matrix(club, country, groups_of, swiss) for club, country in self.class_keys
+        ]
 
     def _matrix(
         self, club: bool, country: bool, groups_of: list[set[int]], swiss: bool, flat: bool = False
@@ -294,9 +309,9 @@ class _Problem:
         rule_weights = [wr + wx]
         if any(self.groups_of):
             rule_weights.append(1 if flat else self.w_group)
-        if club_all:
+        if club_all and self.clubs_live:
             rule_weights.append(1 if flat else self.w_club)
-        if country_all:
+        if country_all and self.countries_live:
             rule_weights.append(1 if flat else self.w_country)
         constant = 0
         excess = 0
