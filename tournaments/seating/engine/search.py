@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
-from itertools import compress
+from itertools import chain, compress
 from operator import add
 
 Tables = list[list[int]]
@@ -289,13 +289,14 @@ class ScheduleSearch:
         choice = None
         ties = 0
         cost = self.cost
+        AC, cls, G, tables, positions = self.AC, self.cls, self.G, self.tables, self.pos
         for s, p in conflicts:
-            rows = self.AC[self.cls[s]]
-            Gs = self.G[s]
+            rows = AC[cls[s]]
+            Gs = G[s]
             tb = tabu[s]
             p_tabu = tb[p] > it
-            session = self.tables[s]
-            ta = self.pos[s][p]
+            session = tables[s]
+            ta = positions[s][p]
             a0, a1, a2 = [a for a in session[ta] if a != p]
             r0, r1, r2, rp = rows[a0], rows[a1], rows[a2], rows[p]
             gp = Gs[p]
@@ -422,9 +423,10 @@ def _neighbours(
 class _Relabelling:
     """Who takes which point (``player``), each point's cost (``local``) and the total.
 
-    A point's neighbours are kept by session class (``groups[u]``: the class and the points met in its
-    sessions) and each class's costs as one row per player, so a point's cost with player ``x`` is a
-    sum over maps, with no index arithmetic in Python."""
+    The classes that charge meetings are laid side by side: ``rows[x]`` holds player ``x``'s price with
+    every player in the first such class, then in the second, and so on (class ``c`` from
+    ``offset[c]``), and ``slots[u]`` the places, in that layout, of the points ``u`` meets. So a point's
+    cost is one sum over a map, with no index arithmetic in Python."""
 
     def __init__(
         self,
@@ -435,23 +437,26 @@ class _Relabelling:
         rng: random.Random,
     ) -> None:
         self.n, self.neighbours, self.costs, self.player, self.rng = n, neighbours, costs, player, rng
-        self.rows = [[c[x * n : x * n + n] for x in range(n)] if c else [] for c in costs]
-        self.groups: list[list[tuple[int, list[int]]]] = []
-        for u in range(n):
-            by_class: dict[int, list[int]] = {}
-            for w, c in neighbours[u]:
-                by_class.setdefault(c, []).append(w)
-            self.groups.append(list(by_class.items()))
+        used = sorted({c for points in neighbours for _, c in points})
+        self.offset = {c: k * n for k, c in enumerate(used)}
+        self.rows = [list(chain.from_iterable(costs[c][x * n : x * n + n] for c in used)) for x in range(n)]
+        self.slots = [[self.offset[c] + w for w, c in points] for points in neighbours]
+        self.points = [[w for w, _ in points] for points in neighbours]
+        # where each meeting's class starts in the rows (None: one class, every meeting at 0)
+        self.shifts = [
+            [self.offset[c] for _, c in points] if len(used) > 1 else None for points in neighbours
+        ]
         self.local = [self.point_cost(u) for u in range(n)]
         self.total = sum(self.local) // 2
 
-    def point_cost(self, u: int) -> int:
-        return self.cost_at(u, self.player[u])
+    def met(self, u: int) -> list[int]:
+        """The players ``u`` meets, laid out like ``rows``."""
+        players = map(self.player.__getitem__, self.points[u])
+        shifts = self.shifts[u]
+        return list(players) if shifts is None else list(map(add, shifts, players))
 
-    def cost_at(self, u: int, x: int) -> int:
-        """What player ``x`` would cost at point ``u``, its neighbours keeping their players."""
-        at, rows = self.player.__getitem__, self.rows
-        return sum([sum(map(rows[c][x].__getitem__, map(at, ws))) for c, ws in self.groups[u]])
+    def point_cost(self, u: int) -> int:
+        return sum(map(self.rows[self.player[u]].__getitem__, self.met(u)))
 
     def best_exchange(self, bad: list[int], others, tabu: list[int], it: int, best: int):
         """``(u, v, change of cost)`` of the best exchange of a costly point's player with another's (ties
@@ -461,17 +466,18 @@ class _Relabelling:
         them less ``local[u]``; a meeting of ``u`` and ``v`` themselves keeps its players, so its price
         (counted on both sides) is given back."""
         n, player, neighbours, costs, rng = self.n, self.player, self.neighbours, self.costs, self.rng
-        local, at, groups, all_rows = self.local, player.__getitem__, self.groups, self.rows
+        local, rows, slots, used = self.local, self.rows, self.slots, self.offset
         best_delta = None
         choice = None
         ties = 0
         for u in bad:
             x = player[u]
             xn = x * n
-            # u's neighbours' players, by class: the price of any player y at u is a sum of y's rows
-            priced_u = [(all_rows[c], list(map(at, ws))) for c, ws in groups[u]]
-            # x's price beside the player of each point, by class: x's price at v sums it over v's neighbours
-            x_at = [list(map(rows[x].__getitem__, player)) if rows else [] for rows in all_rows]
+            met_players = self.met(u)  # the price of any player y at u: y's row summed over these
+            # x's price beside the player of each point, laid out like the rows: x's price at v
+            price = rows[x].__getitem__
+            x_at = list(chain.from_iterable(map(price, map(k.__add__, player)) for k in used.values()))
+            x_beside = x_at.__getitem__
             met_u: dict[int, list[int]] = {}
             for w, c in neighbours[u]:
                 met_u.setdefault(w, []).append(c)
@@ -481,8 +487,8 @@ class _Relabelling:
                     continue
                 y = player[v]
                 yn = y * n
-                d = sum([sum(map(rows[y].__getitem__, zs)) for rows, zs in priced_u]) - base_u
-                d += sum([sum(map(x_at[c].__getitem__, ws)) for c, ws in groups[v]]) - local[v]
+                d = sum(map(rows[y].__getitem__, met_players)) - base_u
+                d += sum(map(x_beside, slots[v])) - local[v]
                 if v in met_u:
                     d += sum(costs[c][xn + y] + costs[c][yn + x] for c in met_u[v])
                 if tabu[u] > it and tabu[v] > it and self.total + d >= best:
