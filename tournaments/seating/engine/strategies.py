@@ -189,16 +189,7 @@ class _Problem:
                             history[a * n + b] += 1
         self.history = history
 
-        s = self.settings
-        self.class_keys: list[tuple[bool, bool]] = []
-        self.session_class: list[int] = []
-        for k in range(sessions):
-            number = self.offset + k  # 0-based index of the session in the tournament
-            club = s.avoid_same_club and (s.club_sessions is None or number < s.club_sessions)
-            country = s.avoid_same_country and (s.country_sessions is None or number < s.country_sessions)
-            if (club, country) not in self.class_keys:
-                self.class_keys.append((club, country))
-            self.session_class.append(self.class_keys.index((club, country)))
+        self.class_keys, self.session_class = self._classes(sessions)
         # A rule is live when some session applies it and two players share a club (a country).
         self.clubs_live = any(c for c, _ in self.class_keys) and _shared(p.club for p in roster)
         self.countries_live = any(c for _, c in self.class_keys) and _shared(p.country for p in roster)
@@ -235,6 +226,20 @@ class _Problem:
         self.weights: list[list[int] | None] = [
             self._matrix(club, country, groups_of, swiss) for club, country in self.class_keys
         ]
+
+    def _classes(self, sessions: int) -> tuple[list[tuple[bool, bool]], list[int]]:
+        """The session classes (whether clubs, whether countries are kept apart) and each session's."""
+        s = self.settings
+        keys: list[tuple[bool, bool]] = []
+        of_session: list[int] = []
+        for k in range(sessions):
+            number = self.offset + k  # 0-based index of the session in the tournament
+            club = s.avoid_same_club and (s.club_sessions is None or number < s.club_sessions)
+            country = s.avoid_same_country and (s.country_sessions is None or number < s.country_sessions)
+            if (club, country) not in keys:
+                keys.append((club, country))
+            of_session.append(keys.index((club, country)))
+        return keys, of_session
 
     def _matrix(
         self, club: bool, country: bool, groups_of: list[set[int]], swiss: bool, flat: bool = False
