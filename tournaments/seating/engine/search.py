@@ -98,6 +98,11 @@ class ScheduleSearch:
                 flat = list(map(add, self.add, w))
                 self.AC.append([flat[x * n : x * n + n] for x in range(n)])
                 self.RC.append(list(map(add, self.rem, w)))
+        # The row sets and flat costs a meeting's change touches (classes with no weights share one).
+        self.ac_sets = [self.AC[c] for c, w in enumerate(self.weights) if w is not None]
+        if any(w is None for w in self.weights):
+            self.ac_sets.append(rows)
+        self.rc_sets = [self.RC[c] for c, w in enumerate(self.weights) if w is not None]
         self.G = [[0] * n for _ in range(self.S)]
         for s in range(self.S):
             for table in self.tables[s]:
@@ -137,37 +142,28 @@ class ScheduleSearch:
 
     def _set_pair(self, x: int, y: int, new: int, s_skip: int) -> None:
         """Record that the pair (x, y) now meets ``new`` times; refresh every derived cost."""
-        n = self.n
+        n, WR, WX = self.n, self.WR, self.WX
         i, j = x * n + y, y * n + x
         self.M[i] = self.M[j] = new
-        a = self._add(new)
-        r = self._add(new - 1)
+        a = WR + WX * (2 * new - 1) if new >= 1 else 0  # _add(new)
+        r = WR + WX * (2 * new - 3) if new >= 2 else 0  # _add(new - 1)
         da = a - self.add[i]
         dr = r - self.rem[i]
         if da:
             self.add[i] = self.add[j] = a
-            seen = False
-            for c, w in enumerate(self.weights):
-                if w is None:
-                    if seen:
-                        continue  # the classes with no weights share one set of rows
-                    seen = True
-                AC = self.AC[c]
+            for AC in self.ac_sets:
                 AC[x][y] += da
                 AC[y][x] += da
         if dr:
             self.rem[i] = self.rem[j] = r
-            for c, w in enumerate(self.weights):
-                if w is not None:
-                    RC = self.RC[c]
-                    RC[i] += dr
-                    RC[j] += dr
-            for s in range(self.S):
-                if s != s_skip:
-                    pos = self.pos[s]
-                    if pos[x] == pos[y]:
-                        self.G[s][x] += dr
-                        self.G[s][y] += dr
+            for RC in self.rc_sets:
+                RC[i] += dr
+                RC[j] += dr
+            for s, pos in enumerate(self.pos):
+                if pos[x] == pos[y] and s != s_skip:
+                    Gs = self.G[s]
+                    Gs[x] += dr
+                    Gs[y] += dr
 
     def swap(self, s: int, p: int, q: int) -> int:
         """Swap players ``p`` and ``q`` (at different tables) in session ``s``; return the cost change."""
@@ -229,6 +225,8 @@ class ScheduleSearch:
         stall = 0
         since_best = 0
         movable = [p for p in range(n) if not self.pinned[p]]
+        # A conflict is the number s * n + p (player p in session s), listed in that order.
+        ids = [[s * n + p for p in movable] for s in range(S)]
         everyone = len(movable) == n
         if len(movable) < 2 or self.cost <= target:
             return best_state, best
@@ -238,14 +236,9 @@ class ScheduleSearch:
             if deadline is not None and (it & 31) == 0 and time.monotonic() > deadline:
                 break
             # Costs are never negative: a player has a conflict where their cost is not zero.
-            if everyone:
-                conflicts = [(s, p) for s, Gs in enumerate(self.G) for p in compress(movable, Gs)]
-            else:
-                conflicts = [
-                    (s, p)
-                    for s, Gs in enumerate(self.G)
-                    for p in compress(movable, map(Gs.__getitem__, movable))
-                ]
+            conflicts: list[int] = []
+            for s_ids, Gs in zip(ids, self.G, strict=True):
+                conflicts += compress(s_ids, Gs if everyone else map(Gs.__getitem__, movable))
             if not conflicts:
                 # Costs can only come from pairs now; nothing left to improve locally.
                 break
@@ -275,10 +268,10 @@ class ScheduleSearch:
         return best_state, best
 
     def _best_swap(
-        self, conflicts: list[tuple[int, int]], tabu: list[list[int]], it: int, best: int
+        self, conflicts: list[int], tabu: list[list[int]], it: int, best: int
     ) -> tuple[int, int, int] | None:
-        """The swap ``(session, p, q)`` of a conflicted player that lowers the cost most (ties drawn at
-        random), not tabu unless it beats the best cost; None when there is none.
+        """The swap ``(session, p, q)`` of a conflicted player (``session * n + p``) that lowers the cost
+        most (ties drawn at random), not tabu unless it beats the best cost; None when there is none.
 
         Swapping ``p`` (at the table of ``a0, a1, a2``) with ``q`` (at the table of ``b0..b3``) costs what
         ``q`` adds beside ``a0, a1, a2`` and ``p`` beside ``b0..b3`` less ``p``'s and ``q``'s own costs (the
@@ -290,7 +283,9 @@ class ScheduleSearch:
         ties = 0
         cost = self.cost
         AC, cls, G, tables, positions = self.AC, self.cls, self.G, self.tables, self.pos
-        for s, p in conflicts:
+        n = self.n
+        for conflict in conflicts:
+            s, p = divmod(conflict, n)
             rows = AC[cls[s]]
             Gs = G[s]
             tb = tabu[s]
