@@ -263,7 +263,7 @@ def _best_number_swap(sessions, visits, counted, movable, bad, tabu, it, cost, b
         session = sessions[s]
         rows_a = [visits[p] for p in session[ka] if counted[p]]
         at_ka = sum(row[ka] for row in rows_a) - len(rows_a)
-        to_kb = [sum(column) for column in zip(*rows_a, strict=True)] if rows_a else [0] * g
+        to_kb = list(map(sum, zip(*rows_a, strict=True))) if rows_a else [0] * g
         ok = movable[s]
         for kb in range(g):
             if kb == ka or not ok[kb]:
@@ -273,6 +273,8 @@ def _best_number_swap(sessions, visits, counted, movable, bad, tabu, it, cost, b
                 if counted[p]:
                     row = visits[p]
                     d += row[ka] - row[kb] + 1
+            if best_delta is not None and d > best_delta:
+                continue  # worse than a swap already found, tabu or not
             if tabu.get((s, min(ka, kb) * g + max(ka, kb)), 0) > it and cost + d >= best:
                 continue
             if best_delta is None or d < best_delta:
