@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
 
 
 def hungarian(cost: list[list[int]]) -> list[int]:
@@ -195,13 +196,18 @@ class _Numbering:
 
 
 def _tabu_numbers(sessions, visits, counted, fixed, rng: random.Random, max_iters: int) -> None:
-    """Exchange the numbers of two tables of a session, tabu style, to cut repeated visits."""
+    """Exchange the numbers of two tables of a session, tabu style, to cut repeated visits.
+
+    Which tables cost something (``flags``) is kept up to date: an exchange changes the visits of its
+    players to its two numbers only, so only the tables at those two numbers are looked at again."""
     S, g = len(sessions), len(sessions[0])
     movable = [[not any(fixed[p] is not None for p in table) for table in session] for session in sessions]
 
     def table_cost(table, k):
         return sum(visits[p][k] - 1 for p in table if counted[p] and visits[p][k] > 1)
 
+    flags = [[movable[s][k] and table_cost(sessions[s][k], k) > 0 for k in range(g)] for s in range(S)]
+    numbers = range(g)
     cost = sum(v * (v - 1) // 2 for p in range(len(visits)) if counted[p] for v in visits[p])
     best = cost
     best_state = [list(session) for session in sessions]
@@ -211,35 +217,14 @@ def _tabu_numbers(sessions, visits, counted, fixed, rng: random.Random, max_iter
         if best == 0 or since_best > 200:
             break
         since_best += 1
-        bad = [
-            (s, k) for s in range(S) for k in range(g) if movable[s][k] and table_cost(sessions[s][k], k) > 0
-        ]
+        bad = [(s, k) for s in range(S) for k in compress(numbers, flags[s])]
         if not bad:
             break
         if len(bad) > 12:
             bad = rng.sample(bad, 12)
-        choice, best_delta, ties = None, None, 0
-        for s, ka in bad:
-            A = sessions[s][ka]
-            for kb in range(g):
-                if kb == ka or not movable[s][kb]:
-                    continue
-                B = sessions[s][kb]
-                d = 0
-                for p in A:
-                    if counted[p]:
-                        d += visits[p][kb] - visits[p][ka] + 1
-                for p in B:
-                    if counted[p]:
-                        d += visits[p][ka] - visits[p][kb] + 1
-                if tabu.get((s, min(ka, kb) * g + max(ka, kb)), 0) > it and cost + d >= best:
-                    continue
-                if best_delta is None or d < best_delta:
-                    choice, best_delta, ties = (s, ka, kb), d, 1
-                elif d == best_delta:
-                    ties += 1
-                    if rng.randrange(ties) == 0:
-                        choice = (s, ka, kb)
+        choice, best_delta = _best_number_swap(
+            sessions, visits, counted, movable, bad, tabu, it, cost, best, rng
+        )
         if choice is None:
             continue
         s, ka, kb = choice
@@ -253,6 +238,9 @@ def _tabu_numbers(sessions, visits, counted, fixed, rng: random.Random, max_iter
                 visits[p][kb] -= 1
                 visits[p][ka] += 1
         sessions[s][ka], sessions[s][kb] = B, A
+        for k in (ka, kb):
+            for s2 in range(S):
+                flags[s2][k] = movable[s2][k] and table_cost(sessions[s2][k], k) > 0
         cost += best_delta
         tabu[(s, min(ka, kb) * g + max(ka, kb))] = it + rng.randint(5, 15)
         if cost < best:
@@ -261,3 +249,38 @@ def _tabu_numbers(sessions, visits, counted, fixed, rng: random.Random, max_iter
             since_best = 0
     for s in range(S):
         sessions[s] = best_state[s]
+
+
+def _best_number_swap(sessions, visits, counted, movable, bad, tabu, it, cost, best, rng):
+    """The exchange ``(session, ka, kb)`` of the numbers of a costly table ``ka`` and another that cuts the
+    most repeated visits (ties drawn at random; a tabu exchange only if it beats the best), and its change.
+
+    Moving table A from ``ka`` to ``kb`` adds, for each of its players, ``visits[kb] - visits[ka] + 1``;
+    the players of A are summed by column once, for every ``kb``."""
+    g = len(sessions[0])
+    choice, best_delta, ties = None, None, 0
+    for s, ka in bad:
+        session = sessions[s]
+        rows_a = [visits[p] for p in session[ka] if counted[p]]
+        at_ka = sum(row[ka] for row in rows_a) - len(rows_a)
+        to_kb = list(map(sum, zip(*rows_a, strict=True))) if rows_a else [0] * g
+        ok = movable[s]
+        for kb in range(g):
+            if kb == ka or not ok[kb]:
+                continue
+            d = to_kb[kb] - at_ka
+            for p in session[kb]:
+                if counted[p]:
+                    row = visits[p]
+                    d += row[ka] - row[kb] + 1
+            if best_delta is not None and d > best_delta:
+                continue  # worse than a swap already found, tabu or not
+            if tabu.get((s, min(ka, kb) * g + max(ka, kb)), 0) > it and cost + d >= best:
+                continue
+            if best_delta is None or d < best_delta:
+                choice, best_delta, ties = (s, ka, kb), d, 1
+            elif d == best_delta:
+                ties += 1
+                if rng.randrange(ties) == 0:
+                    choice = (s, ka, kb)
+    return choice, best_delta

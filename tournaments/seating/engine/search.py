@@ -27,8 +27,12 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from itertools import chain, compress
+from operator import add
 
 Tables = list[list[int]]
+#: above every swap's cost change: the best change before any swap is priced
+_NONE = float("inf")
 
 
 class ScheduleSearch:
@@ -76,17 +80,29 @@ class ScheduleSearch:
                         M[table[j] * n + table[i]] += 1
             self.pos.append(pos)
         self.M = M
-        self.add = [self._add(m) for m in M]
-        self.rem = [self._add(m - 1) for m in M]
+        # Few distinct meeting counts: price each once, then look the prices up (n*n entries).
+        counts = set(M)
+        self.add = list(map({m: self._add(m) for m in counts}.__getitem__, M))
+        self.rem = list(map({m: self._add(m - 1) for m in counts}.__getitem__, M))
+        # AC[c][x][y]: the cost of one more meeting of x and y in a session of class c, one row per
+        # player (a swap is priced from rows, with no index arithmetic); RC: the flat cost of their
+        # meeting in such a session, what one fewer meeting saves.
         self.AC = []
         self.RC = []
+        rows = [self.add[x * n : x * n + n] for x in range(n)]
         for w in self.weights:
             if w is None:
-                self.AC.append(self.add)
+                self.AC.append(rows)
                 self.RC.append(self.rem)
             else:
-                self.AC.append([a + x for a, x in zip(self.add, w, strict=True)])
-                self.RC.append([r + x for r, x in zip(self.rem, w, strict=True)])
+                flat = list(map(add, self.add, w))
+                self.AC.append([flat[x * n : x * n + n] for x in range(n)])
+                self.RC.append(list(map(add, self.rem, w)))
+        # The row sets and flat costs a meeting's change touches (classes with no weights share one).
+        self.ac_sets = [self.AC[c] for c, w in enumerate(self.weights) if w is not None]
+        if any(w is None for w in self.weights):
+            self.ac_sets.append(rows)
+        self.rc_sets = [self.RC[c] for c, w in enumerate(self.weights) if w is not None]
         self.G = [[0] * n for _ in range(self.S)]
         for s in range(self.S):
             for table in self.tables[s]:
@@ -109,12 +125,11 @@ class ScheduleSearch:
     def _full_cost(self) -> int:
         n, M, WR, WX = self.n, self.M, self.WR, self.WX
         total = 0
+        more_than_once = (1).__lt__
         for i in range(n):
             row = i * n
-            for j in range(i + 1, n):
-                m = M[row + j]
-                if m > 1:
-                    total += (m - 1) * WR + (m - 1) * (m - 1) * WX
+            for m in filter(more_than_once, M[row + i + 1 : row + n]):
+                total += (m - 1) * WR + (m - 1) * (m - 1) * WX
         for s in range(self.S):
             w = self.weights[self.cls[s]]
             if w is None:
@@ -127,33 +142,28 @@ class ScheduleSearch:
 
     def _set_pair(self, x: int, y: int, new: int, s_skip: int) -> None:
         """Record that the pair (x, y) now meets ``new`` times; refresh every derived cost."""
-        n = self.n
+        n, WR, WX = self.n, self.WR, self.WX
         i, j = x * n + y, y * n + x
         self.M[i] = self.M[j] = new
-        a = self._add(new)
-        r = self._add(new - 1)
+        a = WR + WX * (2 * new - 1) if new >= 1 else 0  # _add(new)
+        r = WR + WX * (2 * new - 3) if new >= 2 else 0  # _add(new - 1)
         da = a - self.add[i]
         dr = r - self.rem[i]
         if da:
             self.add[i] = self.add[j] = a
-            for c, w in enumerate(self.weights):
-                if w is not None:
-                    AC = self.AC[c]
-                    AC[i] += da
-                    AC[j] += da
+            for AC in self.ac_sets:
+                AC[x][y] += da
+                AC[y][x] += da
         if dr:
             self.rem[i] = self.rem[j] = r
-            for c, w in enumerate(self.weights):
-                if w is not None:
-                    RC = self.RC[c]
-                    RC[i] += dr
-                    RC[j] += dr
-            for s in range(self.S):
-                if s != s_skip:
-                    pos = self.pos[s]
-                    if pos[x] == pos[y]:
-                        self.G[s][x] += dr
-                        self.G[s][y] += dr
+            for RC in self.rc_sets:
+                RC[i] += dr
+                RC[j] += dr
+            for s, pos in enumerate(self.pos):
+                if pos[x] == pos[y] and s != s_skip:
+                    Gs = self.G[s]
+                    Gs[x] += dr
+                    Gs[y] += dr
 
     def swap(self, s: int, p: int, q: int) -> int:
         """Swap players ``p`` and ``q`` (at different tables) in session ``s``; return the cost change."""
@@ -215,6 +225,9 @@ class ScheduleSearch:
         stall = 0
         since_best = 0
         movable = [p for p in range(n) if not self.pinned[p]]
+        # A conflict is the number s * n + p (player p in session s), listed in that order.
+        ids = [[s * n + p for p in movable] for s in range(S)]
+        everyone = len(movable) == n
         if len(movable) < 2 or self.cost <= target:
             return best_state, best
         for it in range(1, max_iters + 1):
@@ -222,7 +235,10 @@ class ScheduleSearch:
                 break
             if deadline is not None and (it & 31) == 0 and time.monotonic() > deadline:
                 break
-            conflicts = [(s, p) for s in range(S) for p in movable if self.G[s][p] > 0]
+            # Costs are never negative: a player has a conflict where their cost is not zero.
+            conflicts: list[int] = []
+            for s_ids, Gs in zip(ids, self.G, strict=True):
+                conflicts += compress(s_ids, Gs if everyone else map(Gs.__getitem__, movable))
             if not conflicts:
                 # Costs can only come from pairs now; nothing left to improve locally.
                 break
@@ -252,40 +268,53 @@ class ScheduleSearch:
         return best_state, best
 
     def _best_swap(
-        self, conflicts: list[tuple[int, int]], tabu: list[list[int]], it: int, best: int
+        self, conflicts: list[int], tabu: list[list[int]], it: int, best: int
     ) -> tuple[int, int, int] | None:
-        """The swap ``(session, p, q)`` of a conflicted player that lowers the cost most (ties drawn at
-        random), not tabu unless it beats the best cost; None when there is none."""
-        rng, n, pinned = self.rng, self.n, self.pinned
-        best_delta = None
+        """The swap ``(session, p, q)`` of a conflicted player (``session * n + p``) that lowers the cost
+        most (ties drawn at random), not tabu unless it beats the best cost; None when there is none.
+
+        Swapping ``p`` (at the table of ``a0, a1, a2``) with ``q`` (at the table of ``b0..b3``) costs what
+        ``q`` adds beside ``a0, a1, a2`` and ``p`` beside ``b0..b3`` less ``p``'s and ``q``'s own costs (the
+        pair ``p, q`` itself does not meet). The rows are symmetric, so ``a0``'s row prices every ``q``.
+        """
+        rng, pinned = self.rng, self.pinned
+        best_delta: float = _NONE
         choice = None
         ties = 0
         cost = self.cost
-        for s, p in conflicts:
-            AC = self.AC[self.cls[s]]
-            Gs = self.G[s]
+        AC, cls, G, tables, positions = self.AC, self.cls, self.G, self.tables, self.pos
+        n = self.n
+        for conflict in conflicts:
+            s, p = divmod(conflict, n)
+            rows = AC[cls[s]]
+            Gs = G[s]
             tb = tabu[s]
             p_tabu = tb[p] > it
-            session = self.tables[s]
-            ta = self.pos[s][p]
-            a0, a1, a2 = (a for a in session[ta] if a != p)
-            pn = p * n
+            session = tables[s]
+            ta = positions[s][p]
+            a0, a1, a2 = [a for a in session[ta] if a != p]
+            r0, r1, r2, rp = rows[a0], rows[a1], rows[a2], rows[p]
             gp = Gs[p]
             for t, table in enumerate(session):
                 if t == ta:
                     continue
                 b0, b1, b2, b3 = table
-                sum_b = AC[pn + b0] + AC[pn + b1] + AC[pn + b2] + AC[pn + b3] - gp
+                sum_b = rp[b0] + rp[b1] + rp[b2] + rp[b3] - gp
+                limit = best_delta - sum_b
+                if (
+                    r0[b0] + r1[b0] + r2[b0] - rp[b0] - Gs[b0] > limit
+                    and r0[b1] + r1[b1] + r2[b1] - rp[b1] - Gs[b1] > limit
+                    and r0[b2] + r1[b2] + r2[b2] - rp[b2] - Gs[b2] > limit
+                    and r0[b3] + r1[b3] + r2[b3] - rp[b3] - Gs[b3] > limit
+                ):
+                    continue  # no swap at this table as good as the best so far (the usual case)
                 for q in table:
-                    if pinned[q]:
-                        continue
-                    qn = q * n
-                    d = AC[qn + a0] + AC[qn + a1] + AC[qn + a2] + sum_b - AC[pn + q] - Gs[q]
-                    if best_delta is not None and d > best_delta:
+                    d = r0[q] + r1[q] + r2[q] + sum_b - rp[q] - Gs[q]
+                    if d > best_delta or pinned[q]:
                         continue
                     if (p_tabu or tb[q] > it) and cost + d >= best:
                         continue
-                    if best_delta is None or d < best_delta:
+                    if d < best_delta:
                         best_delta = d
                         choice = (s, p, q)
                         ties = 1
@@ -387,7 +416,12 @@ def _neighbours(
 
 
 class _Relabelling:
-    """Who takes which point (``player``), each point's cost (``local``) and the total."""
+    """Who takes which point (``player``), each point's cost (``local``) and the total.
+
+    The classes that charge meetings are laid side by side: ``rows[x]`` holds player ``x``'s price with
+    every player in the first such class, then in the second, and so on (class ``c`` from
+    ``offset[c]``), and ``slots[u]`` the places, in that layout, of the points ``u`` meets. So a point's
+    cost is one sum over a map, with no index arithmetic in Python."""
 
     def __init__(
         self,
@@ -398,13 +432,26 @@ class _Relabelling:
         rng: random.Random,
     ) -> None:
         self.n, self.neighbours, self.costs, self.player, self.rng = n, neighbours, costs, player, rng
+        used = sorted({c for points in neighbours for _, c in points})
+        self.offset = {c: k * n for k, c in enumerate(used)}
+        self.rows = [list(chain.from_iterable(costs[c][x * n : x * n + n] for c in used)) for x in range(n)]
+        self.slots = [[self.offset[c] + w for w, c in points] for points in neighbours]
+        self.points = [[w for w, _ in points] for points in neighbours]
+        # where each meeting's class starts in the rows (None: one class, every meeting at 0)
+        self.shifts = [
+            [self.offset[c] for _, c in points] if len(used) > 1 else None for points in neighbours
+        ]
         self.local = [self.point_cost(u) for u in range(n)]
         self.total = sum(self.local) // 2
 
+    def met(self, u: int) -> list[int]:
+        """The players ``u`` meets, laid out like ``rows``."""
+        players = map(self.player.__getitem__, self.points[u])
+        shifts = self.shifts[u]
+        return list(players) if shifts is None else list(map(add, shifts, players))
+
     def point_cost(self, u: int) -> int:
-        player, costs = self.player, self.costs
-        pu = player[u] * self.n
-        return sum(costs[c][pu + player[v]] for v, c in self.neighbours[u])
+        return sum(map(self.rows[self.player[u]].__getitem__, self.met(u)))
 
     def best_exchange(self, bad: list[int], others, tabu: list[int], it: int, best: int):
         """``(u, v, change of cost)`` of the best exchange of a costly point's player with another's (ties
@@ -414,14 +461,18 @@ class _Relabelling:
         them less ``local[u]``; a meeting of ``u`` and ``v`` themselves keeps its players, so its price
         (counted on both sides) is given back."""
         n, player, neighbours, costs, rng = self.n, self.player, self.neighbours, self.costs, self.rng
-        local = self.local
+        local, rows, slots, used = self.local, self.rows, self.slots, self.offset
         best_delta = None
         choice = None
         ties = 0
         for u in bad:
             x = player[u]
             xn = x * n
-            priced_u = [(costs[c], player[w]) for w, c in neighbours[u]]
+            met_players = self.met(u)  # the price of any player y at u: y's row summed over these
+            # x's price beside the player of each point, laid out like the rows: x's price at v
+            price = rows[x].__getitem__
+            x_at = list(chain.from_iterable(map(price, map(k.__add__, player)) for k in used.values()))
+            x_beside = x_at.__getitem__
             met_u: dict[int, list[int]] = {}
             for w, c in neighbours[u]:
                 met_u.setdefault(w, []).append(c)
@@ -431,8 +482,8 @@ class _Relabelling:
                     continue
                 y = player[v]
                 yn = y * n
-                d = sum([cc[yn + z] for cc, z in priced_u]) - base_u
-                d += sum([costs[c][xn + player[w]] for w, c in neighbours[v]]) - local[v]
+                d = sum(map(rows[y].__getitem__, met_players)) - base_u
+                d += sum(map(x_beside, slots[v])) - local[v]
                 if v in met_u:
                     d += sum(costs[c][xn + y] + costs[c][yn + x] for c in met_u[v])
                 if tabu[u] > it and tabu[v] > it and self.total + d >= best:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Sequence
+from operator import add
 
 from scoring.rules.text import gettext_noop
 
@@ -133,6 +134,17 @@ def _standings(players: Sequence[Player]) -> list[int]:
 # --------------------------------------------------------------------------- the problem
 
 
+def _shared(values) -> bool:
+    """Whether two of ``values`` are the same non-empty value."""
+    seen: set[str] = set()
+    for value in values:
+        if value:
+            if value in seen:
+                return True
+            seen.add(value)
+    return False
+
+
 def _seen(met: list[int], n: int, x: int, table: list[int], leaving: int, current: list[int]) -> int:
     """Earlier meetings of ``x`` with ``table`` once ``leaving`` has left it; ``current`` is the
     table ``x`` sits at now (meetings there in this session are not earlier meetings)."""
@@ -177,16 +189,23 @@ class _Problem:
                             history[a * n + b] += 1
         self.history = history
 
+        self.class_keys, self.session_class = self._classes(sessions)
+        # A rule is live when some session applies it and two players share a club (a country).
+        self.clubs_live = any(c for c, _ in self.class_keys) and _shared(p.club for p in roster)
+        self.countries_live = any(c for _, c in self.class_keys) and _shared(p.country for p in roster)
+
         # Lexicographic weights: each level outweighs everything the levels below can add up to.
         # From the bottom: distance in the standings (Swiss), pairs meeting many times (the
-        # square of a pair's repeats), same country, same club, repeats, players kept apart.
+        # square of a pair's repeats), same country, same club, repeats, players kept apart. A
+        # level no pair can reach is left out (the weights above it stay small integers, which
+        # Python adds fastest; the order of any two schedules is the same).
         pairs_max = 6 * g * max(1, sessions) + 1
         rank_max = pairs_max * n * n if swiss else 0
         most_met = max(history, default=0) + sessions
         self.w_spread = rank_max + 1
         self.w_country = self.w_spread * (pairs_max * (2 * most_met + 1) + 1)
-        self.w_club = self.w_country * (pairs_max + 1)
-        self.w_repeat = self.w_club * (pairs_max + 1)
+        self.w_club = self.w_country * (pairs_max + 1 if self.countries_live else 1)
+        self.w_repeat = self.w_club * (pairs_max + 1 if self.clubs_live else 1)
         self.w_group = self.w_repeat * (pairs_max + 1)
 
         groups_of: list[set[int]] = [set() for _ in range(n)]
@@ -204,21 +223,23 @@ class _Problem:
         self.swiss = swiss
         self._targets: dict[bool, int] = {}
         self._flat: list[list[int] | None] | None = None
+        self.weights: list[list[int] | None] = [
+            self._matrix(club, country, groups_of, swiss) for club, country in self.class_keys
+        ]
+
+    def _classes(self, sessions: int) -> tuple[list[tuple[bool, bool]], list[int]]:
+        """The session classes (whether clubs, whether countries are kept apart) and each session's."""
         s = self.settings
-        classes: dict[tuple[bool, bool], int] = {}
-        self.class_keys: list[tuple[bool, bool]] = []
-        self.session_class: list[int] = []
-        self.weights: list[list[int] | None] = []
+        keys: list[tuple[bool, bool]] = []
+        of_session: list[int] = []
         for k in range(sessions):
             number = self.offset + k  # 0-based index of the session in the tournament
             club = s.avoid_same_club and (s.club_sessions is None or number < s.club_sessions)
             country = s.avoid_same_country and (s.country_sessions is None or number < s.country_sessions)
-            key = (club, country)
-            if key not in classes:
-                classes[key] = len(self.weights)
-                self.class_keys.append(key)
-                self.weights.append(self._matrix(club, country, groups_of, swiss))
-            self.session_class.append(classes[key])
+            if (club, country) not in keys:
+                keys.append((club, country))
+            of_session.append(keys.index((club, country)))
+        return keys, of_session
 
     def _matrix(
         self, club: bool, country: bool, groups_of: list[set[int]], swiss: bool, flat: bool = False
@@ -231,27 +252,34 @@ class _Problem:
         n, roster = self.n, self.roster
         w_group, w_club, w_country = (1, 1, 1) if flat else (self.w_group, self.w_club, self.w_country)
         w = [0] * (n * n)
-        used = False
-        for i in range(n):
-            pi = roster[i]
-            row = i * n
-            for j in range(n):
-                if i == j:
-                    continue
-                pj = roster[j]
-                v = 0
-                if groups_of[i] and groups_of[i] & groups_of[j]:
-                    v += w_group
-                if club and pi.club and pi.club == pj.club:
-                    v += w_club
-                if country and pi.country and pi.country == pj.country:
-                    v += w_country
-                if swiss and not flat:
-                    v += (self.position[i] - self.position[j]) ** 2
-                if v:
-                    w[row + j] = v
-                    used = True
-        return w if used else None
+        # Players who share a group (once, however many groups they share), a club, a country.
+        members: dict[int, list[int]] = {}
+        for i, groups in enumerate(groups_of):
+            for gi in groups:
+                members.setdefault(gi, []).append(i)
+        grouped = {a * n + b for ids in members.values() for a in ids for b in ids if a != b}
+        for k in grouped:
+            w[k] += w_group
+        for wanted, weight, of in ((club, w_club, "club"), (country, w_country, "country")):
+            if not wanted:
+                continue
+            by_value: dict[str, list[int]] = {}
+            for i, p in enumerate(roster):
+                if getattr(p, of):
+                    by_value.setdefault(getattr(p, of), []).append(i)
+            for ids in by_value.values():
+                for a in ids:
+                    for b in ids:
+                        if a != b:
+                            w[a * n + b] += weight
+        if swiss and not flat:
+            position = self.position
+            for i in range(n):
+                pi, row = position[i], i * n
+                for j in range(n):
+                    if j != i:
+                        w[row + j] += (pi - position[j]) ** 2
+        return w if any(w) else None
 
     # ----------------------------------------------------------------- targets and budgets
 
@@ -286,25 +314,26 @@ class _Problem:
         rule_weights = [wr + wx]
         if any(self.groups_of):
             rule_weights.append(1 if flat else self.w_group)
-        if club_all:
+        if club_all and self.clubs_live:
             rule_weights.append(1 if flat else self.w_club)
-        if country_all:
+        if country_all and self.countries_live:
             rule_weights.append(1 if flat else self.w_country)
         constant = 0
         excess = 0
         ruled_excess = 0
         for i in range(n):
             row = i * n
-            met = 0
+            seen = H[row : row + n]
+            met = n - seen.count(0)
+            for h in filter((1).__lt__, seen[i + 1 :]):
+                constant += (h - 1) * wr + (h - 1) * (h - 1) * wx
             ruled = 0
-            for j in range(n):
-                h = H[row + j]
-                if h:
-                    met += 1
-                    if j > i and h > 1:
-                        constant += (h - 1) * wr + (h - 1) * (h - 1) * wx
-                elif ruled_pairs is not None and ruled_pairs[row + j]:
-                    ruled += 1
+            if ruled_pairs is not None:
+                rules = ruled_pairs[row : row + n]
+                if met:
+                    ruled = sum(1 for h, r in zip(seen, rules, strict=True) if r and not h)
+                else:
+                    ruled = n - rules.count(0)
             excess += max(0, 3 * S - (n - 1 - met))
             ruled_excess += max(0, 3 * S - (n - 1 - met - ruled))
         unavoidable = (excess + 1) // 2
@@ -410,13 +439,9 @@ class _Problem:
         """Pair costs for relabelling a template: meeting again after ``met`` meetings, the
         rules of each session class, and players fixed to different tables."""
         n = self.n
-        base = [0] * (n * n)
-        used = False
         wr, wx = self.w_repeat, self.w_spread
-        for k, h in enumerate(met):
-            if h:
-                base[k] = wr + wx * (2 * h - 1)
-                used = True
+        base = list(map({h: wr + wx * (2 * h - 1) if h else 0 for h in set(met)}.__getitem__, met))
+        used = any(met)
         for i in range(n):
             fi = self.fixed[i]
             if fi is None:
@@ -433,7 +458,7 @@ class _Problem:
             elif w is None:
                 out.append(base if used else None)
             else:
-                out.append([a + b for a, b in zip(base, w, strict=True)])
+                out.append(list(map(add, base, w)))
         return out
 
     def fit_pins(self, sessions: list[list[list[int]]]) -> list[list[list[int]]]:
