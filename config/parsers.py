@@ -20,7 +20,7 @@ from django.conf import settings
 from django.core.files.base import File
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
 
 from scoring.rules.jsontext import nesting_over
 
@@ -131,10 +131,12 @@ def spool_bounded(stream, limit: int, what: str, in_memory: int) -> File:
     return File(spool)
 
 
-class RawJSONParser(JSONParser):
+class RawJSONParser(BaseParser):
     """A JSON body not parsed, for documents read as a stream (archives): a file of its bounded bytes,
-    spooled to disk past ``ARCHIVE_INLINE_BYTES`` (such an archive is stored for a background import)."""
+    spooled to disk past ``ARCHIVE_INLINE_BYTES`` (such an archive is stored for a background import).
+    Not a ``JSONParser``: DRF hands one of those the body read whole (``request.body``)."""
 
+    media_type = "application/json"
     limit_setting = "ARCHIVE_MAX_BYTES"
 
     @classmethod
