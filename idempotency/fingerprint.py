@@ -129,13 +129,16 @@ def canonical_fields(fields: Iterable[tuple[str, list[str]]]) -> bytes:
     return json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def fingerprint(*, method: str, path: str, query: str, content_type: str, body: bytes) -> str:
-    """sha256 of the request as a repeat must match it."""
+def fingerprint(
+    *, method: str, path: str, query: str, content_type: str, body: bytes | Iterable[bytes]
+) -> str:
+    """sha256 of the request as a repeat must match it; ``body``: bytes, or its pieces in order."""
     digest = hashlib.sha256()
     for part in (method.upper(), path, query, content_type.split(";")[0].strip().lower()):
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
-    digest.update(body)
+    for piece in (body,) if isinstance(body, (bytes, bytearray)) else body:
+        digest.update(piece)
     return digest.hexdigest()
 
 
