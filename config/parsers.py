@@ -14,16 +14,19 @@ reads a byte of it (the idempotency fingerprint included).
 from __future__ import annotations
 
 import io
+import tempfile
 
 from django.conf import settings
+from django.core.files.base import File
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import BaseParser, FormParser, JSONParser, MultiPartParser
 
 from scoring.rules.jsontext import nesting_over
 
 DEFAULT_MAX_BYTES = 1024 * 1024
 DEFAULT_MAX_DEPTH = 32
+SPOOL_PIECE = 64 * 1024  # bytes of a body copied at a time
 
 
 def max_bytes() -> int:
@@ -112,9 +115,28 @@ def nul_path(value, path: str = "") -> str | None:
     return None
 
 
-class RawJSONParser(JSONParser):
-    """The bounded bytes of a JSON body, not parsed: for documents read as a stream (archives)."""
+def spool_bounded(stream, limit: int, what: str, in_memory: int) -> File:
+    """At most ``limit`` bytes of ``stream`` (a longer one is refused with 413), copied in pieces into a
+    temporary file kept in memory up to ``in_memory`` bytes and on disk beyond (in
+    ``FILE_UPLOAD_TEMP_DIR``, as Django's uploads): the body is never held whole."""
+    spool = tempfile.SpooledTemporaryFile(max_size=in_memory, dir=settings.FILE_UPLOAD_TEMP_DIR)  # noqa: SIM115 (returned open)
+    size = 0
+    while stream is not None and (piece := stream.read(min(SPOOL_PIECE, limit + 1 - size))):
+        size += len(piece)
+        if size > limit:
+            spool.close()
+            raise PayloadTooLarge(f"{what} is larger than {limit:,} bytes (the limit)")
+        spool.write(piece)
+    spool.seek(0)
+    return File(spool)
 
+
+class RawJSONParser(BaseParser):
+    """A JSON body not parsed, for documents read as a stream (archives): a file of its bounded bytes,
+    spooled to disk past ``ARCHIVE_INLINE_BYTES`` (such an archive is stored for a background import).
+    Not a ``JSONParser``: DRF hands one of those the body read whole (``request.body``)."""
+
+    media_type = "application/json"
     limit_setting = "ARCHIVE_MAX_BYTES"
 
     @classmethod
@@ -122,7 +144,8 @@ class RawJSONParser(JSONParser):
         return getattr(settings, cls.limit_setting, 25 * 1024 * 1024)
 
     def parse(self, stream, media_type=None, parser_context=None):
-        return read_bounded(stream, self.body_limit(), "the archive")
+        in_memory = getattr(settings, "ARCHIVE_INLINE_BYTES", 256 * 1024)
+        return spool_bounded(stream, self.body_limit(), "the archive", in_memory)
 
 
 class BoundedFormParser(FormParser):

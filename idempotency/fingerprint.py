@@ -23,6 +23,7 @@ except ImportError:  # pragma: no cover
 
 MAX_KEY_LENGTH = 255
 IGNORED_FIELDS = frozenset({"csrfmiddlewaretoken", "idempotency_key"})
+PAIR_BYTES = 200  # a key held by the digest: its text, its value's digest and the pair around them
 
 
 def key_problem(key: str) -> str | None:
@@ -40,11 +41,13 @@ def json_digest(raw: bytes, *, max_bytes: int, max_depth: int) -> bytes | None:
     from the digests of its items in order; each number as the value ``json.loads`` reads. Nothing of
     the body is built: the memory is a digest per open level and the keys of the open objects. None when
     the body is not JSON, or not within the bounds the API's parser reads (``max_bytes``, ``max_depth``):
-    its raw bytes are then what a repeat must match."""
+    its raw bytes are then what a repeat must match, and so when its open objects hold more keys at once
+    than ``held_pairs(len(raw))``: a wide object's keys are kept until it closes, to be sorted."""
     if len(raw) > max_bytes or nesting_over(raw, max_depth) or ijson is None:
         return None
     stack: list[tuple[list | None, Any]] = []  # (pairs of an object or None for an array, key or hasher)
     done: bytes | None = None
+    held, most = 0, held_pairs(len(raw))
     try:
         for event, value in ijson.basic_parse(io.BytesIO(raw), use_float=True, buf_size=8192):
             if event == "start_map":
@@ -59,6 +62,7 @@ def json_digest(raw: bytes, *, max_bytes: int, max_depth: int) -> bytes | None:
                 continue
             if event == "end_map":
                 pairs, _ = stack.pop()
+                held -= len(pairs)
                 digest = hashlib.sha256(b"{")
                 for key, item in sorted(pairs):
                     digest.update(_text(key))
@@ -76,9 +80,19 @@ def json_digest(raw: bytes, *, max_bytes: int, max_depth: int) -> bytes | None:
                 slot.update(child)
             else:
                 pairs.append((slot, child))
+                held += 1
+                if held > most:
+                    return None
     except (ijson.JSONError, UnicodeDecodeError, ValueError):
         return None
     return None if done is None or stack else done.hex().encode()
+
+
+def held_pairs(size: int) -> int:
+    """How many keys (with their values' digests) the digest of a body of ``size`` bytes holds at most
+    while its objects are open: about 200 bytes each, so that they stay within its size (a body of many
+    short keys in one object would otherwise cost 18 times its size); 1,024 whatever the size."""
+    return max(size // PAIR_BYTES, 1024)
 
 
 def _text(value: str) -> bytes:
@@ -115,13 +129,16 @@ def canonical_fields(fields: Iterable[tuple[str, list[str]]]) -> bytes:
     return json.dumps(kept, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def fingerprint(*, method: str, path: str, query: str, content_type: str, body: bytes) -> str:
-    """sha256 of the request as a repeat must match it."""
+def fingerprint(
+    *, method: str, path: str, query: str, content_type: str, body: bytes | Iterable[bytes]
+) -> str:
+    """sha256 of the request as a repeat must match it; ``body``: bytes, or its pieces in order."""
     digest = hashlib.sha256()
     for part in (method.upper(), path, query, content_type.split(";")[0].strip().lower()):
         digest.update(part.encode("utf-8"))
         digest.update(b"\0")
-    digest.update(body)
+    for piece in (body,) if isinstance(body, (bytes, bytearray)) else body:
+        digest.update(piece)
     return digest.hexdigest()
 
 

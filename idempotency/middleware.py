@@ -8,6 +8,8 @@ URL resolved to. Requests without a key go through untouched.
 from __future__ import annotations
 
 import hashlib
+import tempfile
+from collections.abc import Iterator
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -24,6 +26,7 @@ HEADER = "Idempotency-Key"
 FIELD = "idempotency_key"
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+BODY_PIECE = 64 * 1024  # bytes of a large body read at a time
 
 
 def _is_form(request: HttpRequest) -> bool:
@@ -60,6 +63,36 @@ def actor_scope(request: HttpRequest, view_kwargs: dict, api_user=None) -> str:
     return fp.scope_hash("address", request.META.get("REMOTE_ADDR", ""))
 
 
+def json_max_bytes() -> int:
+    return getattr(settings, "JSON_MAX_BYTES", 1024 * 1024)
+
+
+def _length(request: HttpRequest) -> int:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return 0
+
+
+def _read(request: HttpRequest) -> bool:
+    """Whether something read the body already (then ``request.body`` holds it, or refuses)."""
+    return hasattr(request, "_body") or getattr(request, "_read_started", False)
+
+
+def _body_pieces(request: HttpRequest) -> Iterator[bytes]:
+    """The body in pieces (for a body larger than the JSON parser's limit, an archive: no digest is
+    read of it), copied into a temporary file, on disk past ``ARCHIVE_INLINE_BYTES``, that becomes the
+    stream the view reads the body from."""
+    in_memory = getattr(settings, "ARCHIVE_INLINE_BYTES", 256 * 1024)
+    spool = tempfile.SpooledTemporaryFile(max_size=in_memory, dir=settings.FILE_UPLOAD_TEMP_DIR)  # noqa: SIM115
+    while piece := request.read(BODY_PIECE):
+        spool.write(piece)
+        yield piece
+    spool.seek(0)
+    request._stream = spool  # Django's own attributes: the body is read again, from the copy
+    request._read_started = False
+
+
 def request_fingerprint(request: HttpRequest, legacy: bool = False) -> str:
     """The request's fingerprint. A JSON body counts by its streamed digest (``fp.json_digest``: no copy of
     the body is built); ``legacy``: by its canonical form parsed and dumped again, as keys stored before
@@ -73,12 +106,14 @@ def request_fingerprint(request: HttpRequest, legacy: bool = False) -> str:
                     digest.update(chunk)
                 fields.append((f"file:{name}", [f.name or "", str(f.size), digest.hexdigest()]))
         body = fp.canonical_fields(fields)
+    elif _length(request) > json_max_bytes() and not _read(request):
+        body = _body_pieces(request)  # no digest for it: its bytes, never held whole
     else:
         raw = request.body  # bounded before: BoundedBodyMiddleware checked its length
         body = (
             (fp.canonical_json if legacy else fp.json_digest)(
                 raw,
-                max_bytes=getattr(settings, "JSON_MAX_BYTES", 1024 * 1024),
+                max_bytes=json_max_bytes(),
                 max_depth=getattr(settings, "JSON_MAX_DEPTH", 32),
             )
             if raw

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -44,9 +45,24 @@ def clean(hand: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(hand, Mapping):
         raise RuleError("a hand must be an object", "")
     try:
-        return json.loads(json.dumps(dict(hand)))
+        return _shared(json.loads(json.dumps(dict(hand))))
     except (TypeError, ValueError) as exc:
         raise RuleError(f"the hand cannot be stored: {exc}", "") from exc
+
+
+SHARED_TEXT = 32  # a key or text up to this long is one interned object however many hands repeat it
+
+
+def _shared(value: Any) -> Any:
+    """``value`` (parsed JSON) with its keys and short texts interned: ``json.loads`` makes new ones for
+    every hand, and a session's 1,600 hands would each hold their own "result", "winner", "win", …"""
+    if isinstance(value, str):
+        return sys.intern(value) if len(value) <= SHARED_TEXT else value
+    if isinstance(value, dict):
+        return {_shared(key): _shared(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shared(item) for item in value]
+    return value
 
 
 def _convert(hand: Mapping[str, Any], convert: Callable[[Any, str], Any]) -> dict[str, Any]:

@@ -8,8 +8,11 @@
 4. Compute its standings document.
 5. Write its EMA results file (CSV) from ``ema_results_rows``.
 6. Export it again with ``archive_export``.
+7. POST a JSON body at the API's limit (ARCHIVE_MAX_BYTES) to /api/archives/ through the WSGI handler,
+   without and with an Idempotency-Key; the import job it queues is left to a worker.
 
-Every step reports its wall time and the peak of the memory Python allocated during it (tracemalloc).
+Every step reports its wall time, the peak of the memory Python allocated during it (tracemalloc) and the
+growth of the process's resident size (VmHWM).
 The database is a new SQLite file in a temporary folder, unless DATABASE_URL is set (then that database is
 migrated and used: give it a scratch PostgreSQL database).
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gc
 import json
 import logging
 import os
@@ -27,6 +31,7 @@ import tempfile
 import time
 import tracemalloc
 from pathlib import Path
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "bench-archive-400"
@@ -138,21 +143,103 @@ def generate(seed: int = 2026) -> dict:
 # -- measuring ---------------------------------------------------------------------------------------
 
 
+def rss_kib(field: str) -> int:
+    """The process's resident size (VmRSS) or its peak (VmHWM) in KiB, from /proc (0 elsewhere)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def rss_peak_reset() -> None:
+    """Start VmHWM again from the present size (Linux: "5" to /proc/self/clear_refs)."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
 def measure(label: str, step, figures: list, trace: bool):
+    gc.collect()
     if trace:
         tracemalloc.start()
         tracemalloc.reset_peak()
+    rss_peak_reset()
+    rss = rss_kib("VmRSS")
     started, cpu = time.perf_counter(), time.process_time()
     result = step()
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    grown = max(rss_kib("VmHWM") - rss, 0) / 1024
     peak = None
     if trace:
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
     figures.append((label, seconds, peak))
     shown = f"{peak / 2**20:8.1f} MiB" if peak is not None else "       -    "
-    print(f"{label:<34} {seconds:8.2f} s {cpu:8.2f} s  {shown}", flush=True)
+    print(f"{label:<34} {seconds:8.2f} s {cpu:8.2f} s  {shown} {grown:8.1f} MiB", flush=True)
     return result
+
+
+# -- the API's largest JSON body ---------------------------------------------------------------------
+
+
+def large_body(archive_file: Path, target: int) -> Path:
+    """An archive of at most ``target`` bytes (the API's limit), its sessions those of ``archive_file``
+    repeated under new numbers and a new slug: a JSON body at the limit."""
+    document = json.loads(archive_file.read_text(encoding="utf-8"))
+    sessions = document.pop("sessions")
+    document["tournament"]["slug"] = SLUG + "-api"
+    head = json.dumps(document, ensure_ascii=False).encode()[:-1] + b', "sessions": ['
+    path = archive_file.with_name(SLUG + "-api.json")
+    with path.open("wb") as f:
+        f.write(head)
+        size, number = len(head) + 2, 1
+        while True:
+            session = {**sessions[(number - 1) % len(sessions)], "number": number}
+            piece = (b", " if number > 1 else b"") + json.dumps(session, ensure_ascii=False).encode()
+            if size + len(piece) > target:
+                break
+            f.write(piece)
+            size += len(piece)
+            number += 1
+        f.write(b"]}")
+    return path
+
+
+def api_post(body: Path, token: str, key: str | None) -> int:
+    """POST ``body`` to /api/archives/ through the WSGI handler, read from its file as a server hands it
+    on; the import job is left queued (a worker's, with a broker). The answer's status."""
+    from django.core.handlers.wsgi import WSGIHandler
+
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "PATH_INFO": "/api/archives/",
+        "QUERY_STRING": "",
+        "SERVER_NAME": "localhost",
+        "SERVER_PORT": "80",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_HOST": "localhost",
+        "REMOTE_ADDR": "127.0.0.1",
+        "CONTENT_TYPE": "application/json",
+        "CONTENT_LENGTH": str(body.stat().st_size),
+        "HTTP_AUTHORIZATION": f"Token {token}",
+        "wsgi.url_scheme": "http",
+        "wsgi.errors": sys.stderr,
+    }
+    if key:
+        environ["HTTP_IDEMPOTENCY_KEY"] = key
+    answer = []
+    with body.open("rb") as stream:
+        environ["wsgi.input"] = stream
+        response = WSGIHandler()(environ, lambda status, headers: answer.append(status))
+        b"".join(response)
+        response.close()
+    return int(answer[0].split()[0])
 
 
 def main() -> None:
@@ -166,7 +253,10 @@ def main() -> None:
     workdir.mkdir(parents=True, exist_ok=True)
     engine = setup_django(workdir)
 
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
     from django.db import transaction
+    from rest_framework.authtoken.models import Token
 
     from rankings.archive import archive_export, archive_import, tournament_delete
     from rankings.ema.engine import EmaPlayer, ema_results_rows
@@ -187,7 +277,7 @@ def main() -> None:
         return document
 
     print(f"database: {engine}; files in {workdir}")
-    print(f"{'step':<34} {'wall':>10} {'CPU':>10}  {'peak memory':>12}")
+    print(f"{'step':<34} {'wall':>10} {'CPU':>10}  {'peak memory':>12} {'RSS growth':>12}")
     document = measure("generate and write the archive", write_archive, figures, trace)
     hands = sum(len(t["hands"]) for s in document["sessions"] for t in s["tables"])
     del document
@@ -238,6 +328,18 @@ def main() -> None:
         trace,
     )
 
+    body = large_body(archive_file, settings.ARCHIVE_MAX_BYTES)
+    user = get_user_model().objects.create_superuser("bench-archive-api", password=None)
+    token = Token.objects.create(user=user).key
+    mock.patch("rankings.archive.jobs.runner.job_enqueue").start()  # a worker's, with a broker
+    for label, key in (("API JSON body at the limit", None), ("the same with an Idempotency-Key", "bench-1")):
+        answer = measure(label, lambda key=key: api_post(body, token, key), figures, trace)
+        if answer != 202:
+            raise SystemExit(f"{label}: the API answered {answer}, not 202")
+    body_size = body.stat().st_size
+    if not args.keep:
+        body.unlink()
+
     print()
     print(
         f"archive: {size / 2**20:.2f} MiB ({size} bytes), {PLAYERS} players, {SESSIONS} sessions, {hands} hands"
@@ -246,6 +348,11 @@ def main() -> None:
     if trace:
         peak = {label: p for label, _, p in figures}["import (archive_import)"]
         print(f"import peak memory / archive size: {peak / size:.1f}")
+    print(f"API body: {body_size / 2**20:.2f} MiB ({body_size} bytes)")
+    if trace:
+        peaks = {label: p for label, _, p in figures}
+        for label in ("API JSON body at the limit", "the same with an Idempotency-Key"):
+            print(f"{label}: peak memory / body size {peaks[label] / body_size:.2f}")
 
 
 if __name__ == "__main__":

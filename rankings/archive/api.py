@@ -124,7 +124,9 @@ class ArchiveViewSet(viewsets.ViewSet):
             replace = replace or request.data.get("replace", "")
             document = upload
         else:
-            document = request.data  # the bounded bytes of the body, read as a stream
+            document = (
+                request.data
+            )  # a file of the body's bounded bytes (on disk when large), read as a stream
         replace = truthy(replace)
         size = document.size if hasattr(document, "size") else len(document)
         if size > settings.ARCHIVE_INLINE_BYTES:  # a large archive: imported in the background

@@ -51,7 +51,8 @@ from . import shape
 from .shape import join, show
 
 IMPORT_REASON = "imported from a tournament archive"
-HAND_BATCH = 500  # hands written (with their history rows) at a time
+# hands written (with their history rows) at a time: their rows and query parameters are held until written
+HAND_BATCH = 200
 _END = object()
 
 
@@ -798,6 +799,8 @@ class ArchiveImport:
         self.statuses[session.pk] = status
         session.seating_published = bool(planned) if published is None else published
         session.save(update_fields=["seating_published"])
+        for table in tables:  # a table and its result name each other: a cycle only the collector would free
+            table._state.fields_cache.clear()
 
     def _write_hands(self, hands: list[Hand]) -> None:
         Hand.objects.bulk_create(hands)

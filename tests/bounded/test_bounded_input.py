@@ -13,6 +13,7 @@ import tracemalloc
 import pytest
 from django.test import override_settings
 
+from config.parsers import PayloadTooLarge, RawJSONParser
 from rankings.archive import archive_import
 from scoring.models import Hand, TableResult
 from scoring.rules.base import RuleError
@@ -226,6 +227,23 @@ def test_an_archive_over_the_size_limit_gets_413(api_as, make_user):
         "/api/archives/", json.dumps(load("mcr")), content_type="application/json"
     )
     assert response.status_code == 413
+
+
+@override_settings(ARCHIVE_INLINE_BYTES=64 * 1024, ARCHIVE_MAX_BYTES=4 * 1024 * 1024)
+def test_an_archive_body_is_spooled_to_disk_not_held_whole():
+    body = json.dumps(load("mcr")).encode()
+    body = body[:-1] + b', "padding": "' + b"x" * (3 * 1024 * 1024) + b'"}'
+    tracemalloc.start()
+    try:
+        document = RawJSONParser().parse(io.BytesIO(body))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < len(body) // 8  # a piece at a time, then on disk
+    assert document.size == len(body)
+    assert document.read() == body
+    with pytest.raises(PayloadTooLarge):
+        RawJSONParser().parse(io.BytesIO(body + b" " * 1024 * 1024))
 
 
 @pytest.mark.django_db

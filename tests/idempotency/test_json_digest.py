@@ -8,7 +8,7 @@ import tracemalloc
 
 import pytest
 
-from idempotency.fingerprint import canonical_json, json_digest
+from idempotency.fingerprint import canonical_json, held_pairs, json_digest
 
 BOUNDS = {"max_bytes": 4 * 1024 * 1024, "max_depth": 32}
 
@@ -66,3 +66,19 @@ def test_the_digest_builds_nothing_of_a_large_body():
     finally:
         tracemalloc.stop()
     assert streamed < len(body) // 4 < len(body) < parsed  # the old way built the body whole, several times
+
+
+def test_an_object_of_many_keys_is_fingerprinted_by_its_bytes_within_its_size():
+    """A wide object's keys are held until it closes (to be sorted): past ``held_pairs`` of them the body
+    has no digest (its raw bytes are its fingerprint), so that the digest costs no more than the body."""
+    wide = ("{" + ",".join(f'"k{i}":{i % 10}' for i in range(120_000)) + "}").encode()
+    tracemalloc.start()
+    try:
+        assert digest(wide) is None
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 2 * len(wide)
+    assert held_pairs(len(wide)) < 120_000
+    some = {f"k{i}": i for i in range(held_pairs(0))}  # as many as any body may hold: still a digest
+    assert digest(json.dumps(some)) == digest(json.dumps(dict(reversed(some.items())))) is not None
