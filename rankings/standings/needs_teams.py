@@ -74,17 +74,18 @@ def compute_team_needs(
     values = sorted({Fraction(v) for vector in outcomes for v in vector})
     spread = Fraction(spread)
     ranges = {t.team: (t.playing * values[0], t.playing * values[-1]) for t in teams}
+    totals_of: dict[int, tuple[Fraction, ...]] = {}
     answers = []
     for a in teams:
-        totals = team_totals(values, a.playing)
-        threats, blockers = {}, {}
-        for x in totals:
-            threats[x] = sum(
-                1 for u in teams if u is not a and not _ahead(a, x, u, ranges[u.team][1], spread, method)
-            )
-            blockers[x] = sum(
-                1 for u in teams if u is not a and _ahead(u, ranges[u.team][0], a, x, spread, method)
-            )
+        if a.playing not in totals_of:
+            totals_of[a.playing] = team_totals(values, a.playing)
+        totals = totals_of[a.playing]
+        rivals = [u for u in teams if u is not a]
+        # u is a threat while (x, 1) is at most his key, a blocker likewise (see _reach)
+        threat_keys = sorted(_reach(a, u, ranges[u.team][1], spread, method, threat=True) for u in rivals)
+        blocker_keys = sorted(_reach(a, u, ranges[u.team][0], spread, method, threat=False) for u in rivals)
+        threats = {x: len(rivals) - bisect_left(threat_keys, (x, 1)) for x in totals}
+        blockers = {x: len(rivals) - bisect_left(blocker_keys, (x, 1)) for x in totals}
         answers.append(
             PlayerNeeds(
                 player=a.team,
@@ -97,13 +98,16 @@ def compute_team_needs(
     return tuple(answers)
 
 
-def _ahead(a: TeamContender, x: Fraction, b: TeamContender, y: Fraction, spread: Fraction, method) -> bool:
-    """Whether ``a`` with the session total ``x`` is surely ahead of ``b`` with ``y``."""
-    band = (a.playing + b.playing) * spread
+def _reach(a: TeamContender, u: TeamContender, y: Fraction, spread: Fraction, method, *, threat: bool):
+    """The most of ``a``'s totals with which ``u``, making ``y``, is not surely behind ``a`` (``threat``) or
+    is surely ahead of it, as a key: ``(x, 1)`` is at most ``(D, 1)`` when ``x <= D``, at most ``(D, 0)``
+    when ``x < D``."""
+    band = (a.playing + u.playing) * spread
+    gap = u.primary + y - a.primary
     if method == "table_points":
-        first, second = a.primary + x, b.primary + y
-        return first > second or (first == second and a.score - b.score > band)
-    return a.primary + x - b.primary - y > band
+        lead = (a.score - u.score > band) if threat else (u.score - a.score > band)
+        return (gap, 0 if lead == threat else 1)
+    return (gap + band, 1) if threat else (gap - band, 0)
 
 
 def _place(k: int, totals, threats: dict, blockers: dict) -> PlaceNeed:
@@ -121,7 +125,7 @@ def _place(k: int, totals, threats: dict, blockers: dict) -> PlaceNeed:
 #: the work (states carried from one table to the next) a whole computation may take; past it, and for a
 #: search that would keep more than :data:`SEARCH_LIMIT` states at once, an answer is the bound that lets
 #: the teams sharing tables reach their totals independently (sound, as the bound above: "sure" is sure)
-WORK_LIMIT = 400_000
+WORK_LIMIT = 250_000
 SEARCH_LIMIT = 20_000
 
 
