@@ -403,6 +403,7 @@ def _count_rows(tallies: dict[str, _Tally], rows: Iterable[SessionRow], method: 
     """Add every session row to its player's tally, then count the first places of each table."""
     tables: dict[tuple[int, int | str], list[SessionRow]] = defaultdict(list)
     seen: set[tuple[str, int]] = set()
+    sums: dict[str, list] = {}  # score, penalties, table points: added up as they come (ints stay ints)
     for row in rows:
         tally = _tally_of(tallies, row.player, "session row")
         if (row.player, row.session) in seen:
@@ -411,18 +412,30 @@ def _count_rows(tallies: dict[str, _Tally], rows: Iterable[SessionRow], method: 
         if method == "table_points" and row.table_points is None:
             raise EngineError(f"row of '{row.player}' in session {row.session} has no table points")
         tally.rows.append(row)
-        tally.score += Fraction(row.final)
-        tally.penalties += Fraction(row.chombo) + Fraction(row.penalties)
-        tally.table_points += Fraction(row.table_points or 0)
+        total = sums.setdefault(row.player, [0, 0, 0])
+        total[0] += _exact(row.final)
+        total[1] += _exact(row.chombo) + _exact(row.penalties)
+        total[2] += _exact(row.table_points or 0)
         tables[(row.session, row.table)].append(row)
+    for player, (score, penalties, table_points) in sums.items():
+        tally = tallies[player]
+        tally.score += Fraction(score)
+        tally.penalties += Fraction(penalties)
+        tally.table_points += Fraction(table_points)
     for table_rows in tables.values():
         table_rows = [r for r in table_rows if r.opponents]  # a missed session's fixed row played nobody
         if not table_rows:
             continue
-        best = max(_placing(r, method) for r in table_rows)
-        for r in table_rows:
-            if _placing(r, method) == best:
+        placings = [_placing(r, method) for r in table_rows]
+        best = max(placings)
+        for r, placing in zip(table_rows, placings, strict=True):
+            if placing == best:
                 tallies[r.player].first_places += 1
+
+
+def _exact(value) -> int | Fraction:
+    """An int as it is (sums of ints stay ints, and quick), anything else as a Fraction."""
+    return value if type(value) is int else Fraction(value)
 
 
 def _apply_penalties(
