@@ -225,6 +225,7 @@ def _place_of(rules) -> dict[Fraction, int]:
 
 def _lines(rows, answers, seats, places, place_of, by_table_points) -> list[NeedLine]:
     lines = []
+    made: dict = {}  # the cells worded once (most players read the same few)
     for row in rows:
         answer = answers.get(row.player)
         if answer is None:  # disqualified: below everybody, no place to play for
@@ -236,7 +237,7 @@ def _lines(rows, answers, seats, places, place_of, by_table_points) -> list[Need
                 name=row.name,
                 plays=answer.plays,
                 table=seats.get(row.player),
-                cells=tuple(_cell(answer, k, place_of, by_table_points) for k in places),
+                cells=tuple(_cell(answer, k, place_of, by_table_points, made) for k in places),
             )
         )
     return lines
@@ -293,9 +294,21 @@ def _all_results(vectors) -> list[Fraction]:
     return sorted({Fraction(v) for vector in vectors for v in vector})
 
 
-def _cell(answer: PlayerNeeds, place: int, place_of: dict, by_table_points: bool) -> NeedCell:
+def _cell(answer: PlayerNeeds, place: int, place_of: dict, by_table_points: bool, made=None) -> NeedCell:
+    """One answer in words; ``made``: the cells worded so far in this table, by what they say."""
     need = answer.need(place)
     status = "safe" if answer.safe(place) else need.status
+    key = (place, status, answer.plays, need.guaranteed, need.possible)
+    if made is not None and key in made:
+        return made[key]
+    cell = _worded(need, status, answer.plays, place_of, by_table_points)
+    if made is not None:
+        made[key] = cell
+    return cell
+
+
+def _worded(need, status: str, plays: bool, place_of: dict, by_table_points: bool) -> NeedCell:
+    place = need.place
     sure = result_text(need.guaranteed, place_of, by_table_points)
     maybe = result_text(need.possible, place_of, by_table_points)
     sure_short = figure(need.guaranteed, by_table_points)
@@ -304,7 +317,7 @@ def _cell(answer: PlayerNeeds, place: int, place_of: dict, by_table_points: bool
         text = short = _("safe")
     elif status == "out":
         text, short = _("out of reach"), _("out")
-    elif not answer.plays:
+    elif not plays:
         text, short = _("does not play: depends on the others"), _("others")
     elif status == "open":
         text = _("possible from %(result)s, never sure") % {"result": maybe}

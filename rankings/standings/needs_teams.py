@@ -33,6 +33,7 @@ rank, but a place shared is not a place sure).
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
@@ -72,52 +73,84 @@ def compute_team_needs(
 ) -> tuple[PlayerNeeds, ...]:
     """What each team needs (its members' total) for each of ``places`` (see the module's text)."""
     values = sorted({Fraction(v) for vector in outcomes for v in vector})
-    spread = Fraction(spread)
-    ranges = {t.team: (t.playing * values[0], t.playing * values[-1]) for t in teams}
-    totals_of: dict[int, tuple[Fraction, ...]] = {}
+    scale = _common_denominator([*values, Fraction(spread), *(Fraction(t.primary) for t in teams)] + [
+        Fraction(t.score) for t in teams
+    ])  # fmt: skip
+    whole = [int(v * scale) for v in values]
+    band = int(Fraction(spread) * scale)
+    # each team in whole numbers: (primary, score, playing members), and its least and most total
+    figures = {
+        t.team: (int(Fraction(t.primary) * scale), int(Fraction(t.score) * scale), t.playing) for t in teams
+    }
+    ranges = {t.team: (t.playing * whole[0], t.playing * whole[-1]) for t in teams}
+    totals_of: dict[int, tuple[int, ...]] = {}
     answers = []
     for a in teams:
         if a.playing not in totals_of:
-            totals_of[a.playing] = team_totals(values, a.playing)
+            totals_of[a.playing] = tuple(int(x * scale) for x in team_totals(values, a.playing))
         totals = totals_of[a.playing]
         rivals = [u for u in teams if u is not a]
+        mine = figures[a.team]
         # u is a threat while (x, 1) is at most his key, a blocker likewise (see _reach)
-        threat_keys = sorted(_reach(a, u, ranges[u.team][1], spread, method, threat=True) for u in rivals)
-        blocker_keys = sorted(_reach(a, u, ranges[u.team][0], spread, method, threat=False) for u in rivals)
-        threats = {x: len(rivals) - bisect_left(threat_keys, (x, 1)) for x in totals}
-        blockers = {x: len(rivals) - bisect_left(blocker_keys, (x, 1)) for x in totals}
+        threat_keys = sorted(
+            _reach(mine, figures[u.team], ranges[u.team][1], band, method, True) for u in rivals
+        )
+        blocker_keys = sorted(
+            _reach(mine, figures[u.team], ranges[u.team][0], band, method, False) for u in rivals
+        )
+        threats, blockers = (
+            functools.partial(_counted, threat_keys),
+            functools.partial(_counted, blocker_keys),
+        )
         answers.append(
             PlayerNeeds(
                 player=a.team,
                 name=a.name,
                 plays=a.playing > 0,
-                results=totals,
-                places=tuple(_place(k, totals, threats, blockers) for k in places),
+                results=tuple(Fraction(x, scale) for x in totals),
+                places=tuple(_place(k, totals, threats, blockers, scale) for k in places),
             )
         )
     return tuple(answers)
 
 
-def _reach(a: TeamContender, u: TeamContender, y: Fraction, spread: Fraction, method, *, threat: bool):
+def _common_denominator(figures: Sequence[Fraction]) -> int:
+    scale = 1
+    for f in figures:
+        scale = scale * f.denominator // gcd(scale, f.denominator)
+    return scale
+
+
+def _counted(keys: list, x: int) -> int:
+    """How many of the rivals' ``keys`` (sorted) count with ``a``'s total ``x``."""
+    return len(keys) - bisect_left(keys, (x, 1))
+
+
+def _reach(a: tuple[int, int, int], u: tuple[int, int, int], y: int, spread: int, method, threat: bool):
     """The most of ``a``'s totals with which ``u``, making ``y``, is not surely behind ``a`` (``threat``) or
     is surely ahead of it, as a key: ``(x, 1)`` is at most ``(D, 1)`` when ``x <= D``, at most ``(D, 0)``
-    when ``x < D``."""
-    band = (a.playing + u.playing) * spread
-    gap = u.primary + y - a.primary
+    when ``x < D``. Teams as (primary, score, playing members), in whole numbers."""
+    band = (a[2] + u[2]) * spread
+    gap = u[0] + y - a[0]
     if method == "table_points":
-        lead = (a.score - u.score > band) if threat else (u.score - a.score > band)
+        lead = (a[1] - u[1] > band) if threat else (u[1] - a[1] > band)
         return (gap, 0 if lead == threat else 1)
     return (gap + band, 1) if threat else (gap - band, 0)
 
 
-def _place(k: int, totals, threats: dict, blockers: dict) -> PlaceNeed:
+def _place(k: int, totals, threats, blockers, scale: int) -> PlaceNeed:
+    """``threats`` and ``blockers``: the count for a total (totals times ``scale``)."""
     guaranteed = None
     for x in reversed(totals):
-        if threats[x] >= k:
+        if threats(x) >= k:
             break
         guaranteed = x
-    possible = next((x for x in totals if blockers[x] < k), None)
-    return PlaceNeed(place=k, guaranteed=guaranteed, possible=possible)
+    possible = next((x for x in totals if blockers(x) < k), None)
+    return PlaceNeed(
+        place=k,
+        guaranteed=None if guaranteed is None else Fraction(guaranteed, scale),
+        possible=None if possible is None else Fraction(possible, scale),
+    )
 
 
 # -- exact, at the published tables ------------------------------------------------------------------
@@ -125,8 +158,10 @@ def _place(k: int, totals, threats: dict, blockers: dict) -> PlaceNeed:
 #: the work (states carried from one table to the next) a whole computation may take; past it, and for a
 #: search that would keep more than :data:`SEARCH_LIMIT` states at once, an answer is the bound that lets
 #: the teams sharing tables reach their totals independently (sound, as the bound above: "sure" is sure)
-WORK_LIMIT = 250_000
+WORK_LIMIT = 150_000
 SEARCH_LIMIT = 20_000
+#: a group of more teams linked by shared tables than this is not searched (the bound answers)
+GROUP_LIMIT = 16
 
 
 class _TooLarge(Exception):
@@ -189,6 +224,7 @@ class _Exact:
         self.totals = [self._alone(i) for i in range(len(teams))]  # from the least value up
         self.work, self.exact = WORK_LIMIT, True
         self._cache: dict = {}
+        self._projected: dict = {}  # (table, the seats' teams kept) -> the sums they can get
 
     def real(self, i: int, total: int) -> int:
         """A total of team ``i`` counted from the least value up, as it is."""
@@ -386,12 +422,15 @@ class _Exact:
         get there; in an order that keeps few teams unfinished at once (each next table the one that
         finishes the most teams for the fewest it starts)."""
         relevant = set(need) | {a}
+        if len(relevant) > GROUP_LIMIT:
+            raise _TooLarge
         steps = []
-        for here, sums in self.at.values():
-            keep = [j for j, team in enumerate(here) if team in relevant]
-            if keep:
-                teams_here = tuple(here[j] for j in keep)
-                steps.append((teams_here, tuple(sorted({tuple(s[j] for j in keep) for s in sums}))))
+        for table in sorted({t for u in relevant if u >= 0 for t in self.teams[u].tables}, key=str):
+            here, sums = self.at[table]
+            keep = tuple(j for j, team in enumerate(here) if team in relevant)
+            if (table, keep) not in self._projected:
+                self._projected[table, keep] = tuple(sorted({tuple(s[j] for j in keep) for s in sums}))
+            steps.append((tuple(here[j] for j in keep), self._projected[table, keep]))
         left = defaultdict(int)
         for here, _sums in steps:
             for u in here:
