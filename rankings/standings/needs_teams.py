@@ -14,8 +14,9 @@ it over every outcome where its members make X are counted by a search over the 
 reach their level whatever, or never, set apart; rivals linked by no shared table counted apart; each
 state the team's total so far and each unfinished rival's, up to its level). The least X from which every
 better total makes the place sure, and the least that keeps it possible, follow as for a player. Past
-:data:`WORK_LIMIT` (a large tournament where many teams are close), a search answers with the bound that
-lets each team at a shared table reach its level on its own, and the answer says it is not exact.
+:data:`WORK_LIMIT`, :data:`SEARCH_LIMIT` or :data:`GROUP_LIMIT` (a large tournament where many teams are
+close and share tables), a search answers with the bound that lets each team at a shared table reach its
+level on its own, and the answer says it is not exact.
 
 Before the seating is published (:func:`compute_team_needs`), the bound lets each playing member take any
 value, whatever his table mates take. That set of outcomes holds every real one, so:
@@ -158,7 +159,7 @@ def _place(k: int, totals, threats, blockers, scale: int) -> PlaceNeed:
 #: the work (states carried from one table to the next) a whole computation may take; past it, and for a
 #: search that would keep more than :data:`SEARCH_LIMIT` states at once, an answer is the bound that lets
 #: the teams sharing tables reach their totals independently (sound, as the bound above: "sure" is sure)
-WORK_LIMIT = 150_000
+WORK_LIMIT = 250_000
 SEARCH_LIMIT = 20_000
 #: a group of more teams linked by shared tables than this is not searched (the bound answers)
 GROUP_LIMIT = 16
@@ -326,6 +327,8 @@ class _Exact:
         """Over every outcome of the tables where ``a`` makes ``x``, the most (or fewest) teams of ``need``
         reaching their total, at most ``cap``. Teams that share no table (through others) are apart:
         each group counted on its own, ``a``'s with it."""
+        if maximize and self._apart(a, need, cap):
+            return cap
         found = 0
         for group in sorted(self._groups(a, need), key=len):
             if group == {a}:
@@ -339,6 +342,19 @@ class _Exact:
             if found >= cap:
                 return cap
         return found
+
+    def _apart(self, a: int, need: dict[int, int], cap: int) -> bool:
+        """Whether ``cap`` teams of ``need`` sit at tables of their own (none of ``a``'s, none shared
+        between them): each then makes its need on its own, whatever ``a`` and the others make."""
+        used, found = set(self.teams[a].tables), 0
+        for u in need:
+            tables = set(self.teams[u].tables)
+            if not tables & used:
+                used |= tables
+                found += 1
+                if found >= cap:
+                    return True
+        return False
 
     def _groups(self, a: int, need: dict[int, int]) -> list[set[int]]:
         """``a`` and the teams of ``need`` in groups linked by the tables they share."""
