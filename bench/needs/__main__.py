@@ -84,7 +84,41 @@ def main() -> None:
             f"{result['statements']} SQL statements; podium still possible for {result['podium_open']} "
             f"players, first safe for {result['first_safe']}"
         )
+    for published in (True, False):
+        seating(tournament, published=published)
+        result = with_teams(tournament, args.runs)
+        print(
+            f"the same with 100 teams of 4 (the teams' podium too), "
+            f"{'at the published tables' if published else 'for any seating (not published)'}: "
+            f"{result['cpu_ms']:.0f} ms CPU, {result['wall_ms']:.0f} ms wall (median of {args.runs}); "
+            f"teams' podium worked out exactly: {result['teams_exact']}, still possible for "
+            f"{result['teams_open']} teams"
+        )
     seating(tournament, published=True)
+
+
+def with_teams(tournament, runs: int) -> dict:
+    """The measurement with the players in 100 teams of four (p1-p4, p5-p8, ...: spread over the tables),
+    made in a transaction that is rolled back: the benchmark's data keeps no team."""
+    from django.db import transaction
+    from django.utils import translation
+
+    from rankings.standings.needs_selectors import needs_table
+    from tournaments.teams.services import team_save, team_size_set
+
+    with transaction.atomic():
+        team_size_set(tournament=tournament, size=4)
+        for t in range(100):
+            keys = [f"p{4 * t + i}" for i in range(1, 5)]
+            team_save(tournament=tournament, name=f"Team {t + 1:03d}", member_keys=keys)
+        tournament.refresh_from_db()
+        result = measure(tournament, runs)
+        with translation.override("en"):
+            table = needs_table(tournament=tournament, cuts=(16,))
+        result["teams_exact"] = table.teams_exact
+        result["teams_open"] = sum(1 for line in table.teams if line.cells[-1].status != "out")
+        transaction.set_rollback(True)
+    return result
 
 
 def seating(tournament, *, published: bool) -> None:

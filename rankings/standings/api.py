@@ -136,10 +136,15 @@ class NeedsViewSet(viewsets.ViewSet):
                 "team_places": serializers.ListField(
                     child=serializers.IntegerField(), help_text="The teams' podium (empty without teams)."
                 ),
+                "teams_exact": serializers.BooleanField(
+                    help_text="The teams' answers are exact: worked out at the published tables, team mates "
+                    "and rivals sharing a table included. False: a bound that is never wrong (sure is sure, "
+                    "out of reach is out of reach; possible may be kinder than the tables allow), as before "
+                    "the seating is published or when a tournament is too large to work out exactly."
+                ),
                 "teams": serializers.ListField(
                     help_text="What each team's playing members need together (the sum of their results) "
-                    "for the teams' podium: a bound that is never wrong (sure is sure, out of reach is out "
-                    "of reach; possible may be kinder than the tables allow).",
+                    "for the teams' podium: exact at the published tables, else a bound (``teams_exact``).",
                     child=inline_serializer(
                         "TeamNeeds",
                         {
@@ -191,6 +196,7 @@ class NeedsViewSet(viewsets.ViewSet):
                 "any_seating": table.any_seating,
                 "players": [_need_line(line, seated=True) for line in table.lines],
                 "team_places": list(table.team_places),
+                "teams_exact": table.teams_exact,
                 "teams": [_need_line(line, seated=False) for line in table.teams],
             }
         )

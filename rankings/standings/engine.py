@@ -247,9 +247,9 @@ def _session_value(row: SessionRow, method: Method) -> Fraction:
     return Fraction(row.final)
 
 
-def _placing(row: SessionRow, method: Method) -> Fraction:
-    """What places a player at the table: table points (MCR), else the game score."""
-    return _session_value(row, method) if method == "table_points" else Fraction(row.game_score)
+def _placing(row: SessionRow, method: Method) -> Number:
+    """What places a player at the table: table points (MCR), else the game score (only compared)."""
+    return (row.table_points or 0) if method == "table_points" else row.game_score
 
 
 def _first_places(tally: _Tally, members: frozenset[str], ctx: _Context) -> int:
@@ -403,6 +403,7 @@ def _count_rows(tallies: dict[str, _Tally], rows: Iterable[SessionRow], method: 
     """Add every session row to its player's tally, then count the first places of each table."""
     tables: dict[tuple[int, int | str], list[SessionRow]] = defaultdict(list)
     seen: set[tuple[str, int]] = set()
+    sums: dict[str, list] = {}  # score, penalties, table points: numerators added up by denominator
     for row in rows:
         tally = _tally_of(tallies, row.player, "session row")
         if (row.player, row.session) in seen:
@@ -411,18 +412,39 @@ def _count_rows(tallies: dict[str, _Tally], rows: Iterable[SessionRow], method: 
         if method == "table_points" and row.table_points is None:
             raise EngineError(f"row of '{row.player}' in session {row.session} has no table points")
         tally.rows.append(row)
-        tally.score += Fraction(row.final)
-        tally.penalties += Fraction(row.chombo) + Fraction(row.penalties)
-        tally.table_points += Fraction(row.table_points or 0)
+        total = sums.setdefault(row.player, [{}, {}, {}])
+        _add(total[0], row.final)
+        _add(total[1], row.chombo)
+        _add(total[1], row.penalties)
+        _add(total[2], row.table_points or 0)
         tables[(row.session, row.table)].append(row)
+    for player, (score, penalties, table_points) in sums.items():
+        tally = tallies[player]
+        tally.score += _sum(score)
+        tally.penalties += _sum(penalties)
+        tally.table_points += _sum(table_points)
     for table_rows in tables.values():
         table_rows = [r for r in table_rows if r.opponents]  # a missed session's fixed row played nobody
         if not table_rows:
             continue
-        best = max(_placing(r, method) for r in table_rows)
-        for r in table_rows:
-            if _placing(r, method) == best:
+        placings = [_placing(r, method) for r in table_rows]
+        best = max(placings)
+        for r, placing in zip(table_rows, placings, strict=True):
+            if placing == best:
                 tallies[r.player].first_places += 1
+
+
+def _add(parts: dict[int, int], value) -> None:
+    """Add ``value`` to a sum kept as numerators by denominator (whole numbers: quick, and exact)."""
+    if type(value) is int:
+        parts[1] = parts.get(1, 0) + value
+        return
+    value = value if type(value) is Fraction else Fraction(value)
+    parts[value.denominator] = parts.get(value.denominator, 0) + value.numerator
+
+
+def _sum(parts: dict[int, int]) -> Fraction:
+    return sum((Fraction(numerator, denominator) for denominator, numerator in parts.items()), Fraction(0))
 
 
 def _apply_penalties(

@@ -143,6 +143,12 @@ class _Needs:
         self.absent = [c for c in self.ranked if c.table is None]
         self._most: dict = {}
         self._fewest: dict = {}
+        self._made: dict = {}
+        # by table, its ranked players' (contender, primary, score), for the count at a table
+        self.ranked_at = {
+            table: [(q, self.P[q.player], self.S[q.player]) for q in members if q.ranked]
+            for table, members in self.tables.items()
+        }
 
     def answers(self, places: Sequence[int]) -> tuple[PlayerNeeds, ...]:
         places = sorted(places)
@@ -168,24 +174,37 @@ class _Needs:
                         possible[k] = r
                 if possible[places[0]] is not None:
                     break
-            frac = [Fraction(v, self.scale) for v in results]
             result.append(
                 PlayerNeeds(
                     player=p.player,
                     name=p.name,
                     plays=p.table is not None,
-                    results=tuple(frac),
+                    results=self._fractions(results),
                     places=tuple(
                         PlaceNeed(
                             place=k,
-                            guaranteed=None if guaranteed[k] is None else Fraction(guaranteed[k], self.scale),
-                            possible=None if possible[k] is None else Fraction(possible[k], self.scale),
+                            guaranteed=self._fraction(guaranteed[k]),
+                            possible=self._fraction(possible[k]),
                         )
                         for k in places
                     ),
                 )
             )
         return tuple(result)
+
+    def _fraction(self, value: int | None) -> Fraction | None:
+        """A value as it is (the common denominator taken out), made once."""
+        if value is None:
+            return None
+        if value not in self._made:
+            self._made[value] = Fraction(value, self.scale)
+        return self._made[value]
+
+    def _fractions(self, values: Sequence[int]) -> tuple[Fraction, ...]:
+        key = tuple(values)
+        if key not in self._made:
+            self._made[key] = tuple(self._fraction(v) for v in values)
+        return self._made[key]
 
     # -- the least value with which a rival is not surely behind (threat) or surely ahead (blocker) --------
     def _threat_at(self, p, x: int, q) -> int:
@@ -238,17 +257,30 @@ class _Needs:
         if p.table is not None:
             exact.add(p.table)
         total += above
+        values, by_points, band, mine = (
+            self.values,
+            self.method == "table_points",
+            self.band,
+            self.S[p.player],
+        )
         for table in exact:
-            members = self.tables[table]
-            for q in members:
-                if q.ranked and self.P[q.player] > hi:
+            indices = []
+            for q, primary, score in self.ranked_at[table]:
+                if primary > hi:
                     total -= 1
-            rivals = [q for q in members if q.ranked and q is not p]
-            if not rivals:
-                continue
-            own = r if table == p.table else None
-            indices = tuple(sorted(self._index(need_at(p, x, q)) for q in rivals))
-            total += self._table(own, indices, blockers)
+                if q is p:
+                    continue
+                # need_at(p, x, q), inlined: the least value with which q is not surely behind p (surely
+                # ahead of him, for blockers)
+                if by_points:
+                    lead = (score - mine > band) if blockers else (mine - score > band)
+                    need = x - primary + ((0 if lead else 1) if blockers else (1 if lead else 0))
+                else:
+                    need = x - primary + (band + 1 if blockers else -band)
+                indices.append(bisect_left(values, need))
+            if indices:
+                indices.sort()
+                total += self._table(r if table == p.table else None, tuple(indices), blockers)
         return total
 
     def _table(self, own: int | None, indices: tuple[int, ...], blockers: bool) -> int:

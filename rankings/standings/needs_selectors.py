@@ -7,6 +7,7 @@ result: a session whose standings before it would need one is not worked out, fo
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -16,7 +17,7 @@ from django.utils.translation import gettext as _
 from rankings.standings.engine import method_of
 from rankings.standings.needs import MAX_PLACES, Contender, PlayerNeeds, check_places, compute_needs
 from rankings.standings.needs_seating import compute_needs_any_seating
-from rankings.standings.needs_teams import TeamContender, compute_team_needs
+from rankings.standings.needs_teams import TeamContender, compute_team_needs, compute_team_needs_at_tables
 from rankings.standings.selectors import standings_view
 from tournaments.models import Registration, Seat, Session, Tournament
 from tournaments.presenters import num, signed
@@ -64,6 +65,7 @@ class NeedsTable:
     any_seating: bool = False  # the seating is not published: worked out for any seating
     teams: tuple[NeedLine, ...] = ()  # what each team's members need together for the teams' podium
     team_places: tuple[int, ...] = ()
+    teams_exact: bool = False  # worked out exactly at the published tables (else a bound, never wrong)
 
     def line(self, player: str) -> NeedLine | None:
         return next((line for line in self.lines if line.player == player), None)
@@ -120,10 +122,10 @@ def needs_table(
     lines = _lines(rows, answers, seats or {}, places, place_of, by_table_points)
     results = tuple(result_text(v, place_of, by_table_points) for v in _all_results(outcomes.places))
     team_places = check_places(PODIUM, len(standings.teams))
-    teams = _team_lines(standings.teams, rows, seats, outcomes, method_of(rules), team_places)
+    teams, teams_exact = _team_lines(standings.teams, rows, seats, outcomes, method_of(rules), team_places)
     return NeedsTable(
         tournament, session, places, tuple(lines), "", False, results, unit,
-        any_seating=seats is None, teams=teams, team_places=team_places,
+        any_seating=seats is None, teams=teams, team_places=team_places, teams_exact=teams_exact,
     )  # fmt: skip
 
 
@@ -223,6 +225,7 @@ def _place_of(rules) -> dict[Fraction, int]:
 
 def _lines(rows, answers, seats, places, place_of, by_table_points) -> list[NeedLine]:
     lines = []
+    made: dict = {}  # the cells worded once (most players read the same few)
     for row in rows:
         answer = answers.get(row.player)
         if answer is None:  # disqualified: below everybody, no place to play for
@@ -234,17 +237,18 @@ def _lines(rows, answers, seats, places, place_of, by_table_points) -> list[Need
                 name=row.name,
                 plays=answer.plays,
                 table=seats.get(row.player),
-                cells=tuple(_cell(answer, k, place_of, by_table_points) for k in places),
+                cells=tuple(_cell(answer, k, place_of, by_table_points, made) for k in places),
             )
         )
     return lines
 
 
-def _team_lines(team_rows, rows, seats, outcomes, method, places) -> tuple[NeedLine, ...]:
-    """What each team needs for the teams' podium: its playing members' total (a bound that is never
-    wrong, :mod:`rankings.standings.needs_teams`)."""
+def _team_lines(team_rows, rows, seats, outcomes, method, places) -> tuple[tuple[NeedLine, ...], bool]:
+    """What each team needs for the teams' podium: its playing members' total, exactly at the published
+    tables, else a bound that is never wrong (:mod:`rankings.standings.needs_teams`); and whether it is
+    exact."""
     if not team_rows:
-        return ()
+        return (), False
     by_table_points = method == "table_points"
     rows = {row.player: row for row in rows}
     playing = [
@@ -254,12 +258,15 @@ def _team_lines(team_rows, rows, seats, outcomes, method, places) -> tuple[NeedL
             primary=team.table_points if by_table_points else team.score,
             score=team.score,
             playing=sum(1 for key in team.members if _plays(rows.get(key), key, seats)),
+            tables=tuple(seats[key] for key in team.members if seats and _plays(rows.get(key), key, seats)),
         )
         for team in team_rows
     ]
-    answers = compute_team_needs(
-        teams=playing, outcomes=outcomes.places, spread=outcomes.spread, method=method, places=places
-    )
+    figures = {"outcomes": outcomes.places, "spread": outcomes.spread, "method": method, "places": places}
+    if seats is None:
+        answers, exact = compute_team_needs(teams=playing, **figures), False
+    else:
+        answers, exact = compute_team_needs_at_tables(teams=playing, sizes=Counter(seats.values()), **figures)
     ranks = {str(team.team): team.rank for team in team_rows}
     members = {str(team.team): tuple(team.members) for team in team_rows}
     return tuple(
@@ -273,7 +280,7 @@ def _team_lines(team_rows, rows, seats, outcomes, method, places) -> tuple[NeedL
             members=members[a.player],
         )
         for a in answers
-    )
+    ), exact
 
 
 def _plays(row, key: str, seats: dict[str, int] | None) -> bool:
@@ -287,9 +294,21 @@ def _all_results(vectors) -> list[Fraction]:
     return sorted({Fraction(v) for vector in vectors for v in vector})
 
 
-def _cell(answer: PlayerNeeds, place: int, place_of: dict, by_table_points: bool) -> NeedCell:
+def _cell(answer: PlayerNeeds, place: int, place_of: dict, by_table_points: bool, made=None) -> NeedCell:
+    """One answer in words; ``made``: the cells worded so far in this table, by what they say."""
     need = answer.need(place)
     status = "safe" if answer.safe(place) else need.status
+    key = (place, status, answer.plays, need.guaranteed, need.possible)
+    if made is not None and key in made:
+        return made[key]
+    cell = _worded(need, status, answer.plays, place_of, by_table_points)
+    if made is not None:
+        made[key] = cell
+    return cell
+
+
+def _worded(need, status: str, plays: bool, place_of: dict, by_table_points: bool) -> NeedCell:
+    place = need.place
     sure = result_text(need.guaranteed, place_of, by_table_points)
     maybe = result_text(need.possible, place_of, by_table_points)
     sure_short = figure(need.guaranteed, by_table_points)
@@ -298,7 +317,7 @@ def _cell(answer: PlayerNeeds, place: int, place_of: dict, by_table_points: bool
         text = short = _("safe")
     elif status == "out":
         text, short = _("out of reach"), _("out")
-    elif not answer.plays:
+    elif not plays:
         text, short = _("does not play: depends on the others"), _("others")
     elif status == "open":
         text = _("possible from %(result)s, never sure") % {"result": maybe}

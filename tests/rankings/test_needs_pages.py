@@ -183,14 +183,19 @@ def test_the_teams_podium_is_worked_out_for_the_members_together(client, tournam
     start = html.index('id="team-needs"')
     teams = html[start : html.index("</table>", start)]
     assert teams.count("<tr data-team=") == 4
-    # Aces (4) is sure of first whatever the others do only with 8 (both its members win): Circles and
-    # Dragons (3.5) can make 8 more; the teams' podium is safe for nobody and out of reach for nobody
+    # Aces (4) is sure of first with 5.75, worked out at the tables where each team has one member: a win
+    # and a four-way share (4 + 1.75) leave any rival at most 2 + 1.75 more (3.5 + 3.75 = 7.25 against
+    # 9.75); 4 + 1.5 (a shared second) lets a rival win the other table and level (3.5 + 2 + 4 = 9.5).
+    # The bound that ignores the tables said 8 (both members winning). The teams' podium is safe for
+    # nobody and out of reach for nobody.
     aces = teams[teams.index(">Aces<") :]
-    assert 'title="sure with 8' in aces.split("</tr>")[0]
+    assert 'title="sure with 5.75' in aces.split("</tr>")[0]
     body = client.get(f"/api/tournaments/{tournament.slug}/needs/").json()
     assert body["team_places"] == [1, 2, 3]
+    assert body["teams_exact"] is True  # worked out at the published tables, not a bound
+    assert "worked out exactly at the published tables" in html
     first = next(t for t in body["teams"] if t["name"] == "Aces")["places"][0]
-    assert (first["status"], first["guaranteed"]) == ("needs", 8)
+    assert (first["status"], first["guaranteed"]) == ("needs", 5.75)
     lines = list(
         csv.reader(
             io.StringIO(client.get(f"/t/{tournament.slug}/standings/needs.csv").content.decode("utf-8-sig"))
@@ -203,11 +208,11 @@ def test_the_teams_podium_is_worked_out_for_the_members_together(client, tournam
     player = client.get(f"/t/{tournament.slug}/p/p1/").content.decode()
     start = player.index('id="player-team-needs"')
     assert "Teams&#x27; podium: Aces" in player or "Teams' podium: Aces" in player
-    assert "sure with 8" in player[start : player.index("</dl>", start)]
+    assert "sure with 5.75" in player[start : player.index("</dl>", start)]
 
 
 def test_the_schema_documents_the_seating_and_the_teams():
     schema = SchemaGenerator().get_schema(request=None, public=True)
     needs = schema["components"]["schemas"]["Needs"]["properties"]
-    assert {"any_seating", "team_places", "teams"} <= set(needs)
+    assert {"any_seating", "team_places", "teams", "teams_exact"} <= set(needs)
     assert "team" in schema["components"]["schemas"]["TeamNeeds"]["properties"]
