@@ -145,7 +145,7 @@ def test_clock_venue_screen_and_table_page_with_an_injected_server_time(
     server_time.advance(3000)
     wait_for(lambda: attr(chrome, "#clock", "data-phase") == "signal", "the signal")
     assert near(digits(chrome), server_left(tournament))
-    assert "Signal" in visible_message(chrome)
+    wait_for(lambda: "Signal" in visible_message(chrome), "the signal's message")
     chrome.save_screenshot(str(ARTIFACTS / "clock-signal-1920x1080.png"))
 
     # a pause: the digits stop, server time goes on; the resumed clock goes on from where it stopped
@@ -155,7 +155,7 @@ def test_clock_venue_screen_and_table_page_with_an_injected_server_time(
     server_time.advance(900)
     time.sleep(2.5)  # two polls
     assert seconds_of(digits(chrome)) == paused_at
-    assert "Paused" in visible_message(chrome)
+    wait_for(lambda: "Paused" in visible_message(chrome), "the pause's message")
     clock.clock_act(tournament=tournament, user=director, action="resume")
     wait_for(lambda: attr(chrome, "#clock", "data-state") == "running", "the resumed clock")
     assert abs(seconds_of(digits(chrome)) - paused_at) <= 3
@@ -186,7 +186,12 @@ def test_clock_venue_screen_and_table_page_with_an_injected_server_time(
     assert digits(chrome) == "0:00"
     assert attr(chrome, "#clock", "data-state") == "ended"
     # MCR: the Green Book §3.5.6, play stops at once and the hand in play scores nothing
-    assert "Time is up. Stop playing: the hand in play ends and scores nothing." in visible_message(chrome)
+    wait_for(
+        lambda: (
+            "Time is up. Stop playing: the hand in play ends and scores nothing." in visible_message(chrome)
+        ),
+        "the end's message",
+    )
     chrome.save_screenshot(str(ARTIFACTS / "clock-end-1920x1080.png"))
 
     # -- a table page (the table's private link, as its scorer opens it) --------------------------
@@ -196,7 +201,7 @@ def test_clock_venue_screen_and_table_page_with_an_injected_server_time(
     assert attr(chrome, "#table-clock", "data-phase") == "red"
     chrome.get(f"{live_server.url}/table/{table1.private_key}/")
     wait_for(lambda: attr(chrome, "#table-clock", "data-phase") == "over", "table 1 over")
-    assert "Stop playing" in visible_message(chrome, "#table-clock")
+    wait_for(lambda: "Stop playing" in visible_message(chrome, "#table-clock"), "table 1's end message")
     server_time.advance(305)  # table 2's extra time runs out too
     chrome.get(f"{live_server.url}/table/{table2.private_key}/")
     wait_for(lambda: attr(chrome, "#table-clock", "data-phase") == "over", "table 2 over")
