@@ -28,7 +28,7 @@ from scoring import policy
 from scoring.models import Hand, RefereeCall, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
-from scoring.services import facts_of, table_outcome
+from scoring.services import facts_of, result_hands, table_outcome
 from tournaments import pagecache
 from tournaments.fields import plain_number
 from tournaments.lifecycle import results_closed
@@ -474,7 +474,7 @@ def _hands_of(result: TableResult | None) -> list[Hand]:
     """The result's hands: those a write just read, or one read of them."""
     hands: list[Hand] | None = getattr(result, "read_hands", None)
     if hands is None:
-        hands = list(result.hands.order_by("number")) if result is not None and result.pk else []
+        hands = result_hands(result) if result is not None and result.pk else []
     return hands
 
 
