@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -82,6 +82,31 @@ def _table_with_seats(seats: list[Seat], **where: Any) -> Table:
         table._registrations = [s.registration for s in seats]
         return table
     return get_object_or_404(Table.objects.select_related(*TABLE_PAGE_RELATED), **where)
+
+
+# The API's table: with its session and tournament only (its result is read by the write that locks it).
+_SEATS_BY_PK = Prepared(
+    lambda pk: (
+        Seat.objects.select_related("table__session__tournament", "registration__player")
+        .filter(table_id=pk)
+        .order_by("position")
+    ),
+    pk=int,
+)
+
+
+def table_for_api(*, pk: Any) -> Table:
+    """The table (with its session and tournament) and its four seats with their players, in one read;
+    a table not seated with four players is read with its seats as they are."""
+    seats = _SEATS_BY_PK(pk=int(pk)) if str(pk).isdigit() else []
+    if [s.position for s in seats] == [0, 1, 2, 3]:
+        table = seats[0].table
+        table._registrations = [s.registration for s in seats]
+        return table
+    with_players = Prefetch("seats", queryset=Seat.objects.select_related("registration__player"))
+    return get_object_or_404(
+        Table.objects.select_related("session__tournament").prefetch_related(with_players), pk=pk
+    )
 
 
 def table_for_page(*, slug: str, session_number: int, table_number: int) -> Table:
