@@ -119,6 +119,9 @@ TEMPLATES = [
     },
 ]
 
+# Django's form renderer, with the plain inputs written without a template (config/formrenderer.py).
+FORM_RENDERER = "config.formrenderer.FormRenderer"
+
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 

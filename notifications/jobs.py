@@ -153,7 +153,8 @@ def dispatch(name: str, args: tuple, *, eta: dt.datetime | None = None) -> None:
     """Queue the task ``name`` (at ``eta``); under the embedded default run it in this process (at ``eta``:
     a timer thread of the server's process)."""
     if not settings.CELERY_TASK_ALWAYS_EAGER:
-        current_app.send_task(name, args=args, eta=eta)
+        # the push tasks keep no result (each is ``ignore_result``): no result to wait on is subscribed to
+        current_app.send_task(name, args=args, eta=eta, ignore_result=True)
         return
     if name not in current_app.tasks:  # the tasks' modules are imported on first use in this process
         current_app.loader.import_default_modules()

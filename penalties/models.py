@@ -6,9 +6,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 
 from tournaments.fields import FractionField
+from tournaments.history import HistoricalRecords
 from tournaments.models import Registration, Session, Table, Tournament
 
 

@@ -31,9 +31,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db import transaction
-from django.db.models import Prefetch
 from django.http import Http404
-from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse, extend_schema
@@ -48,7 +46,7 @@ from scoring.models import Hand, TableResult
 from scoring.rules.base import RuleError
 from scoring.rules.numbers import TEXT_LIMIT
 from tournaments.fields import plain_number
-from tournaments.models import WIND_LETTERS, Seat, Table
+from tournaments.models import WIND_LETTERS, Table
 from tournaments.permissions import Actor, actor_for, can_view, user_roles
 from tournaments.selectors import visible_through
 
@@ -493,10 +491,7 @@ class TableResultViewSet(viewsets.ViewSet):
 
     # -- lookups --------------------------------------------------------------------------------------
     def _table(self, table_pk) -> Table:
-        seats = Prefetch("seats", queryset=Seat.objects.select_related("registration__player"))
-        return get_object_or_404(
-            Table.objects.select_related("session__tournament").prefetch_related(seats), pk=table_pk
-        )
+        return selectors.table_for_api(pk=table_pk)
 
     def _key_opens(self, request, table: Table) -> bool:
         key = table_key_of(request)

@@ -7,10 +7,10 @@ from django.db import models
 from django.db.models import Q
 from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
-from simple_history.models import HistoricalRecords
 from simple_history.signals import pre_create_historical_record
 
 from tournaments.fields import FractionField
+from tournaments.history import HistoricalRecords
 from tournaments.models import Registration, Session, Table, Tournament, Wind
 
 

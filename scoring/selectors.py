@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -28,12 +28,13 @@ from scoring import policy
 from scoring.models import Hand, RefereeCall, SeatSummary, TableResult
 from scoring.presenters import after_hand, describe_hand, round_label
 from scoring.rules.base import RuleError, Ruleset
-from scoring.services import facts_of, table_outcome
+from scoring.services import facts_of, result_hands, table_outcome
 from tournaments import pagecache
 from tournaments.fields import plain_number
 from tournaments.lifecycle import results_closed
 from tournaments.models import WIND_LETTERS, Player, Registration, Seat, Session, Table, Tournament
 from tournaments.permissions import Actor
+from tournaments.prepared import Prepared
 from tournaments.presenters import (
     MINUS,
     WIND_NAMES,
@@ -50,17 +51,32 @@ from tournaments.selectors import visible_through
 TABLE_PAGE_RELATED = ("session__tournament", "session__clock", "result")
 
 
-def _table_with_seats(**where: Any) -> Table:
-    """The table (with its session, tournament, clock and result) and its four seats with their players,
-    in one read; the seated registrations are kept on the table (``table_seats``, ``table_seat_names``).
-    A table not seated with four players is read alone."""
-    seats = list(
+def _seats_with_table(**where: Any):
+    return (
         Seat.objects.select_related(
             "table", *(f"table__{name}" for name in TABLE_PAGE_RELATED), "registration__player"
         )
         .filter(**{f"table__{name}": value for name, value in where.items()})
         .order_by("position")
     )
+
+
+# The two ways a table page finds its table, each compiled once (``tournaments.prepared``).
+_SEATS_BY_KEY = Prepared(lambda private_key: _seats_with_table(private_key=private_key), private_key=str)
+_SEATS_BY_PAGE = Prepared(
+    lambda slug, session, number: _seats_with_table(
+        session__tournament__slug=slug, session__number=session, number=number
+    ),
+    slug=str,
+    session=int,
+    number=int,
+)
+
+
+def _table_with_seats(seats: list[Seat], **where: Any) -> Table:
+    """The table (with its session, tournament, clock and result) and its four seats with their players,
+    in one read; the seated registrations are kept on the table (``table_seats``, ``table_seat_names``).
+    A table not seated with four players is read alone."""
     if [s.position for s in seats] == [0, 1, 2, 3]:
         table = seats[0].table
         table._registrations = [s.registration for s in seats]
@@ -68,14 +84,42 @@ def _table_with_seats(**where: Any) -> Table:
     return get_object_or_404(Table.objects.select_related(*TABLE_PAGE_RELATED), **where)
 
 
+# The API's table: with its session and tournament only (its result is read by the write that locks it).
+_SEATS_BY_PK = Prepared(
+    lambda pk: (
+        Seat.objects.select_related("table__session__tournament", "registration__player")
+        .filter(table_id=pk)
+        .order_by("position")
+    ),
+    pk=int,
+)
+
+
+def table_for_api(*, pk: Any) -> Table:
+    """The table (with its session and tournament) and its four seats with their players, in one read;
+    a table not seated with four players is read with its seats as they are."""
+    seats = _SEATS_BY_PK(pk=int(pk)) if str(pk).isdigit() else []
+    if [s.position for s in seats] == [0, 1, 2, 3]:
+        table = seats[0].table
+        table._registrations = [s.registration for s in seats]
+        return table
+    with_players = Prefetch("seats", queryset=Seat.objects.select_related("registration__player"))
+    return get_object_or_404(
+        Table.objects.select_related("session__tournament").prefetch_related(with_players), pk=pk
+    )
+
+
 def table_for_page(*, slug: str, session_number: int, table_number: int) -> Table:
     return _table_with_seats(
-        session__tournament__slug=slug, session__number=session_number, number=table_number
+        _SEATS_BY_PAGE(slug=slug, session=session_number, number=table_number),
+        session__tournament__slug=slug,
+        session__number=session_number,
+        number=table_number,
     )
 
 
 def table_for_key(*, key: str) -> Table:
-    return _table_with_seats(private_key=key)
+    return _table_with_seats(_SEATS_BY_KEY(private_key=key), private_key=key)
 
 
 def tournament_slug_of_key(*, key: str) -> str | None:
@@ -314,6 +358,19 @@ def table_seats(table: Table, active: list[Penalty] | None = None) -> list[SeatV
     ]
 
 
+_PENALTIES_OF_TABLE = Prepared(
+    lambda session_id, table_id: (
+        Penalty.objects.select_related(
+            "registration__player", "substitute__player", "session", "table", "recorded_by", "cancelled_by"
+        )
+        .filter(Q(session_id=session_id) | Q(table_id=table_id))
+        .order_by("sequence")
+    ),
+    session_id=int,
+    table_id=int,
+)
+
+
 def _table_penalties(table: Table) -> list[Penalty]:
     """Every penalty of the table's session or recorded at the table, in order, cancelled ones too: one
     read per table object for the seats, the session result, the page's list and the history (a write of
@@ -321,13 +378,7 @@ def _table_penalties(table: Table) -> list[Penalty]:
     cached = getattr(table, "_penalties_read", None)
     if cached is not None:
         return cached
-    table._penalties_read = list(
-        Penalty.objects.select_related(
-            "registration__player", "substitute__player", "session", "table", "recorded_by", "cancelled_by"
-        )
-        .filter(Q(session_id=table.session_id) | Q(table=table))
-        .order_by("sequence")
-    )
+    table._penalties_read = _PENALTIES_OF_TABLE(session_id=table.session_id, table_id=table.pk)
     return table._penalties_read
 
 
@@ -448,7 +499,7 @@ def _hands_of(result: TableResult | None) -> list[Hand]:
     """The result's hands: those a write just read, or one read of them."""
     hands: list[Hand] | None = getattr(result, "read_hands", None)
     if hands is None:
-        hands = list(result.hands.order_by("number")) if result is not None and result.pk else []
+        hands = result_hands(result) if result is not None and result.pk else []
     return hands
 
 

@@ -28,6 +28,7 @@ from scoring.tiles import services as tiles_services
 from tournaments.lifecycle import results_open_check
 from tournaments.models import SEAT_PARKED, WIND_LETTERS, Registration, Seat, Table, Tournament
 from tournaments.permissions import Actor
+from tournaments.prepared import Prepared
 from tournaments.signals import ENTRY, RESULTS, SCHEDULE, changed_send
 
 
@@ -69,8 +70,26 @@ def result_game(
         totals = [handshape.exact_number(v) for v in result.scores]
         return rules.game_from_totals(totals, imbalance_reason=result.imbalance_reason)
     if hands is None:
-        hands = list(result.hands.order_by("number"))
+        hands = _hands_read(result)
     return rules.play_game([h.data for h in hands])
+
+
+def _hands_read(result: TableResult) -> list[Hand]:
+    """The stored result's hands in order (each knowing its result): one read, compiled once per process."""
+    hands = _HANDS_OF_RESULT(result_id=result.pk)
+    for hand in hands:
+        hand.result = result
+    return hands
+
+
+# The reads of every write, compiled once per process (``tournaments.prepared``).
+_HANDS_OF_RESULT = Prepared(
+    lambda result_id: Hand.objects.filter(result_id=result_id).order_by("number"), result_id=int
+)
+_LOCKED_RESULT = Prepared(
+    lambda table_id: TableResult.objects.select_for_update().filter(table_id=table_id).order_by("pk")[:1],
+    table_id=int,
+)
 
 
 # -- guards ------------------------------------------------------------------------------------
@@ -79,7 +98,7 @@ def result_game(
 def _lock(table: Table, actor: Actor | None = None) -> TableResult:
     """The table's result, locked for this transaction (created first when the table has none). The
     result's ``table`` is the caller's, already loaded with its session and tournament."""
-    locked = TableResult.objects.select_for_update().filter(table=table).first()
+    locked = next(iter(_LOCKED_RESULT(table_id=table.pk)), None)
     if locked is None:
         created = TableResult(table=table)
         if actor is not None:
@@ -224,7 +243,7 @@ def hand_add(
     result = _lock(table, actor)
     _guard(result, actor, expected_version, reason=reason, action="hand")
     data = handshape.clean(hand)
-    existing = list(result.hands.order_by("number"))
+    existing = _hands_read(result)
     data, valuation = _with_tiles(result, [h.data for h in existing], data)
     result.read_game = _validate_hands(result, [h.data for h in existing] + [data])
     new = Hand(
@@ -250,7 +269,7 @@ def hand_replace(
 ) -> TableResult:
     """Correct hand ``number``; the whole game is replayed before anything is saved."""
     result = _lock(table, actor)
-    hands = list(result.hands.order_by("number"))
+    hands = _hands_read(result)
     _guard(result, actor, expected_version, reason=reason, action="edit", hands=len(hands))
     if not 1 <= number <= len(hands):
         raise RuleError(f"there is no hand {number} at this table", "number")
@@ -362,7 +381,7 @@ def totals_clear(
 
 def result_hands(result: TableResult) -> list[Hand]:
     """The result's hands in order: one read (none for a result not stored yet)."""
-    return list(result.hands.order_by("number")) if result.pk else []
+    return _hands_read(result) if result.pk else []
 
 
 def _require_complete(
@@ -520,7 +539,7 @@ def seats_correct(
     the winds and the dealer order come from the corrected seating, and the whole game is replayed before
     anything is saved. Not on a confirmed table (reopen it first); the history keeps who, what and why."""
     result = _lock(table)
-    hands = list(result.hands.order_by("number"))
+    hands = _hands_read(result)
     _guard(result, actor, expected_version, reason=reason, action="seats", hands=len(hands))
     registrations = table_registrations(table)
     keys = [r.key for r in registrations]
@@ -710,7 +729,7 @@ def hand_tiles_resolve(
     if not actor.is_referee:
         raise PermissionDenied("Only a referee or a director resolves a held hand.")
     _guard(result, actor, expected_version, reason=reason or decision)
-    hands = list(result.hands.order_by("number"))
+    hands = _hands_read(result)
     if not 1 <= number <= len(hands):
         raise RuleError(gettext_noop("there is no hand %(_number)s at this table", _number=number), "number")
     target = hands[number - 1]

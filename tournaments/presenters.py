@@ -34,7 +34,8 @@ def num(value: Any) -> str:
         return "—"
     v = Fraction(str(value)) if not isinstance(value, (int, Fraction)) else Fraction(value)
     text = str(abs(v.numerator)) if v.denominator == 1 else f"{abs(float(v)):.2f}".rstrip("0").rstrip(".")
-    text = text.replace(".", get_format("DECIMAL_SEPARATOR"))
+    if "." in text:  # the reader's decimal mark (looked up only for a number that has one)
+        text = text.replace(".", get_format("DECIMAL_SEPARATOR"))
     return (MINUS + text) if v < 0 else text
 
 

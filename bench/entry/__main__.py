@@ -189,6 +189,31 @@ def start_worker() -> subprocess.Popen:
     )  # fmt: skip
 
 
+def workers_cpu(server: subprocess.Popen) -> dict[int, float]:
+    """The CPU seconds (user and system) each gunicorn worker process has used so far, by process id (the
+    workers are the server process's children; Linux's /proc; empty where it cannot be read)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
+    except OSError:
+        return {}
+    used = {}
+    for pid in children:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        used[int(pid)] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return used
+
+
+def cpu_between(before: dict[int, float], after: dict[int, float]) -> float | None:
+    """The workers' CPU seconds between two readings (None when a worker was replaced meanwhile)."""
+    if not before or before.keys() != after.keys():
+        return None
+    return sum(after[pid] - before[pid] for pid in after)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -643,6 +668,7 @@ def main(argv: list[str] | None = None) -> int:
     worker = start_worker() if os.environ.get("CELERY_BROKER_URL") else None
     tally, lock = Tally(), threading.Lock()
     try:
+        cpu_before = workers_cpu(server)
         started = time.monotonic()
         scorers = [
             Scorer(i, seating, port, started + args.seconds, tally, lock, drop=args.drop / 100)
@@ -653,6 +679,7 @@ def main(argv: list[str] | None = None) -> int:
         for scorer in scorers:
             scorer.join()
         elapsed = time.monotonic() - started
+        server_cpu = cpu_between(cpu_before, workers_cpu(server))
         check = verify(seating, tally)  # before the phones add their own tables
         flush = offline_flush(seating, port, args.offline_phones) if args.offline_phones else None
         phone = online_phone(seating, port) if args.phone else None
@@ -680,6 +707,8 @@ def main(argv: list[str] | None = None) -> int:
             "p95": round(percentile(hand_ms, 95), 1),
             "p99": round(percentile(hand_ms, 99), 1),
         },
+        # the application's CPU: the gunicorn workers' (user and system) during the timed run, per request
+        "server_cpu_ms_per_request": round(1000 * server_cpu / len(ms), 2) if server_cpu and ms else None,
         "status_codes": dict(sorted(tally.codes.items())),
         "conflicts_409": tally.codes.get(409, 0),
         "tables_filled_and_submitted": tally.tables_filled,

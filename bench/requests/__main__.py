@@ -137,6 +137,7 @@ def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
     from django.test import Client
     from django.urls import reverse
 
+    from config.settle import settle
     from scoring import services
     from scoring.models import TableResult
     from tournaments.demo import DEMO_SLUG, load_demo
@@ -146,6 +147,7 @@ def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
     replays = Replays()
     load_demo()
     replays.install()
+    settle()  # as each server process does once loaded (config/wsgi.py)
     # as in production: the standings are recomputed by a worker, not in the request that changed them;
     # the queue is a no-op here and the benchmark runs the recompute itself, outside the measures
     from django.conf import settings
@@ -207,16 +209,16 @@ def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
         record("hand add (page, by key)", count, measure(replays, lambda: by_key.post(key_url, form)))
         # the phone's save as its script sends it: the hand form with its key, asking for the fragments
         # of the page that change (a redirect, when answered with one, is followed and counted)
-        phone = {**form, "version": version(), "idempotency_key": f"bench-{table.pk}-{count}"}
-        phone.update(mcr_hand(count + 3))
-        record(
-            "phone's save (page)",
-            count,
-            measure(
-                replays,
-                lambda: phone_save(by_key, key_url, phone),
-            ),
-        )
+        # measured READS times, each hand undone (outside the measure) but the last: its CPU is the median
+        saves = []
+        for attempt in range(READS):
+            if attempt:
+                services.hand_remove_last(table=table, actor=actor, expected_version=None)
+            phone = {**form, "version": version(), "idempotency_key": f"bench-{table.pk}-{count}-{attempt}"}
+            phone.update(mcr_hand(count + 3))
+            saves.append(measure(replays, lambda phone=phone: phone_save(by_key, key_url, phone)))
+        saves[-1].cpu_ms = statistics.median(f.cpu_ms for f in saves)
+        record("phone's save (page)", count, saves[-1])
         saved = version()
         record(
             "phone's save repeated",

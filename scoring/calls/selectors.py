@@ -8,19 +8,26 @@ from django.utils import timezone
 
 from scoring.models import RefereeCall
 from tournaments.models import Session, Table, Tournament
+from tournaments.prepared import Prepared
 
 # a resolved call stays on the table page for this long, so the table sees how it ended
 RESOLVED_SHOWN_SECONDS = 15 * 60
 
 
+# the table page's read of its call, compiled once per process (``tournaments.prepared``)
+_LAST_CALL = Prepared(
+    lambda table_id: (
+        RefereeCall.objects.filter(table_id=table_id)
+        .select_related("penalty")
+        .order_by("-called_at", "-pk")[:1]
+    ),
+    table_id=int,
+)
+
+
 def table_call(*, table: Table) -> RefereeCall | None:
     """The table's call to show on its page: the open one, else the last one resolved a moment ago."""
-    last = (
-        RefereeCall.objects.filter(table=table)
-        .select_related("penalty")
-        .order_by("-called_at", "-pk")
-        .first()
-    )
+    last = next(iter(_LAST_CALL(table_id=table.pk)), None)
     if last is None:
         return None
     resolved = last.status == RefereeCall.Status.RESOLVED

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from scoring.tiles.svg import tile_svg
@@ -47,3 +49,28 @@ def tile_palette() -> list[dict]:
         }
         for suit, label in groups
     ]
+
+
+# The palette's markup by language: the same on every table page, built once per process and language.
+_PALETTES: dict[str | None, str] = {}
+
+
+@register.simple_tag
+def tile_palette_html() -> str:
+    """The picker's palette: a group of tile buttons per suit."""
+    language = get_language()
+    html = _PALETTES.get(language)
+    if html is None:
+        html = _PALETTES[language] = "".join(
+            format_html(
+                '\n    <div class="tp-suit" role="group" aria-label="{}">{}</div>',
+                group["label"],
+                format_html_join(
+                    "",
+                    '<button type="button" class="tp-tile" data-tile="{}" aria-label="{}">{}</button>',
+                    ((t["code"], t["label"], t["svg"]) for t in group["tiles"]),
+                ),
+            )
+            for group in tile_palette()
+        )
+    return mark_safe(html)
