@@ -4,8 +4,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
-# test processes: one per CPU (at most 4); TEST_PROCESSES=0 runs the suite in this one process
-TEST_PROCESSES ?= auto
+# test processes: one more than the CPUs (at most 4), since the browser and worker tests spend much of their
+# time waiting on Chromium and on real timeouts; TEST_PROCESSES=0 runs the suite in this one process
+TEST_PROCESSES ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n + 1 > 4 ? 4 : n + 1 )))
 
 .PHONY: run test install install-dev lint format migrate demo worker browser-deps bench messages clean
 
