@@ -73,6 +73,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # first: the request's frames in one chunk of the interpreter's stack (config/stackroom.py)
+    "config.stackroom.RoomyStackMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # before the page cache, so that the pages it serves carry the policy too
     "csp.middleware.CSPMiddleware",

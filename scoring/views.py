@@ -202,13 +202,15 @@ class TablePage:
             return entry.SeatsForm(data, initial=initial, players=players, auto_id="seats-%s")
         raise ValueError(slot)
 
-    def forms(self, refused: Refused | None = None) -> dict[str, Any]:
-        out = {}
+    def forms(self, refused: Refused | None = None, hand_form: bool = True) -> dict[str, Any]:
+        """The forms this visitor may use; without ``hand_form`` (the fragments, where the phone keeps its
+        own) the hand's slot only says whether a hand may be added, and its form is not built."""
+        out: dict[str, Any] = {}
         for slot in ("hand", "totals", "clear_totals", "undo", "submit", "confirm", "reopen", "seats"):
             if refused is not None and refused.slot == slot and self.can(slot):
                 out[slot] = refused.form
             elif self.can(slot):
-                out[slot] = self.build(slot)
+                out[slot] = self.build(slot) if hand_form or slot != "hand" else True
         return out
 
     def closed_sentence(self) -> str:
@@ -245,7 +247,10 @@ class TablePage:
     # -- rendering -------------------------------------------------------------------------------------
     def render(self, refused: Refused | None = None, notice: str = "") -> HttpResponse:
         s = self.state
-        forms = self.forms(refused)
+        # The page's script asks, after a hand it saved, for what changed only (not the hand form, not the
+        # call of a referee, which keeps itself current).
+        fragments = refused is None and self.request.headers.get(FRAGMENTS_HEADER) == "1"
+        forms = self.forms(refused, hand_form=not fragments)
         # a refused form's messages go in the summary at the top of the page, each linked to its field (or to
         # the form when the field is hidden, or to nothing when the form is no longer offered)
         error_form = refused.form if refused is not None and refused.status == 400 else None
@@ -301,9 +306,6 @@ class TablePage:
             "notice": notice,
         }
         status = refused.status if refused is not None else 200
-        # The page's script asks, after a hand it saved, for what changed only (not the hand form, not the
-        # call of a referee, which keeps itself current).
-        fragments = refused is None and self.request.headers.get(FRAGMENTS_HEADER) == "1"
         if not fragments:
             context |= call_context(
                 table=self.table, actor=self.actor, call_url=table_call_url(self.table, self.link_key)

@@ -32,7 +32,9 @@ def num(value: Any) -> str:
     ``1,5``), ``2.33``; ``—`` for nothing."""
     if value is None or value == "":
         return "—"
-    v = Fraction(str(value)) if not isinstance(value, (int, Fraction)) else Fraction(value)
+    if type(value) is int:  # the commonest: no fraction built
+        return (MINUS + str(-value)) if value < 0 else str(value)
+    v = _fraction(value)
     text = str(abs(v.numerator)) if v.denominator == 1 else f"{abs(float(v)):.2f}".rstrip("0").rstrip(".")
     if "." in text:  # the reader's decimal mark (looked up only for a number that has one)
         text = text.replace(".", get_format("DECIMAL_SEPARATOR"))
@@ -44,7 +46,15 @@ def signed(value: Any) -> str:
     if value is None or value == "":
         return "—"
     text = num(value)
-    return "+" + text if Fraction(str(value)) > 0 else text
+    exact = value if type(value) in (int, Fraction) else Fraction(str(value))
+    return "+" + text if exact > 0 else text
+
+
+def _fraction(value: Any) -> Fraction:
+    """``value`` as an exact number: itself when it is one, else read from its text."""
+    if isinstance(value, Fraction):
+        return value
+    return Fraction(value) if isinstance(value, int) else Fraction(str(value))
 
 
 def short_name(player: Player) -> str:
