@@ -132,6 +132,24 @@ def phone_save(client, url: str, fields: dict):
     return response
 
 
+def phone_saves(replays, client, key_url, form, version, table, actor, count) -> tuple[Figure, dict]:
+    """The phone's save as its script sends it: the hand form with its key, asking for the fragments of
+    the page that change (a redirect, when answered with one, is followed and counted). Measured READS
+    times, each hand undone (outside the measure) but the last: the figure of the last, its CPU the
+    median; and the last form sent."""
+    from scoring import services
+
+    saves = []
+    for attempt in range(READS):
+        if attempt:
+            services.hand_remove_last(table=table, actor=actor, expected_version=None)
+        phone = {**form, "version": version(), "idempotency_key": f"bench-{table.pk}-{count}-{attempt}"}
+        phone.update(mcr_hand(count + 3))
+        saves.append(measure(replays, lambda phone=phone: phone_save(client, key_url, phone)))
+    saves[-1].cpu_ms = statistics.median(f.cpu_ms for f in saves)
+    return saves[-1], phone
+
+
 def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
     from django.core.cache import cache
     from django.test import Client
@@ -207,18 +225,8 @@ def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
             "fan": hand.get("fan", ""),
         }
         record("hand add (page, by key)", count, measure(replays, lambda: by_key.post(key_url, form)))
-        # the phone's save as its script sends it: the hand form with its key, asking for the fragments
-        # of the page that change (a redirect, when answered with one, is followed and counted)
-        # measured READS times, each hand undone (outside the measure) but the last: its CPU is the median
-        saves = []
-        for attempt in range(READS):
-            if attempt:
-                services.hand_remove_last(table=table, actor=actor, expected_version=None)
-            phone = {**form, "version": version(), "idempotency_key": f"bench-{table.pk}-{count}-{attempt}"}
-            phone.update(mcr_hand(count + 3))
-            saves.append(measure(replays, lambda phone=phone: phone_save(by_key, key_url, phone)))
-        saves[-1].cpu_ms = statistics.median(f.cpu_ms for f in saves)
-        record("phone's save (page)", count, saves[-1])
+        figure, phone = phone_saves(replays, by_key, key_url, form, version, table, actor, count)
+        record("phone's save (page)", count, figure)
         saved = version()
         record(
             "phone's save repeated",
