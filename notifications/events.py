@@ -35,7 +35,7 @@ from tournaments.models import (
     TournamentRole,
 )
 from tournaments.selectors import visible_through
-from tournaments.signals import CLOCK, ENTRY, RESULTS, SCHEDULE, STATUS
+from tournaments.signals import ATTENTION, CLOCK, RESULTS, SCHEDULE, STATUS
 
 Item = tuple[int, Notice]  # (subscription id, what it is told)
 RECENT = dt.timedelta(minutes=10)  # penalties and announcements this recent are news
@@ -371,7 +371,7 @@ def of_change(tournament: Tournament, what, sessions, tables, now: dt.datetime) 
         items += penalties(tournament, now)
     if CLOCK in what:
         items += announcements(tournament, now)
-    if ENTRY in what and tables:
+    if ATTENTION in what and tables:
         items += calls(tournament, tables)
         items += held(tournament, tables)
     return items

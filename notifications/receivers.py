@@ -4,9 +4,11 @@ what the change may tell (notifications.tasks.push_event); nothing is read in th
 from __future__ import annotations
 
 from notifications.jobs import dispatch
-from tournaments.signals import CLOCK, ENTRY, RESULTS, SCHEDULE, STATUS, Change
+from tournaments.signals import ATTENTION, CLOCK, RESULTS, SCHEDULE, STATUS, Change
 
-TOLD = frozenset({SCHEDULE, STATUS, RESULTS, CLOCK, ENTRY})
+# what a change may tell someone; hands entered at a table tell nobody unless it asks for a referee
+# (``ATTENTION``), so an ordinary hand queues nothing
+TOLD = frozenset({SCHEDULE, STATUS, RESULTS, CLOCK, ATTENTION})
 
 
 def push_follow(sender, *, change: Change, **kwargs) -> None:

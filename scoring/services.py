@@ -29,7 +29,7 @@ from tournaments.lifecycle import results_open_check
 from tournaments.models import SEAT_PARKED, WIND_LETTERS, Registration, Seat, Table, Tournament
 from tournaments.permissions import Actor
 from tournaments.prepared import Prepared
-from tournaments.signals import ENTRY, RESULTS, SCHEDULE, changed_send
+from tournaments.signals import ATTENTION, ENTRY, RESULTS, SCHEDULE, changed_send
 
 
 class StaleWrite(Exception):
@@ -171,7 +171,8 @@ def _save(
 ) -> TableResult:
     """Every write of a table's result ends here: the version, the history, the summary rows of a
     confirmed table (``hands``: the table's hands, when the caller has read them), and the domain event
-    (``RESULTS`` when the table counts or counted, else ``ENTRY``). The status is the lifecycle's
+    (``RESULTS`` when the table counts or counted, else ``ENTRY``; with ``ATTENTION`` when one of
+    ``hands`` is held for a referee). The status is the lifecycle's
     (``scoring.lifecycle.result_move``), never one of ``changes``."""
     if "status" in changes:
         raise ValueError("a result's status is moved by scoring.lifecycle")
@@ -186,6 +187,8 @@ def _save(
         summaries_write(result=result, hands=hands)
     if hands is not None:
         result.read_hands = list(hands)  # what an answer shows next needs no second read
+    if hands is not None and any(_held(h) for h in hands):
+        also = also | {ATTENTION}  # a hand waits for a referee's ruling: the staff are told
     table = result.table
     changed_send(
         tournament_id=table.session.tournament_id,
@@ -196,6 +199,10 @@ def _save(
         finished=table.session.tournament.status == Tournament.Status.FINISHED,
     )
     return result
+
+
+def _held(hand: Hand) -> bool:
+    return bool(hand.valuation) and hand.valuation.get("status") == "held"
 
 
 def _with_hands_path(exc: RuleError) -> RuleError:
@@ -776,4 +783,5 @@ def hand_tiles_resolve(
         later._change_reason = f"hand {later.number} valued again after hand {number} changed"
         later._history_user = actor.db_user
         later.save()
-    return _save(result, actor, note)
+    still_held = frozenset({ATTENTION}) if any(_held(h) for h in hands) else frozenset()
+    return _save(result, actor, note, also=still_held)

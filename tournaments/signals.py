@@ -8,7 +8,9 @@ Every write service ends by sending ``changed`` once (``changed_send``), naming 
   penalties, the rules the results are read with), ``ENTRY`` (hands and totals of a table that does not
   count yet), ``ROSTER`` (players, registrations, teams, withdrawals), ``SCHEDULE`` (sessions, tables, seats,
   the seating), ``STATUS`` (a session's or the tournament's status), ``CLOCK`` (the session clock and the
-  venue screen's announcements), ``SETTINGS`` (the tournament's facts and settings);
+  venue screen's announcements), ``SETTINGS`` (the tournament's facts and settings), ``ATTENTION`` (a table
+  asks for a referee: a referee call opened or moved on, a hand held for a referee's ruling; always with
+  ``ENTRY`` or ``RESULTS``, which say what the table's data did);
 - ``sessions``, ``tables``, ``players``: ids of what the write touched, when it knows them;
 - ``rewrite``: ids of confirmed tables whose per-seat rows must be rewritten before the standings read them
   (a penalty that belongs to them changed).
@@ -50,7 +52,8 @@ SCHEDULE = "schedule"
 STATUS = "status"
 CLOCK = "clock"
 SETTINGS = "settings"
-KINDS = frozenset({RESULTS, ENTRY, ROSTER, SCHEDULE, STATUS, CLOCK, SETTINGS})
+ATTENTION = "attention"
+KINDS = frozenset({RESULTS, ENTRY, ROSTER, SCHEDULE, STATUS, CLOCK, SETTINGS, ATTENTION})
 
 changing = Signal()  # inside the write's transaction, once per change: the derived data
 changed = Signal()  # after the commit, once per tournament per transaction: the notifications

@@ -19,7 +19,7 @@ from scoring.rules.text import gettext_noop
 from tournaments import lifecycle
 from tournaments.models import Role, Table
 from tournaments.permissions import Actor, user_roles
-from tournaments.signals import ENTRY, changed_send
+from tournaments.signals import ATTENTION, ENTRY, changed_send
 
 NOTE_LIMIT = 500
 REASONS = tuple(RefereeCall.Reason.values)
@@ -46,7 +46,7 @@ def _roles_check(actor: Actor, table: Table, allowed: set[str]) -> None:
 def _sent(call: RefereeCall) -> None:
     changed_send(
         tournament_id=call.tournament_id,
-        what={ENTRY},
+        what={ENTRY, ATTENTION},
         sessions=[call.session_id],
         tables=[call.table_id],
         slug=call.tournament.slug,

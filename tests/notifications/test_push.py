@@ -356,3 +356,27 @@ def test_a_clock_change_schedules_its_messages_and_an_old_schedule_sends_nothing
         if when == new_end:
             run()
     assert t.read(t.messages()[-1])["title"] == "Mesa 1: se acabó el tiempo"
+
+
+def test_an_ordinary_hand_queues_no_push_and_a_held_hand_or_a_call_does(
+    tournament, scorer, api_as, monkeypatch
+):
+    """Hands entered at a table tell nobody: no push job is queued for them (a busy day enters thousands),
+    only for a table that asks for a referee: a hand held for a ruling, a referee call."""
+    from notifications import receivers
+    from tests.scoring.test_referee_overview import MCR_TILES, hand
+
+    queued = []
+    monkeypatch.setattr(receivers, "dispatch", lambda name, args: queued.append(args))
+    tables = seat_all(tournament)
+    publish(tournament, 1)
+    with commits():
+        hand(api_as(scorer), tables[0], 1, result="draw")
+    assert queued == []
+    with commits():
+        hand(api_as(scorer), tables[0], 2, result="win", winner="p1", discarder="p3", fan=16, tiles=MCR_TILES)
+    assert [(what, list(t)) for _, what, _, t in queued] == [(["attention"], [tables[0].pk])]
+    queued.clear()
+    with commits():
+        calls.call_create(table=tables[1], actor=Actor(role="table", table_id=tables[1].pk), reason="dispute")
+    assert [(what, list(t)) for _, what, _, t in queued] == [(["attention"], [tables[1].pk])]
