@@ -358,11 +358,29 @@ def table_seats(table: Table, active: list[Penalty] | None = None) -> list[SeatV
     ]
 
 
+# of the accounts that recorded or cancelled a penalty, the page shows the name only
+_ACCOUNT_UNSHOWN = tuple(
+    f"{account}__{name}"
+    for account in ("recorded_by", "cancelled_by")
+    for name in (
+        "password",
+        "last_login",
+        "is_superuser",
+        "first_name",
+        "last_name",
+        "email",
+        "is_staff",
+        "is_active",
+        "date_joined",
+    )
+)
+
 _PENALTIES_OF_TABLE = Prepared(
     lambda session_id, table_id: (
         Penalty.objects.select_related(
             "registration__player", "substitute__player", "session", "table", "recorded_by", "cancelled_by"
         )
+        .defer(*_ACCOUNT_UNSHOWN)
         .filter(Q(session_id=session_id) | Q(table_id=table_id))
         .order_by("sequence")
     ),
