@@ -120,12 +120,16 @@ class TablePage:
     def state(self) -> selectors.TableState:
         return selectors.table_state(table=self.table, actor=self.actor)
 
-    def written(self, result: TableResult, notice: str) -> HttpResponse:
+    def written(self, result: TableResult, notice: str, rows_kept: int = 0) -> HttpResponse:
         """The answer to a write asked by the page's script (``X-Entry-Fragments``): the fragments of the
         page that changed, with ``notice``, from what the write read and stored (its hands, its replayed
-        game): one request, one replay, instead of a redirect and a second read of the table."""
+        game): one request, one replay, instead of a redirect and a second read of the table.
+
+        ``rows_kept``: the hands the page already shows and keeps (a hand added on top of the version the
+        page showed): only the hands after them are drawn, so the answer does not grow with the table; the
+        script checks that it shows that many, and reloads the page otherwise."""
         self.__dict__["state"] = selectors.table_state(table=self.table, actor=self.actor, result=result)
-        return self.render(notice=notice)
+        return self.render(notice=notice, rows_kept=rows_kept)
 
     def refresh(self) -> None:
         """Read the table again (after a write that was refused as stale)."""
@@ -245,7 +249,7 @@ class TablePage:
         return bool(usual and s.mode == TableResult.Mode.HANDS and s.hands and len(s.hands) < usual)
 
     # -- rendering -------------------------------------------------------------------------------------
-    def render(self, refused: Refused | None = None, notice: str = "") -> HttpResponse:
+    def render(self, refused: Refused | None = None, notice: str = "", rows_kept: int = 0) -> HttpResponse:
         s = self.state
         # The page's script asks, after a hand it saved, for what changed only (not the hand form, not the
         # call of a referee, which keeps itself current).
@@ -304,6 +308,8 @@ class TablePage:
             "closed": self.closed_sentence(),
             "table_clock": clock_selectors.table_clock(table=self.table, hand_times=s.hand_times),
             "notice": notice,
+            "rows_kept": rows_kept,
+            "hand_rows": s.hands_newest_first[: len(s.hands) - rows_kept],
         }
         status = refused.status if refused is not None else 200
         if not fragments:
@@ -338,7 +344,8 @@ def _write(
         form.add_rule_error(exc)
         return Refused(slot, form, 400)
     if page.request.headers.get(FRAGMENTS_HEADER) == "1":
-        return page.written(result, success(result))
+        # a hand added on top of what the page showed: the page keeps the hands it shows
+        return page.written(result, success(result), rows_kept=result.hand_count - 1 if slot == "hand" else 0)
     messages.success(page.request, success(result))
     return redirect(page.urls["page"] + "#" + slot)
 

@@ -290,6 +290,16 @@
     const callKept = box.querySelector("#referee-call[data-kept]");
     const call = document.getElementById("referee-call");
     if (!current || (kept && !hand)) return refresh();
+    // the answer to a hand added on top of what the page shows draws the new hand only: the page keeps
+    // the rows it shows, after it, when it shows exactly the hands the answer says (else it reloads)
+    const rowsKept = box.querySelector("tbody[data-rows-kept]");
+    let shownRows = null;
+    if (rowsKept) {
+      const shown = current.querySelector("#hands table.hands > tbody");
+      const count = shown ? shown.querySelectorAll(":scope > tr.desc").length : -1;
+      if (count !== Number(rowsKept.dataset.rowsKept)) return refresh();
+      shownRows = Array.from(shown.children);
+    }
     if (kept) {
       const heading = hand.querySelector("h2");
       const submit = hand.querySelector("form.hand-form button[type=submit]");
@@ -304,6 +314,11 @@
     current.replaceChildren(...Array.from(document.importNode(box, true).childNodes));
     if (kept) current.querySelector("#hand[data-kept]").replaceWith(hand);
     if (callKept && call) current.querySelector("#referee-call[data-kept]").replaceWith(call);
+    if (shownRows) {
+      const body = current.querySelector("tbody[data-rows-kept]");
+      body.append(...shownRows);
+      body.removeAttribute("data-rows-kept");
+    }
     if (window.htmx) window.htmx.process(current);
     current.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true, detail: { elt: current } }));
     render();

@@ -80,6 +80,15 @@ def seat_scores(driver) -> list[str]:
     )
 
 
+def page_fetches(browser, table) -> int:
+    """The requests the page's script sent to the table's page (its POSTs and its reads of the page)."""
+    return browser.execute_script(
+        "return performance.getEntriesByType('resource')"
+        ".filter(e => e.initiatorType === 'fetch' && new URL(e.name).pathname === arguments[0]).length",
+        link_url(table),
+    )
+
+
 def test_three_hands_entered_offline_survive_a_reload_and_are_stored_once_in_order(
     browser, proxy, tournament
 ):
@@ -106,6 +115,7 @@ def test_three_hands_entered_offline_survive_a_reload_and_are_stored_once_in_ord
     assert queued(browser) == 3
     assert stored(table) == []
 
+    fetched = page_fetches(browser, table)
     network(browser, proxy, online=True)
     wait_for(lambda: queued(browser) == 0 and not banner(browser), "the queue to be sent")
     assert [(h["winner"], h.get("discarder"), h["fan"]) for h in stored(table)] == [
@@ -118,6 +128,10 @@ def test_three_hands_entered_offline_survive_a_reload_and_are_stored_once_in_ord
     # the server's totals: 32 −18 −16 −8 after hand 1; self-drawn 10: −18 +54 −18 −18; North 12 on East: −20 −8 −8 +36
     wait_for(lambda: seat_scores(browser) == ["−6", "38", "−42", "10"], "the server's totals on the page")
     assert proxy.posts.count(link_url(table)) == 3  # one POST per hand (other POSTs: tile value previews)
+    # the answers to hands 2 and 3 drew their own rows only: the page kept the rows it showed after them
+    assert page_fetches(browser, table) == fetched + 3  # the three POSTs: no read of the page to redraw it
+    assert [td.text for td in browser.find_elements("css selector", "#hands td.hn")] == ["3", "2", "1"]
+    assert not browser.find_elements("css selector", "[data-rows-kept]")
 
 
 def test_a_change_from_another_device_is_shown_beside_the_phones_hands_and_nothing_is_lost(

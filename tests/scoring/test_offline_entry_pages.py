@@ -144,6 +144,31 @@ def test_a_hand_saved_by_the_script_answers_with_what_changed_not_the_hand_form(
     assert "data-tile-picker" in full_html and "main content" not in full_html
 
 
+def test_the_next_hand_saved_by_the_script_draws_the_new_hand_only(client, tournament):
+    """A hand added on top of what the phone shows answers with the new hand's rows only, marked with how
+    many hands the phone keeps after them: the answer does not grow with the table. The full page, and a
+    write that is not a hand added, still draw every hand."""
+    table = seat_session(tournament)[0]
+    sizes = []
+    for number in range(1, 5):
+        hand = {"action": "hand", "version": str(number), "idempotency_key": f"k{number}", "result": "win"}
+        hand |= {"winner": str(number % 4), "discarder": str((number + 1) % 4), "fan": str(8 + number)}
+        html = client.post(link_url(table), hand, HTTP_X_ENTRY_FRAGMENTS="1").content.decode()
+        rows = re.findall(r'<td rowspan="2" class="hn">(\d+)</td>', html)
+        assert rows == [str(number)], rows
+        kept = re.search(r"<tbody([^>]*)>", html).group(1)
+        assert kept == ("" if number == 1 else f' data-rows-kept="{number - 1}"')
+        sizes.append(len(html))
+    assert sizes[3] - sizes[2] < 200  # constant but for the digits of the scores
+    page = client.get(link_url(table)).content.decode()
+    assert re.findall(r'<td rowspan="2" class="hn">(\d+)</td>', page) == ["4", "3", "2", "1"]
+    assert "data-rows-kept" not in page
+    undo = {"action": "undo", "version": "5", "idempotency_key": "u1"}
+    html = client.post(link_url(table), undo, HTTP_X_ENTRY_FRAGMENTS="1").content.decode()
+    assert re.findall(r'<td rowspan="2" class="hn">(\d+)</td>', html) == ["3", "2", "1"]
+    assert "data-rows-kept" not in html
+
+
 def closed_of(html: str) -> str:
     found = re.search(r'<div id="offline-entry"[^>]*?data-closed="([^"]*)"', html)
     return found.group(1) if found else ""
