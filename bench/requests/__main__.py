@@ -16,7 +16,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/mahjong_bench_requests"
@@ -123,10 +123,12 @@ def mcr_hand(number: int) -> dict:
 
 
 def phone_save(client, url: str, fields: dict):
-    """The table page's script saving a hand: the form with its key, asking for the page's fragments; a
-    redirect, when the answer is one, is followed with the same headers (as the browser's fetch does)."""
-    headers = {"HTTP_IDEMPOTENCY_KEY": fields["idempotency_key"], "HTTP_X_ENTRY_FRAGMENTS": "1"}
-    response = client.post(url, fields, **headers)
+    """The table page's script saving a hand as ``static/js/offline-entry.js`` sends it: the form, its key
+    among the fields, URL-encoded, asking for the page's fragments; a redirect, when the answer is one, is
+    followed with the same headers (as the browser's fetch does)."""
+    headers = {"HTTP_X_ENTRY_FRAGMENTS": "1"}
+    body = urlencode({name: "" if value is None else value for name, value in fields.items()})
+    response = client.post(url, body, content_type="application/x-www-form-urlencoded", **headers)
     if response.status_code in (301, 302, 303):
         response = client.get(response["Location"], HTTP_X_ENTRY_FRAGMENTS="1")
     return response
