@@ -10,6 +10,7 @@ cost that grows with the number of hands shows as a difference between the colum
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
 import statistics
 import sys
@@ -89,6 +90,24 @@ class Figure:
     sql: tuple[str, ...] = ()
 
 
+class Calls:
+    """``--calls``: the Python function calls a request makes, counted by the profiler, instead of its CPU
+    time. They do not vary with the machine or its load, so two runs compare call for call."""
+
+    on = False
+
+    @classmethod
+    def run(cls, call) -> tuple[object, float]:
+        """``call()``'s answer and its cost: CPU milliseconds, or function calls with ``--calls``."""
+        if not cls.on:
+            start = time.process_time()
+            response = call()
+            return response, (time.process_time() - start) * 1000
+        profile = cProfile.Profile()
+        response = profile.runcall(call)
+        return response, float(sum(entry.callcount for entry in profile.getstats()))
+
+
 def measure(replays: Replays, call, repeat: int = 1) -> Figure:
     """One request; a read is repeated ``repeat`` times and its CPU time is the median."""
     from django.db import connection
@@ -98,9 +117,8 @@ def measure(replays: Replays, call, repeat: int = 1) -> Figure:
     for _ in range(repeat):
         before = replays.count
         with CaptureQueriesContext(connection) as queries:
-            start = time.process_time()
-            response = call()
-            cpus.append((time.process_time() - start) * 1000)
+            response, cost = Calls.run(call)
+            cpus.append(cost)
     body = b"".join(response.streaming_content) if response.streaming else response.content
     return Figure(
         replays.count - before,
@@ -282,8 +300,9 @@ def run(hand_counts: list[int]) -> dict[str, dict[int, Figure]]:
 
 
 def report(figures: dict[str, dict[int, Figure]], hand_counts: list[int]) -> None:
+    cost, digits = ("calls", 0) if Calls.on else ("CPU ms", 1)
     head = f"{'request':<26}" + "".join(
-        f" | {f'{n} hands: replays, SQL, CPU ms, bytes':>38}" for n in hand_counts
+        f" | {f'{n} hands: replays, SQL, {cost}, bytes':>38}" for n in hand_counts
     )
     print(head)
     print("-" * len(head))
@@ -294,7 +313,8 @@ def report(figures: dict[str, dict[int, Figure]], hand_counts: list[int]) -> Non
             cells.append(
                 f" | {'':>38}"
                 if f is None
-                else f" | {f.replays:>7} {f.statements:>5} {f.cpu_ms:>8.1f} {f.bytes_sent:>9}" + " " * 5
+                else f" | {f.replays:>7} {f.statements:>5} {f.cpu_ms:>8.{digits}f} {f.bytes_sent:>9}"
+                + " " * 5
             )
         print(f"{kind:<26}" + "".join(cells))
 
@@ -304,7 +324,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, nargs="+", default=[2, 12], help="hands at the table before")
     parser.add_argument("--database", default=os.environ.get("DATABASE_URL", DEFAULT_DATABASE))
     parser.add_argument("--show", nargs="*", default=[], help="print the statements of these requests")
+    parser.add_argument(
+        "--calls", action="store_true", help="count each request's Python function calls instead of its CPU"
+    )
     args = parser.parse_args(argv)
+    Calls.on = args.calls
     if args.database.startswith(("postgres://", "postgresql://")):
         fresh_database(args.database)
     setup_django(args.database)
