@@ -383,7 +383,12 @@ def points_table_result(game: GameResult, inputs: TableInputs) -> TableResult:
 
 
 def running(scores: Sequence[Number], deltas: Sequence[Number]) -> tuple[Number, ...]:
-    return exact_all(Fraction(a) + Fraction(b) for a, b in zip(scores, deltas, strict=True))
+    """The scores after a hand: whole numbers added as they are (the common case, and the quick one), any
+    other through ``Fraction``."""
+    return tuple(
+        a + b if type(a) is int and type(b) is int else exact(Fraction(a) + Fraction(b))
+        for a, b in zip(scores, deltas, strict=True)
+    )
 
 
 def win_parties(hand: Mapping[str, Any]) -> tuple[int, int | None]:

@@ -178,3 +178,17 @@ def test_the_range_of_a_session_is_what_a_confirmed_table_gives(rules: Ruleset, 
     }
     assert outcomes.spread >= rules.score_bound()
     assert all(len(vector) == 4 and sum(vector) == sum(paid) for vector in outcomes.places)
+
+
+def test_running_scores_stay_exact_whatever_the_numbers():
+    """The scores after a hand: whole numbers stay ``int``; halves (a pot split two ways) stay exact and
+    become ``int`` again once whole; ``True`` is not taken for the number 1 by its type."""
+    from fractions import Fraction
+
+    from scoring.rules import common
+
+    assert common.running((100, -20), (8, -8)) == (108, -28)
+    assert all(type(v) is int for v in common.running((100, -20), (8, -8)))
+    halves = common.running((1, Fraction(1, 2)), (Fraction(1, 2), Fraction(1, 2)))
+    assert halves == (Fraction(3, 2), 1) and type(halves[1]) is int
+    assert common.running((True, 0), (1, 0)) == (2, 0)
