@@ -200,16 +200,39 @@ class SeatView:
 
 @dataclass
 class HandRow:
+    """One hand of the table as the page and the API show it. Its words are written when first read: an
+    answer that draws only the newest hand writes only that hand's."""
+
     number: int
-    label: str  # where in the game the hand was played ("East 2, 1 counter")
-    description: str
-    deltas: list[str]
-    scores: list[str]
-    after: str  # counters and sticks left after the hand
     replayed: bool
     data: dict
-    valuation: dict | None = None  # the check of the hand's tiles (scoring.tiles)
-    step: Any = None  # the engine's state after the hand (numbers, for the API)
+    valuation: dict | None  # the check of the hand's tiles (scoring.tiles)
+    step: Any  # the engine's state after the hand (numbers, for the API)
+    rules: Ruleset
+    seats: list
+    before: tuple[int | None, str | None, int]  # the dealer, the round wind and the counters before it
+
+    @functools.cached_property
+    def label(self) -> str:
+        """Where in the game the hand was played ("East 2, 1 counter")."""
+        return round_label(self.rules, self.seats, *self.before)
+
+    @functools.cached_property
+    def description(self) -> str:
+        return describe_hand(self.rules, self.data, [s.short for s in self.seats])
+
+    @functools.cached_property
+    def deltas(self) -> list[str]:
+        return [signed(d) for d in self.step.deltas]
+
+    @functools.cached_property
+    def scores(self) -> list[str]:
+        return [num(s) for s in self.step.scores]
+
+    @functools.cached_property
+    def after(self) -> str:
+        """Counters and sticks left after the hand."""
+        return after_hand(self.rules, self.step.honba, self.step.sticks)
 
     @property
     def cells(self) -> list[tuple[str, str]]:
@@ -548,22 +571,19 @@ def _replay_totals(state: TableState, rules: Ruleset, result: TableResult) -> li
 def _replay_hands(
     state: TableState, rules: Ruleset, result: TableResult | None, hands: list[Hand], seats: list
 ) -> list[Fraction]:
-    names = [s.short for s in seats]
     game = getattr(result, "read_game", None) or rules.play_game([h.data for h in hands])
     dealer, wind, honba = 0, "E", 0
     for hand, step in zip(hands, game.steps, strict=True):
         state.hands.append(
             HandRow(
                 number=hand.number,
-                label=round_label(rules, seats, dealer, wind, honba),
-                description=describe_hand(rules, hand.data, names),
-                deltas=[signed(d) for d in step.deltas],
-                scores=[num(s) for s in step.scores],
-                after=after_hand(rules, step.honba, step.sticks),
                 replayed=step.replayed,
                 data=hand.data,
                 valuation=hand.valuation,
                 step=step,
+                rules=rules,
+                seats=seats,
+                before=(dealer, wind, honba),
             )
         )
         dealer, wind, honba = step.dealer, step.round_wind, step.honba
