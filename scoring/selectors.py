@@ -404,7 +404,18 @@ _PENALTIES_OF_TABLE = Prepared(
             "registration__player", "substitute__player", "session", "table", "recorded_by", "cancelled_by"
         )
         .defer(*_ACCOUNT_UNSHOWN)
-        .filter(Q(session_id=session_id) | Q(table_id=table_id))
+        .filter(
+            Q(table_id=table_id)
+            | Q(session_id=session_id)
+            & (
+                Q(registration_id__in=Seat.objects.filter(table_id=table_id).values("registration_id"))
+                | Q(
+                    registration_id__in=Penalty.objects.filter(
+                        session_id=session_id, substitute_id__isnull=False
+                    ).values("substitute_id")
+                )
+            )
+        )
         .order_by("sequence")
     ),
     session_id=int,
@@ -413,9 +424,11 @@ _PENALTIES_OF_TABLE = Prepared(
 
 
 def _table_penalties(table: Table) -> list[Penalty]:
-    """Every penalty of the table's session or recorded at the table, in order, cancelled ones too: one
-    read per table object for the seats, the session result, the page's list and the history (a write of
-    hands, totals or a confirmation changes none)."""
+    """The penalties that can touch the table, in order, cancelled ones too: those recorded at it, and
+    those of its session given to a player seated at it or to a substitute (who may have taken a seat
+    here): not the other tables' players', so that the read does not grow with the session. One read per
+    table object for the seats, the session result, the page's list and the history (a write of hands,
+    totals or a confirmation changes none)."""
     cached = getattr(table, "_penalties_read", None)
     if cached is not None:
         return cached

@@ -336,3 +336,48 @@ def test_the_documented_shape_is_the_shape_served(api_as, referee, table):
     assert set(body["state"]) == set(RunningStateSerializer().fields)
     assert set(body["summary"][0]) == set(SummarySerializer().fields)
     assert body["summary"][0]["table_points"] == 4 and isinstance(body["summary"][0]["game_score"], int)
+
+
+def test_a_table_reads_the_penalties_that_can_touch_it_not_the_other_tables_players(
+    api_as, make_tournament, make_user
+):
+    """A table's state reads its own players' penalties and its substitutes', not those of the session's
+    other tables (the save of a hand does not grow with the session); the scores are the same as with
+    every penalty of the session."""
+    from penalties.services import active_penalties, penalty_record
+    from scoring import selectors
+    from scoring.services import table_outcome
+    from tournaments.models import Table
+    from tournaments.permissions import Actor
+
+    director = make_user("reads-director")
+    tournament = make_tournament(slug="penalty-reads", director=director, substitutes=1)
+    first, _ = seat(tournament, KEYS, ("p5", "p6", "p7", "p8"))
+    regs = {r.key: r for r in tournament.registrations.all()}
+    session = tournament.sessions.get(number=1)
+    actor = Actor(user=director, role=Role.DIRECTOR)
+
+    def record(key, kind, **more):
+        return penalty_record(
+            tournament=tournament, registration=regs[key], kind=kind, actor=actor, session=session, **more
+        )
+
+    elsewhere = record("p6", "referee", points=-9, reason="slow play")
+    mine = record("p1", "referee", points=-5, reason="slow play")
+    replaced = record("p2", "replaced", substitute=regs["s1"], reason="illness")
+    substitute = record("s1", "referee", points=-3, reason="slow play")  # now seated at the first table
+    answer = api_as(director).post(url(first, "hands/"), win("s1", "p4", 8, 1), format="json")
+    assert answer.status_code == 201, answer.content
+    read = selectors._table_penalties(Table.objects.select_related("session__tournament").get(pk=first.pk))
+    assert [p.pk for p in read] == [mine.pk, replaced.pk, substitute.pk]
+    assert elsewhere.pk not in [p.pk for p in selectors._table_penalties(first)]
+    state = selectors.table_state(table=Table.objects.get(pk=first.pk))
+    _, every, credited, _ = table_outcome(
+        TableResult.objects.get(table=first),
+        registrations=[s.registration for s in state.seats],
+        penalties=active_penalties(session=session),
+    )
+    assert [row.final for row in state.outcome] == [selectors.signed(s.final) for s in every.seats]
+    assert [r.key for r in credited] == ["p1", "s1", "p3", "p4"]
+    assert answer.json()["scores"] == [-8, 32, -8, -16]  # the South seat (s1) wins
+    assert [row.final for row in state.outcome] == ["−13", "+29", "−8", "−16"]  # p1 and s1 fined
