@@ -148,16 +148,22 @@ def stamp(slug: str) -> str:
 
 def changed(slug: str) -> None:
     """What the public pages of ``slug`` show changed: a new stamp now, and again after the commit (a
-    page rendered meanwhile from the data before the commit is never served after it)."""
+    page rendered meanwhile from the data before the commit is never served after it).
 
-    def bump():
+    Inside a transaction the other processes see the change only at the commit, so the stamp they read
+    is renewed then; now, only this process's memo is (one round trip to the shared cache per write
+    instead of two). Without the memo (the embedded file cache) the shared stamp is renewed both times."""
+
+    def bump(shared: bool = True):
         value = secrets.token_hex(6)
         local.set(f"stamp:{slug}", value, _memo_seconds())
-        with contextlib.suppress(Exception):
-            cache.set(_stamp_key(slug), value, STAMP_SECONDS)
+        if shared:
+            with contextlib.suppress(Exception):
+                cache.set(_stamp_key(slug), value, STAMP_SECONDS)
 
-    bump()
-    if transaction.get_connection().in_atomic_block:
+    in_transaction = transaction.get_connection().in_atomic_block
+    bump(shared=not in_transaction or _memo_seconds() <= 0)
+    if in_transaction:
         transaction.on_commit(bump)
 
 
