@@ -36,6 +36,10 @@ NOTABLE_TILES = {
     "robbing_kong": True,
 }
 MARKERS = ("1753", "1,753", "1.753", "1 753", "1\xa0753", "1\u202f753")
+# the rows' own ids and those they point to: after a long run of tests a row's id can be 1753 too
+ROW_IDS = re.compile(
+    r'"(?:id|[a-z_]+_id|table|session|registration|player|seat|tournament|team|result|hand|substitute)":\s*\d+'
+)
 
 
 def hidden_world():
@@ -87,7 +91,7 @@ def hidden_world():
 
 
 def leaked(content: bytes) -> list[str]:
-    text = content.decode("utf-8", "replace")
+    text = ROW_IDS.sub("", content.decode("utf-8", "replace"))
     return [m for m in MARKERS if m in text]
 
 
@@ -312,3 +316,9 @@ def test_the_ema_ranking_counts_the_tournament_once_the_hidden_sessions_are_reve
     assert EmaTournament.objects.get(tournament=world.tournament).counted
     winner = TournamentResult.objects.get(tournament=world.tournament, place=1)
     assert winner.player.ema_id == "04000009"  # the hidden session's 1753 made p9 the winner
+
+
+def test_a_row_whose_id_is_the_hidden_score_is_not_a_leak_but_the_score_is():
+    assert leaked(b'{"id":1753,"table":1753,"seats":[{"registration_id":1753}]}') == []
+    assert leaked(b'{"id":3,"scores":[1753,-253,-700,-800]}') == ["1753"]
+    assert leaked("<td>+1\u202f753</td>".encode()) == ["1\u202f753"]
