@@ -281,7 +281,15 @@ def test_every_state_of_the_table_phone_and_every_public_page(
             network(driver, proxy, online=True)
             wait_for(lambda: driver.find_elements("id", "offline-conflict"), "the conflict")
             audit.check("conflict", show="#offline-conflict")
-            driver.find_element("xpath", "//button[contains(., 'Add my hands after these')]").click()
+            # the queue's panel is drawn again as the script works: find and click in one try, again if the
+            # button found was replaced before the click
+            wait_for(
+                lambda: (
+                    driver.find_element("xpath", "//button[contains(., 'Add my hands after these')]").click()
+                    or True
+                ),
+                "the click on 'Add my hands after these'",
+            )
             wait_for(lambda: queued(driver) == 0 and not banner(driver), "the phone's hand sent")
 
             for state, advance, expected in (
