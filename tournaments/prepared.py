@@ -18,7 +18,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from django.db import connections
 from django.db.models import QuerySet
+from django.db.models.query import ModelIterable, get_related_populators
 
 # What the compiler works out before running a query, and what the querysets' iterables read from it.
 _COMPILER_STATE = ("select", "klass_info", "annotation_col_map", "col_count", "has_extra_select")
@@ -61,6 +63,57 @@ class _Compiled:
         self.state = {name: getattr(compiler, name) for name in _COMPILER_STATE}
         # the columns' converters (what results_iter asks for the selected columns), worked out once too
         self.converters = compiler.get_converters([s[0] for s in compiler.select[0 : compiler.col_count]])
+        self.models = _ModelRows.of(template, compiler, alias, self.converters)
+
+
+class _ModelRows:
+    """How a read of model objects turns its rows into objects, worked out once: what ``ModelIterable``
+    works out on every run (the columns of each model, the populators of its ``select_related``), kept, since
+    none of it depends on the values (the populators hold no row)."""
+
+    def __init__(self, compiler, alias: str, converters: dict):
+        klass_info, select = compiler.klass_info, compiler.select
+        fields = klass_info["select_fields"]
+        self.alias = alias
+        self.model = klass_info["model"]
+        self.start, self.end = fields[0], fields[-1] + 1
+        self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
+        self.populators = get_related_populators(klass_info, select, alias)
+        self.converters = list(converters.items())
+
+    @classmethod
+    def of(cls, template: QuerySet, compiler, alias: str, converters: dict) -> _ModelRows | None:
+        """For a plain read of model objects (no annotation, no known related objects), else None: the
+        queryset's own iterable builds those."""
+        if (
+            template._iterable_class is not ModelIterable
+            or compiler.annotation_col_map
+            or template._known_related_objects
+            or compiler.has_extra_select
+        ):
+            return None
+        return cls(compiler, alias, converters)
+
+    def read(self, sql: str, params: tuple) -> list:
+        connection = connections[self.alias]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall()
+        out = []
+        model, alias, init_list, start, end = self.model, self.alias, self.init_list, self.start, self.end
+        for row in rows:
+            if self.converters:
+                row = list(row)
+                for pos, (convs, expression) in self.converters:
+                    value = row[pos]
+                    for converter in convs:
+                        value = converter(value, expression, connection)
+                    row[pos] = value
+            obj = model.from_db(alias, init_list, row[start:end])
+            for populator in self.populators:
+                populator.populate(row, obj)
+            out.append(obj)
+        return out
 
 
 class Prepared:
@@ -87,15 +140,22 @@ class Prepared:
     def __call__(self, *, using: str | None = None, **values: Any) -> list:
         if values.keys() != self._kinds.keys() or any(v is None for v in values.values()):
             raise TypeError(f"a prepared read takes {sorted(self._kinds)}, none of them None")
-        return list(self._queryset(self._for(using), values))
+        compiled = self._for(using)
+        if compiled.models is not None:
+            return compiled.models.read(compiled.sql, self._params(compiled, values))
+        return list(self._queryset(compiled, values))
+
+    @staticmethod
+    def _params(compiled: _Compiled, values: dict[str, Any]) -> tuple:
+        return tuple(
+            p if slot is None else values[slot]
+            for p, slot in zip(compiled.params, compiled.slots, strict=True)
+        )
 
     @staticmethod
     def _queryset(compiled: _Compiled, values: dict[str, Any]) -> QuerySet:
         """A queryset like the template whose compiler answers with the kept SQL and these values."""
-        params = tuple(
-            p if slot is None else values[slot]
-            for p, slot in zip(compiled.params, compiled.slots, strict=True)
-        )
+        params = Prepared._params(compiled, values)
         template = compiled.template
         query = object.__new__(type(template.query))
         query.__dict__ = template.query.__dict__.copy()

@@ -65,3 +65,43 @@ def test_arguments_it_cannot_take_are_refused():
     # an argument that is not a parameter of the SQL (here: left out of the query) cannot be prepared
     with pytest.raises(ValueError):
         Prepared(lambda pk: Player.objects.all(), pk=int)(pk=1)
+
+
+def _attributes(obj, depth: int = 0) -> dict:
+    """An object's field values and those of the related objects read with it, as far as ``depth``."""
+    out = {f.attname: getattr(obj, f.attname) for f in obj._meta.concrete_fields}
+    if depth:
+        for field in obj._meta.get_fields():
+            if field.is_relation and field.is_cached(obj):
+                related = field.get_cached_value(obj)
+                out[field.name] = None if related is None else _attributes(related, depth - 1)
+    return out
+
+
+def test_a_read_with_its_related_objects_builds_them_as_the_queryset_does(tournament, referee):
+    """The table page's read of a table by its key: the seats with their table, its session, tournament,
+    clock and result (none yet: a relation that is empty), each seat's registration and player; built
+    from kept populators, the same objects as the queryset's, call after call."""
+    from scoring import services
+    from scoring.models import TableResult
+    from scoring.selectors import _SEATS_BY_KEY, _seats_with_table
+    from tests.clock.conftest import seat_session
+    from tournaments.models import Role, Table
+    from tournaments.permissions import Actor
+
+    seat_session(tournament, 1)
+    first, second = Table.objects.filter(session__tournament=tournament).order_by("number")[:2]
+    services.hand_add(
+        table=second,
+        hand={"result": "draw"},
+        actor=Actor(user=referee, role=Role.REFEREE),
+        expected_version=None,
+    )
+    for table in (first, second, first):
+        got = _SEATS_BY_KEY(private_key=table.private_key)
+        expected = list(_seats_with_table(private_key=table.private_key))
+        assert [_attributes(s, depth=4) for s in got] == [_attributes(s, depth=4) for s in expected]
+        assert [s.position for s in got] == [0, 1, 2, 3]
+        assert got[0].table.session.tournament.settings == tournament.settings
+        has_result = TableResult.objects.filter(table=table).exists()
+        assert (getattr(got[0].table, "result", None) is not None) == has_result
