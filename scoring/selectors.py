@@ -80,6 +80,7 @@ def _table_with_seats(seats: list[Seat], **where: Any) -> Table:
     if [s.position for s in seats] == [0, 1, 2, 3]:
         table = seats[0].table
         table._registrations = [s.registration for s in seats]
+        table._seat_rows = seats  # the seats as read, kept while the registrations are these (table_seats)
         return table
     return get_object_or_404(Table.objects.select_related(*TABLE_PAGE_RELATED), **where)
 
@@ -180,6 +181,7 @@ def table_refresh(table: Table) -> None:
     if Table.result.is_cached(table):
         Table.result.related.delete_cached_value(table)
     table.__dict__.pop("_registrations", None)
+    table.__dict__.pop("_seat_rows", None)
 
 
 # -- a table's state -----------------------------------------------------------------------------------
@@ -342,7 +344,10 @@ def table_seats(table: Table, active: list[Penalty] | None = None) -> list[SeatV
     """The table's seats by wind, with who replaced whom (``active``: the session's active penalties,
     when already read). The seated registrations are kept on ``table`` for the services."""
     read = getattr(table, "_registrations", None)  # the four seats, already read for this table
-    if read is not None:
+    rows = getattr(table, "_seat_rows", None)
+    if read is not None and rows is not None and [s.registration for s in rows] == read:
+        seats = rows
+    elif read is not None:
         seats = [Seat(table=table, position=i, registration=r) for i, r in enumerate(read)]
     elif "seats" in getattr(table, "_prefetched_objects_cache", {}):  # read with the table
         seats = sorted(table.seats.all(), key=lambda s: s.position)

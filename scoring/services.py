@@ -588,6 +588,7 @@ def seats_correct(
     for seat, registration in enumerate(registrations):
         seated[moves[seat]] = registration
     table._registrations = seated
+    table.__dict__.pop("_seat_rows", None)
     getattr(table, "_prefetched_objects_cache", {}).pop("seats", None)
     table.__dict__.pop("_seats_read", None)  # the seats a page or the API read before the correction
     return _save(result, actor, note, hands=hands, also=frozenset({SCHEDULE}), **changes)
