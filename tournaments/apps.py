@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.utils.translation import get_language
 
-from config import dbcheck
+from config import dbcheck, dbtypes
 
 
 class TournamentsConfig(AppConfig):
@@ -17,3 +17,4 @@ class TournamentsConfig(AppConfig):
         names.set_language_source(get_language)  # names ordered as the reader's language orders them
         languages.connect()  # the account's language read into the session at sign-in
         dbcheck.connect()  # persistent connections checked after they sat idle, not on every request
+        dbtypes.connect()  # timestamps read by psycopg's compiled loader
