@@ -167,13 +167,15 @@ def _save(
     reason: str,
     hands: Sequence[Hand] | None = None,
     also: frozenset[str] = frozenset(),
+    only_changes: bool = False,
     **changes,
 ) -> TableResult:
     """Every write of a table's result ends here: the version, the history, the summary rows of a
     confirmed table (``hands``: the table's hands, when the caller has read them), and the domain event
     (``RESULTS`` when the table counts or counted, else ``ENTRY``; with ``ATTENTION`` when one of
     ``hands`` is held for a referee). The status is the lifecycle's
-    (``scoring.lifecycle.result_move``), never one of ``changes``."""
+    (``scoring.lifecycle.result_move``), never one of ``changes``. ``only_changes``: the caller changed
+    nothing else of the result, and the row's other columns are left as they are."""
     if "status" in changes:
         raise ValueError("a result's status is moved by scoring.lifecycle")
     counted = getattr(result, "status_locked", result.status) == lifecycle.CONFIRMED
@@ -182,7 +184,7 @@ def _save(
     result.version += 1
     result._change_reason = reason or ""
     _stamp(result, actor, result.table)
-    result.save()
+    result.save(update_fields=[*changes, "version", "updated_at"] if only_changes else None)
     if result.is_confirmed:
         summaries_write(result=result, hands=hands)
     if hands is not None:
@@ -261,7 +263,7 @@ def hand_add(
     new._change_reason = note
     new.save()
     result.hand_count = new.number
-    return _save(result, actor, note, hands=[*existing, new], mode=TableResult.Mode.HANDS)
+    return _save(result, actor, note, hands=[*existing, new], only_changes=True, mode=TableResult.Mode.HANDS)
 
 
 @transaction.atomic

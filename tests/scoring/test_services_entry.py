@@ -325,3 +325,35 @@ def test_fractional_totals_are_kept_exact_and_confirm(make_tournament, director)
         SeatSummary.objects.filter(table=table).order_by("position").values_list("final", flat=True)
     )
     assert finals == [Fraction(43, 2), Fraction(-21, 2), -5, -6]
+
+
+def test_a_hand_added_rewrites_only_what_it_changes_and_keeps_the_whole_result_in_the_history(
+    table, as_scorer
+):
+    """A hand added changes the result's version, its mode and its time of change: the row's other
+    columns are not written again; the history keeps the whole result, as every write's does."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    services.hand_add(table=table, hand=DRAW, actor=as_scorer, expected_version=None)
+    before = result_of(table)
+    with CaptureQueriesContext(connection) as queries:
+        services.hand_add(table=table, hand=P1_ON_P3_8, actor=as_scorer, expected_version=before.version)
+    updates = [
+        q["sql"] for q in queries.captured_queries if q["sql"].startswith('UPDATE "scoring_tableresult"')
+    ]
+    assert len(updates) == 1
+    written = updates[0].split(" WHERE ")[0]
+    assert '"version"' in written and '"mode"' in written and '"updated_at"' in written
+    assert '"scores"' not in written and '"status"' not in written and '"submitted_by_id"' not in written
+    after = result_of(table)
+    assert after.version == before.version + 1 and after.updated_at > before.updated_at
+    assert (after.mode, after.status, after.scores) == (TableResult.Mode.HANDS, before.status, None)
+    assert after.hands.count() == 2
+    last = after.history.order_by("-history_id").first()
+    assert (last.version, last.mode, last.status, last.history_change_reason) == (
+        after.version,
+        after.mode,
+        after.status,
+        "hand 2 added",
+    )
