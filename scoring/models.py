@@ -10,13 +10,14 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.signals import pre_create_historical_record
 
 from tournaments.fields import FractionField
-from tournaments.history import HistoricalRecords
+from tournaments.history import HistoricalRecords, QuickInsert
 from tournaments.models import Registration, Session, Table, Tournament, Wind
 
 
-class WriterHistory(models.Model):
+class WriterHistory(QuickInsert):
     """What the history keeps of a writer with no account: the number of the table whose private link
-    made the change (``history_user`` is empty then)."""
+    made the change (``history_user`` is empty then). Its rows are inserted with SQL written once
+    (``tournaments.history.QuickInsert``)."""
 
     history_table_link = models.PositiveSmallIntegerField(_("table link of table"), null=True, blank=True)
 

@@ -1,15 +1,90 @@
-"""The models' change history (django-simple-history), with the history manager's class made once per model.
+"""The models' change history (django-simple-history), with the history manager's class made once per model,
+and historical rows inserted with SQL written once.
 
 simple-history's descriptor builds a new manager class (``Manager.from_queryset``, which inspects every
 method of the queryset class) each time ``instance.history`` or ``Model.history`` is read, and it reads it
 once for every historical row it writes: a hand saved writes two. The class is the same every time; here
 it is built on first use and kept.
+
+A historical row is only ever inserted, whole, by simple-history: the ``INSERT`` Django's ``save()`` writes
+for it is the same every time but for its values. ``QuickInsert`` (a base of the historical models that
+ask for it) writes it once per model and database, and inserts each row with its values, prepared by each
+field as ``save()`` prepares them. Any other save (an update, a row with an expression among its values, a
+database that cannot return the new id) is Django's own.
 """
 
 from __future__ import annotations
 
+from django.db import connections, models, router, transaction
+from django.db.models.sql import InsertQuery
 from simple_history import models as simple_history
 from simple_history.manager import HistoryDescriptor
+
+
+class _Insert:
+    """A model's ``INSERT`` for one database: its SQL, its fields, the columns it returns."""
+
+    def __init__(self, model, alias: str, obj):
+        meta = model._meta
+        self.fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field]
+        self.returning = meta.db_returning_fields
+        connection = connections[alias]
+        # what Django applies to the returned columns (the backend's converters, then the field's)
+        self.converters = [
+            connection.ops.get_db_converters(f.get_col(meta.db_table)) + f.get_db_converters(connection)
+            for f in self.returning
+        ]
+        query = InsertQuery(model)
+        query.insert_values(self.fields, [obj])
+        compiler = query.get_compiler(using=alias)
+        compiler.returning_fields = self.returning
+        statements = compiler.as_sql()
+        self.sql = statements[0][0] if len(statements) == 1 else ""
+        if self.sql.count("%s") != len(self.fields) or any(
+            hasattr(f, "get_placeholder") for f in self.fields
+        ):
+            self.sql = ""  # a field with a placeholder of its own: Django's save writes it
+
+
+class QuickInsert(models.Model):
+    """A historical model whose new rows are inserted with SQL written once (see the module)."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        alias = kwargs.get("using") or router.db_for_write(type(self), instance=self)
+        connection = connections[alias]
+        if (
+            args
+            or kwargs.keys() - {"using"}
+            or not self._state.adding
+            or self.pk is not None
+            or not connection.features.can_return_columns_from_insert
+        ):
+            return super().save(*args, **kwargs)
+        inserts = type(self).__dict__.get("_quick_inserts")
+        if inserts is None:
+            inserts = {}
+            type(self)._quick_inserts = inserts
+        insert = inserts.get(alias)
+        if insert is None:
+            insert = inserts[alias] = _Insert(type(self), alias, self)
+        values = [field.pre_save(self, True) for field in insert.fields]
+        if not insert.sql or any(hasattr(v, "resolve_expression") for v in values):
+            return super().save(*args, **kwargs)
+        params = [
+            f.get_db_prep_save(v, connection=connection) for f, v in zip(insert.fields, values, strict=True)
+        ]
+        with transaction.mark_for_rollback_on_error(alias), connection.cursor() as cursor:
+            cursor.execute(insert.sql, params)
+            returned = connection.ops.fetch_returned_insert_columns(cursor, insert.returning)
+        for value, field, converters in zip(returned, insert.returning, insert.converters, strict=True):
+            for converter in converters:
+                value = converter(value, field.get_col(self._meta.db_table), connection)
+            setattr(self, field.attname, value)
+        self._state.adding = False
+        self._state.db = alias
 
 
 class KeptHistoryDescriptor(HistoryDescriptor):

@@ -1,0 +1,77 @@
+"""A historical row of a hand or a table's result is inserted with SQL written once
+(``tournaments.history.QuickInsert``): the same row as Django's ``save()`` writes, its new id on the object."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection, models
+from django.test.utils import CaptureQueriesContext
+
+from scoring import services
+from scoring.models import Hand, TableResult
+from tournaments import services as tournament_services
+from tournaments.history import QuickInsert
+from tournaments.models import Role
+from tournaments.permissions import Actor
+
+pytestmark = pytest.mark.django_db
+
+WIN = {"result": "win", "winner": 0, "discarder": 2, "fan": 8}
+LEFT_OUT = {"history_id", "history_date", "id", "result_id", "created_at"}  # the rows' own ids and times
+
+
+@pytest.fixture
+def table(tournament):
+    regs = {r.key: r for r in tournament.registrations.all()}
+    return tournament_services.session_seat(
+        session=tournament.sessions.get(number=1), tables=[[regs[k] for k in ("p1", "p2", "p3", "p4")]]
+    )[0]
+
+
+def _rows(model) -> list[dict]:
+    return [
+        {k: v for k, v in row.items() if k not in LEFT_OUT}
+        for row in model.objects.order_by("history_id").values()
+    ]
+
+
+def _enter(table, actor) -> None:
+    services.hand_add(table=table, hand=WIN, actor=actor, expected_version=None, reason="")
+    services.hand_add(table=table, hand={"result": "draw"}, actor=actor, expected_version=None)
+    services.hand_replace(
+        table=table, number=1, hand={**WIN, "fan": 9}, actor=actor, expected_version=None, reason="9"
+    )
+
+
+def test_the_rows_django_s_save_would_write(table, referee, monkeypatch):
+    actor = Actor(user=referee, role=Role.REFEREE)
+    history = (Hand.history.model, TableResult.history.model)
+    inserts = []
+    original = QuickInsert.save
+    monkeypatch.setattr(
+        QuickInsert, "save", lambda self, *a, **k: inserts.append(self) or original(self, *a, **k)
+    )
+    with CaptureQueriesContext(connection) as queries:
+        _enter(table, actor)
+    quick = [_rows(model) for model in history]
+    assert all(row.history_id is not None and not row._state.adding for row in inserts)
+    assert all(type(row)._quick_inserts[connection.alias].sql for row in inserts)  # the SQL written once
+    # hands: two added, one replaced; the result: created, then three writes
+    assert len(inserts) == sum(len(rows) for rows in quick) == 3 + 4
+    assert all(
+        row.history_id == type(row).objects.get(history_id=row.history_id).history_id for row in inserts
+    )
+    assert not any(
+        q["sql"].startswith("UPDATE") and "historical" in q["sql"] for q in queries.captured_queries
+    )
+
+    # the same writes again with Django's own save, from an empty table again
+    Hand.objects.all().delete()
+    TableResult.objects.all().delete()
+    for model in history:
+        model.objects.all().delete()
+    monkeypatch.setattr(QuickInsert, "save", lambda self, *a, **k: models.Model.save(self, *a, **k))
+    _enter(table, actor)
+    assert [_rows(model) for model in history] == quick
+    assert quick[0][0]["history_change_reason"] == "hand 1 added"
+    assert quick[0][0]["history_user_id"] == referee.pk
