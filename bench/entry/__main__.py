@@ -592,6 +592,12 @@ def online_phone(seating: Seating, port: int, server: subprocess.Popen) -> dict:
     from django.db import connections
 
     session = max(seating.sessions) + 1
+    # a worker's first saves import and compile what a save needs (modules loaded on first use, from source
+    # where no bytecode is cached; templates): one table each way, saved before and left out of the figures
+    for fragments in (True, False):
+        table_id, key = seating.table(session, 0)
+        session += 1
+        OnlinePhone(0, port, table_id, key).save_all(fragments)
     results = {}
     for label, fragments in (("fragments", True), ("whole_page", False)):
         phones = []
