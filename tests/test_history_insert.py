@@ -75,3 +75,24 @@ def test_the_rows_django_s_save_would_write(table, referee, monkeypatch):
     assert [_rows(model) for model in history] == quick
     assert quick[0][0]["history_change_reason"] == "hand 1 added"
     assert quick[0][0]["history_user_id"] == referee.pk
+
+
+def test_an_expression_among_the_values_or_an_update_is_django_s_save(table, referee):
+    from django.db.models.functions import Now
+
+    services.hand_add(
+        table=table, hand=WIN, actor=Actor(user=referee, role=Role.REFEREE), expected_version=None
+    )
+    model = Hand.history.model
+    first = model.objects.get()
+    again = model(**{f.attname: getattr(first, f.attname) for f in model._meta.concrete_fields})
+    again.history_id = None
+    again.history_date = Now()  # the database's time: Django's save writes its SQL
+    again.history_change_reason = "again"
+    again.save()
+    assert again.history_id is not None and again.history_id != first.history_id
+    assert model.objects.get(history_id=again.history_id).history_change_reason == "again"
+    again.history_change_reason = "changed"  # a row saved again is updated by Django's save
+    again.save()
+    assert model.objects.get(history_id=again.history_id).history_change_reason == "changed"
+    assert model.objects.count() == 2

@@ -22,69 +22,71 @@ from simple_history.manager import HistoryDescriptor
 
 
 class _Insert:
-    """A model's ``INSERT`` for one database: its SQL, its fields, the columns it returns."""
+    """A model's ``INSERT`` for one database: its SQL, its fields, the columns it returns and their
+    converters. Written by Django's compiler once, from a first row with plain values."""
 
-    def __init__(self, model, alias: str, obj):
+    def __init__(self, model, alias: str, obj, fields: list):
         meta = model._meta
-        self.fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field]
-        self.returning = meta.db_returning_fields
         connection = connections[alias]
+        self.fields = fields
+        self.returning = meta.db_returning_fields
         # what Django applies to the returned columns (the backend's converters, then the field's)
         self.converters = [
             connection.ops.get_db_converters(f.get_col(meta.db_table)) + f.get_db_converters(connection)
             for f in self.returning
         ]
         query = InsertQuery(model)
-        query.insert_values(self.fields, [obj])
+        query.insert_values(fields, [obj])
         compiler = query.get_compiler(using=alias)
         compiler.returning_fields = self.returning
         statements = compiler.as_sql()
         self.sql = statements[0][0] if len(statements) == 1 else ""
-        if self.sql.count("%s") != len(self.fields) or any(
-            hasattr(f, "get_placeholder") for f in self.fields
-        ):
+        if self.sql.count("%s") != len(fields) or any(hasattr(f, "get_placeholder") for f in fields):
             self.sql = ""  # a field with a placeholder of its own: Django's save writes it
 
 
 class QuickInsert(models.Model):
-    """A historical model whose new rows are inserted with SQL written once (see the module)."""
+    """A historical model whose new rows are inserted with SQL written once (see the module). No
+    ``pre_save`` or ``post_save`` signal is sent for such a row: nothing listens to a historical model's."""
 
     class Meta:
         abstract = True
 
     def save(self, *args, **kwargs):
         alias = kwargs.get("using") or router.db_for_write(type(self), instance=self)
+        quick = not (args or kwargs.keys() - {"using"} or not self._state.adding or self.pk is not None)
+        if not (quick and self._quick_insert(alias)):
+            super().save(*args, **kwargs)
+
+    def _quick_insert(self, alias: str) -> bool:
+        """Insert this new row with the model's SQL written once; False (nothing done) where it cannot."""
         connection = connections[alias]
-        if (
-            args
-            or kwargs.keys() - {"using"}
-            or not self._state.adding
-            or self.pk is not None
-            or not connection.features.can_return_columns_from_insert
-        ):
-            return super().save(*args, **kwargs)
+        meta = self._meta
+        if not connection.features.can_return_columns_from_insert:
+            return False
+        fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field]
+        values = [field.pre_save(self, True) for field in fields]
+        if any(hasattr(v, "resolve_expression") for v in values):
+            return False  # an expression among the values: its SQL is its own
         inserts = type(self).__dict__.get("_quick_inserts")
         if inserts is None:
-            inserts = {}
-            type(self)._quick_inserts = inserts
+            inserts = type(self)._quick_inserts = {}
         insert = inserts.get(alias)
         if insert is None:
-            insert = inserts[alias] = _Insert(type(self), alias, self)
-        values = [field.pre_save(self, True) for field in insert.fields]
-        if not insert.sql or any(hasattr(v, "resolve_expression") for v in values):
-            return super().save(*args, **kwargs)
-        params = [
-            f.get_db_prep_save(v, connection=connection) for f, v in zip(insert.fields, values, strict=True)
-        ]
+            insert = inserts[alias] = _Insert(type(self), alias, self, fields)
+        if not insert.sql:
+            return False
+        params = [f.get_db_prep_save(v, connection=connection) for f, v in zip(fields, values, strict=True)]
         with transaction.mark_for_rollback_on_error(alias), connection.cursor() as cursor:
             cursor.execute(insert.sql, params)
             returned = connection.ops.fetch_returned_insert_columns(cursor, insert.returning)
         for value, field, converters in zip(returned, insert.returning, insert.converters, strict=True):
             for converter in converters:
-                value = converter(value, field.get_col(self._meta.db_table), connection)
+                value = converter(value, field.get_col(meta.db_table), connection)
             setattr(self, field.attname, value)
         self._state.adding = False
         self._state.db = alias
+        return True
 
 
 class KeptHistoryDescriptor(HistoryDescriptor):
