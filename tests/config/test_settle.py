@@ -12,12 +12,16 @@ from config.settle import settle
 
 
 def test_what_is_loaded_is_frozen_with_the_urls_and_views():
+    before = gc.get_threshold()
     try:
         settle()
         assert gc.get_freeze_count() > 10_000
         assert settings.ROOT_URLCONF in sys.modules and "scoring.views" in sys.modules
+        # the youngest generation collected after 10,000 new objects, the older ones as Python does
+        assert gc.get_threshold() == (10_000, *before[1:])
     finally:
         gc.unfreeze()
+        gc.set_threshold(*before)
 
 
 def test_both_entry_points_settle():
