@@ -8,7 +8,7 @@ what the requests allocate is collected as before.
 
 The youngest generation is then collected after 10,000 new objects instead of Python's 700: a table
 phone's save allocates enough to set off one or two young collections at 700 (and now and then the next
-generation's), a tenth of its CPU in all (`bench/entry/README.md`); at 10,000, about one save in five sets
+generation's), a few percent of its CPU (`bench/entry/README.md`); at 10,000, about one save in five sets
 one off. Objects freed by their count go at once as before; only garbage in cycles waits a little longer.
 """
 
