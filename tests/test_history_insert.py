@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from scoring import services
 from scoring.models import Hand, TableResult
-from tournaments import services as tournament_services
+from tests.clock.conftest import seat_session
 from tournaments.history import QuickInsert
 from tournaments.models import Role
 from tournaments.permissions import Actor
@@ -22,10 +22,7 @@ LEFT_OUT = {"history_id", "history_date", "id", "result_id", "created_at"}  # th
 
 @pytest.fixture
 def table(tournament):
-    regs = {r.key: r for r in tournament.registrations.all()}
-    return tournament_services.session_seat(
-        session=tournament.sessions.get(number=1), tables=[[regs[k] for k in ("p1", "p2", "p3", "p4")]]
-    )[0]
+    return seat_session(tournament)[0]
 
 
 def _rows(model) -> list[dict]:

@@ -30,10 +30,11 @@ class _Insert:
         connection = connections[alias]
         self.fields = fields
         self.returning = meta.db_returning_fields
+        self.columns = [f.get_col(meta.db_table) for f in self.returning]
         # what Django applies to the returned columns (the backend's converters, then the field's)
         self.converters = [
-            connection.ops.get_db_converters(f.get_col(meta.db_table)) + f.get_db_converters(connection)
-            for f in self.returning
+            connection.ops.get_db_converters(col) + f.get_db_converters(connection)
+            for f, col in zip(self.returning, self.columns, strict=True)
         ]
         query = InsertQuery(model)
         query.insert_values(fields, [obj])
@@ -42,7 +43,7 @@ class _Insert:
         statements = compiler.as_sql()
         self.sql = statements[0][0] if len(statements) == 1 else ""
         if self.sql.count("%s") != len(fields) or any(hasattr(f, "get_placeholder") for f in fields):
-            self.sql = ""  # a field with a placeholder of its own: Django's save writes it
+            self.sql = ""  # a field that writes its own SQL for its value: Django's save inserts the row
 
 
 class QuickInsert(models.Model):
@@ -80,9 +81,11 @@ class QuickInsert(models.Model):
         with transaction.mark_for_rollback_on_error(alias), connection.cursor() as cursor:
             cursor.execute(insert.sql, params)
             returned = connection.ops.fetch_returned_insert_columns(cursor, insert.returning)
-        for value, field, converters in zip(returned, insert.returning, insert.converters, strict=True):
+        for value, field, col, converters in zip(
+            returned, insert.returning, insert.columns, insert.converters, strict=True
+        ):
             for converter in converters:
-                value = converter(value, field.get_col(meta.db_table), connection)
+                value = converter(value, col, connection)
             setattr(self, field.attname, value)
         self._state.adding = False
         self._state.db = alias
