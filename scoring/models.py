@@ -10,14 +10,14 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.signals import pre_create_historical_record
 
 from tournaments.fields import FractionField
-from tournaments.history import HistoricalRecords, QuickInsert
+from tournaments.history import HistoricalRecords, QuickSave
 from tournaments.models import Registration, Session, Table, Tournament, Wind
 
 
-class WriterHistory(QuickInsert):
+class WriterHistory(QuickSave):
     """What the history keeps of a writer with no account: the number of the table whose private link
     made the change (``history_user`` is empty then). Its rows are inserted with SQL written once
-    (``tournaments.history.QuickInsert``)."""
+    (``tournaments.history.QuickSave``)."""
 
     history_table_link = models.PositiveSmallIntegerField(_("table link of table"), null=True, blank=True)
 
@@ -31,7 +31,7 @@ def _stamp_table_link(sender, instance, history_instance, **kwargs):
         history_instance.history_table_link = getattr(instance, "_history_table_link", None)
 
 
-class TableResult(models.Model):
+class TableResult(QuickSave):
     """The result of one table in one session, entered hand by hand or as the four totals.
 
     ``version`` grows with every change; a write that names an older version is refused (409).
@@ -93,7 +93,7 @@ class TableResult(models.Model):
         return self.status == self.Status.CONFIRMED
 
 
-class Hand(models.Model):
+class Hand(QuickSave):
     """One hand, in the archive's shape with players given as seat numbers 0..3 (E, S, W, N)."""
 
     result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="hands")

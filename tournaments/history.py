@@ -6,17 +6,21 @@ method of the queryset class) each time ``instance.history`` or ``Model.history`
 once for every historical row it writes: a hand saved writes two. The class is the same every time; here
 it is built on first use and kept.
 
-A historical row is only ever inserted, whole, by simple-history: the ``INSERT`` Django's ``save()`` writes
-for it is the same every time but for its values. ``QuickInsert`` (a base of the historical models that
-ask for it) writes it once per model and database, and inserts each row with its values, prepared by each
-field as ``save()`` prepares them. Any other save (an update, a row with an expression among its values, a
-database that cannot return the new id) is Django's own.
+A new row's ``INSERT``, and a row's ``UPDATE`` of given columns, are the same every time but for their
+values, yet Django's ``save()`` compiles them anew for each row. ``QuickSave`` (a base of the historical
+models that ask for it, and of the hands and table results, the rows a table's phone writes) has each
+compiled once per model, database and set of columns, and sends each row with its values, prepared by
+each field as ``save()`` prepares them. A historical row, which nothing listens to, is inserted without
+the rest of ``save()``; a hand or a result goes through ``save()`` and its signals, only its SQL being the
+one compiled once. Anything else (a value that is an expression, a field that writes its own SQL, a
+database that cannot return the new id, a model with parents or ``select_on_save``) is Django's own.
 """
 
 from __future__ import annotations
 
 from django.db import connections, models, router, transaction
-from django.db.models.sql import InsertQuery
+from django.db.models import signals
+from django.db.models.sql import InsertQuery, UpdateQuery
 from simple_history import models as simple_history
 from simple_history.manager import HistoryDescriptor
 
@@ -46,50 +50,120 @@ class _Insert:
             self.sql = ""  # a field that writes its own SQL for its value: Django's save inserts the row
 
 
-class QuickInsert(models.Model):
-    """A historical model whose new rows are inserted with SQL written once (see the module). No
-    ``pre_save`` or ``post_save`` signal is sent for such a row: nothing listens to a historical model's."""
+class QuickSave(models.Model):
+    """A model whose rows are inserted and updated with SQL compiled once (see the module).
+
+    A new row nothing listens to (no ``pre_save`` or ``post_save`` receiver for its model: a historical
+    row) is inserted without Django's ``save()``; any other save goes through Django's ``save()`` (its
+    signals, its related fields checked), which asks this model for the ``INSERT`` (``_do_insert``) or
+    the ``UPDATE`` (``_do_update``)."""
 
     class Meta:
         abstract = True
 
     def save(self, *args, **kwargs):
         alias = kwargs.get("using") or router.db_for_write(type(self), instance=self)
-        quick = not (args or kwargs.keys() - {"using"} or not self._state.adding or self.pk is not None)
-        if not (quick and self._quick_insert(alias)):
-            super().save(*args, **kwargs)
+        plain = not (args or kwargs.keys() - {"using"} or not self._state.adding or self.pk is not None)
+        plain = plain and not self._meta.parents
+        if plain and not _listened(type(self)):
+            fields = [f for f in self._meta.local_concrete_fields if f is not self._meta.auto_field]
+            returned = self._quick_insert(alias, fields)
+            if returned is not None:
+                for value, field in zip(returned, self._meta.db_returning_fields, strict=True):
+                    setattr(self, field.attname, value)
+                self._state.adding = False
+                self._state.db = alias
+                return
+        super().save(*args, **kwargs)
 
-    def _quick_insert(self, alias: str) -> bool:
-        """Insert this new row with the model's SQL written once; False (nothing done) where it cannot."""
+    def _do_insert(self, manager, using, fields, returning_fields, raw):
+        if not raw and list(returning_fields) == list(self._meta.db_returning_fields):
+            returned = self._quick_insert(using, fields)
+            if returned is not None:
+                return [returned]
+        return super()._do_insert(manager, using, fields, returning_fields, raw)
+
+    def _quick_insert(self, alias: str, fields: list) -> tuple | None:
+        """Insert this new row's ``fields`` with the model's SQL written once: the returned columns,
+        converted as Django converts them; None (nothing done) where it cannot."""
         connection = connections[alias]
-        meta = self._meta
         if not connection.features.can_return_columns_from_insert:
-            return False
-        fields = [f for f in meta.local_concrete_fields if f is not meta.auto_field]
+            return None
         values = [field.pre_save(self, True) for field in fields]
         if any(hasattr(v, "resolve_expression") for v in values):
-            return False  # an expression among the values: its SQL is its own
+            return None  # an expression among the values: its SQL is its own
         inserts = type(self).__dict__.get("_quick_inserts")
         if inserts is None:
             inserts = type(self)._quick_inserts = {}
-        insert = inserts.get(alias)
+        key = (alias, tuple(f.attname for f in fields))
+        insert = inserts.get(key)
         if insert is None:
-            insert = inserts[alias] = _Insert(type(self), alias, self, fields)
+            insert = inserts[key] = _Insert(type(self), alias, self, fields)
+            values = [field.pre_save(self, True) for field in fields]  # the compiler asked them again
         if not insert.sql:
-            return False
+            return None
         params = [f.get_db_prep_save(v, connection=connection) for f, v in zip(fields, values, strict=True)]
         with transaction.mark_for_rollback_on_error(alias), connection.cursor() as cursor:
             cursor.execute(insert.sql, params)
             returned = connection.ops.fetch_returned_insert_columns(cursor, insert.returning)
-        for value, field, col, converters in zip(
-            returned, insert.returning, insert.columns, insert.converters, strict=True
-        ):
+        converted = []
+        for value, col, converters in zip(returned, insert.columns, insert.converters, strict=True):
             for converter in converters:
                 value = converter(value, col, connection)
-            setattr(self, field.attname, value)
-        self._state.adding = False
-        self._state.db = alias
-        return True
+            converted.append(value)
+        return tuple(converted)
+
+    def _do_update(self, base_qs, using, pk_val, values, update_fields, forced_update):
+        if values and not self._meta.select_on_save and not self._meta.parents:
+            updated = self._quick_update(base_qs, using, pk_val, values)
+            if updated is not None:
+                return updated
+        return super()._do_update(base_qs, using, pk_val, values, update_fields, forced_update)
+
+    def _quick_update(self, base_qs, alias: str, pk_val, values: list) -> bool | None:
+        """Update this row's columns in ``values`` (Django's (field, model, value) triples) with the SQL
+        compiled once for those columns: whether a row was updated; None (nothing done) where it cannot."""
+        connection = connections[alias]
+        prepared = []
+        for field, _, value in values:
+            if hasattr(value, "resolve_expression") or hasattr(value, "prepare_database_save"):
+                return None  # an expression, or a model where a value goes: Django's compiler
+            if hasattr(field, "get_placeholder"):
+                return None
+            value = field.get_db_prep_save(value, connection=connection)
+            if hasattr(value, "as_sql"):
+                return None
+            prepared.append(value)
+        updates = type(self).__dict__.get("_quick_updates")
+        if updates is None:
+            updates = type(self)._quick_updates = {}
+        # a column set to None is written NULL in the SQL itself
+        key = (alias, tuple(f.attname for f, _, _ in values), tuple(v is None for v in prepared))
+        sql = updates.get(key)
+        params = [v for v in prepared if v is not None]
+        if sql is None:
+            sql = updates[key] = _update_sql(base_qs, alias, pk_val, values, len(params))
+        if not sql:
+            return None
+        params.append(self._meta.pk.get_db_prep_value(pk_val, connection, prepared=False))
+        with transaction.mark_for_rollback_on_error(alias), connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.rowcount > 0
+
+
+def _update_sql(base_qs, alias: str, pk_val, values: list, given: int) -> str:
+    """The ``UPDATE`` of ``values``' columns of one row by its primary key, as Django's compiler writes
+    it; empty when it has other parameters than the ``given`` values and the key (a manager that filters)."""
+    query = base_qs.filter(pk=pk_val).query.chain(UpdateQuery)
+    query.add_update_fields(values)
+    sql, params = query.get_compiler(alias).as_sql()
+    if len(params) != given + 1 or sql.count("%s") != len(params):
+        return ""
+    return sql
+
+
+def _listened(model) -> bool:
+    return signals.pre_save.has_listeners(model) or signals.post_save.has_listeners(model)
 
 
 class KeptHistoryDescriptor(HistoryDescriptor):
