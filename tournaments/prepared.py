@@ -79,6 +79,8 @@ class _ModelRows:
         self.start, self.end = fields[0], fields[-1] + 1
         self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
         self.populators = get_related_populators(klass_info, select, alias)
+        # where each related object's primary key is in a row (None: where it cannot be kept, see read)
+        self.kept_keys = [None if p.reorder_for_init else p.cols_start + p.pk_idx for p in self.populators]
         self.converters = list(converters.items())
 
     @classmethod
@@ -101,6 +103,8 @@ class _ModelRows:
             rows = cursor.fetchall()
         out = []
         model, alias, init_list, start, end = self.model, self.alias, self.init_list, self.start, self.end
+        populators = list(zip(self.populators, self.kept_keys, strict=True))
+        previous: list = [None] * len(populators)  # each related object of the row before, with its key
         for row in rows:
             if self.converters:
                 row = list(row)
@@ -110,10 +114,34 @@ class _ModelRows:
                         value = converter(value, expression, connection)
                     row[pos] = value
             obj = model.from_db(alias, init_list, row[start:end])
-            for populator in self.populators:
-                populator.populate(row, obj)
+            for i, (populator, key_at) in enumerate(populators):
+                if key_at is None:
+                    populator.populate(row, obj)
+                    continue
+                key, kept = row[key_at], previous[i]
+                if key is None or kept is None or kept[0] != key:
+                    kept = previous[i] = (key, _related(populator, row))
+                populator.local_setter(obj, kept[1])
+                if kept[1] is not None:
+                    populator.remote_setter(kept[1], obj)
             out.append(obj)
         return out
+
+
+def _related(populator, row):
+    """The related object a ``select_related`` populator builds from ``row``, with its own related ones
+    (None for an empty relation): what ``RelatedPopulator.populate`` builds before attaching it.
+
+    The rows of one read that name the same related object (four seats and their one table) share the
+    object built for the first of them instead of each building the same object again: it and everything
+    read with it come from the same row of the same tables, in the same statement."""
+    data = row[populator.cols_start : populator.cols_end]
+    if data[populator.pk_idx] is None:
+        return None
+    related = populator.model_cls.from_db(populator.db, populator.init_list, data)
+    for inner in populator.related_populators:
+        inner.populate(row, related)
+    return related
 
 
 class Prepared:

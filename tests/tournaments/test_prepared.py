@@ -105,3 +105,34 @@ def test_a_read_with_its_related_objects_builds_them_as_the_queryset_does(tourna
         assert got[0].table.session.tournament.settings == tournament.settings
         has_result = TableResult.objects.filter(table=table).exists()
         assert (getattr(got[0].table, "result", None) is not None) == has_result
+
+
+def test_rows_naming_the_same_related_object_share_it_and_others_get_their_own(tournament):
+    """The four seats of a table share the one table built for the first (with its session and
+    tournament); seats read across tables in turn each get their own table, as the queryset gives them."""
+    from scoring.selectors import _SEATS_BY_KEY
+    from tests.clock.conftest import seat_session
+    from tournaments.models import Seat, Table
+
+    seat_session(tournament, 1)
+    first = Table.objects.filter(session__tournament=tournament).order_by("number").first()
+    seats = _SEATS_BY_KEY(private_key=first.private_key)
+    assert len({id(s.table) for s in seats}) == 1 and seats[0].table.pk == first.pk
+    assert len({id(s.registration) for s in seats}) == 4
+    assert seats[3].table.session.tournament.slug == tournament.slug
+
+    by_turns = Prepared(
+        lambda tournament_id: (
+            Seat.objects.select_related("table__session", "registration")
+            .filter(session__tournament_id=tournament_id)
+            .order_by("position", "table__number")
+        ),
+        tournament_id=int,
+    )
+    got = by_turns(tournament_id=tournament.pk)
+    expected = list(by_turns._build(tournament_id=tournament.pk))
+    assert len({s.table_id for s in got[:3]}) > 1  # the rows alternate between tables
+    assert [(s.pk, s.table.pk, s.table.number, s.registration.pk) for s in got] == [
+        (s.pk, s.table.pk, s.table.number, s.registration.pk) for s in expected
+    ]
+    assert all(s.table.pk == s.table_id for s in got)
