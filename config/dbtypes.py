@@ -25,31 +25,39 @@ except ImportError:  # psycopg 2 or none: Django's own reading stays
     _COMPILED = _PythonLoader = Loader = None
 
 _LOADERS: dict = {}
+_SAMPLE = b"2000-01-01 00:00:00+00"
 
 
-def _loader(timezone):
+def _loader(timezone, same: bool):
     """A loader giving values the ``timezone`` Django reads with, parsed by the compiled loader (one class
-    per time zone; the compiled class cannot be subclassed, so it is called)."""
-    loader = _LOADERS.get(timezone)
+    per time zone; the compiled class cannot be subclassed, so it is called). ``same``: the compiled loader
+    gives that very ``tzinfo`` already (the connection's session is in UTC, as Django sets it); each column
+    is then read by the compiled loader's own ``load``, with no Python call per value."""
+    loader = _LOADERS.get((timezone, same))
     if loader is None:
 
         class CompiledTzLoader(Loader):
             def __init__(self, oid, context=None):
                 super().__init__(oid, context)
                 self._parse = _COMPILED(oid, context).load
+                if same:
+                    self.load = self._parse  # what psycopg calls for each value of the column
 
             def load(self, data):
                 return self._parse(data).replace(tzinfo=self.timezone)
 
         CompiledTzLoader.timezone = timezone  # what Django's backend compares before using its own
-        loader = _LOADERS[timezone] = CompiledTzLoader
+        loader = _LOADERS[(timezone, same)] = CompiledTzLoader
     return loader
 
 
 def _compiled_timestamps(sender, connection, **kwargs) -> None:
     if connection.vendor != "postgresql" or _COMPILED is None or _COMPILED is _PythonLoader:
         return
-    connection.connection.adapters.register_loader("timestamptz", _loader(connection.timezone))
+    raw = connection.connection
+    oid = adapters.types["timestamptz"].oid
+    same = _COMPILED(oid, raw).load(_SAMPLE).tzinfo is connection.timezone
+    raw.adapters.register_loader("timestamptz", _loader(connection.timezone, same))
 
 
 def connect() -> None:

@@ -51,3 +51,27 @@ def test_the_compiled_loader_reads_what_django_s_reads(make_tournament):
     tournament = make_tournament()
     stamped = Tournament.objects.get(pk=tournament.pk)
     assert stamped.created_at == tournament.created_at and stamped.created_at.tzinfo is dt.UTC
+
+
+def test_each_value_is_read_by_the_compiled_code_when_the_zones_agree():
+    """Django's sessions are in UTC: the compiled loader's values already carry Django's ``tzinfo``, so
+    psycopg calls the compiled ``load`` itself for each value; a zone that differs is set on each value."""
+    if connection.vendor != "postgresql":
+        skip_or_fail("the timestamps' loader is PostgreSQL's (DATABASE_URL=postgres://…)")
+    from zoneinfo import ZoneInfo
+
+    from config.dbtypes import _COMPILED, _loader, _PythonLoader
+
+    if _COMPILED is _PythonLoader:
+        pytest.skip("psycopg without its compiled build: Django's loader stays")
+    connection.ensure_connection()
+    raw = connection.connection
+    registered = raw.adapters.get_loader(1184, 0)
+    loader = registered(1184, raw)
+    assert registered.timezone is connection.timezone is dt.UTC
+    assert isinstance(loader.load.__self__, _COMPILED)  # the compiled load itself: no Python per value
+    madrid = ZoneInfo("Europe/Madrid")
+    other = _loader(madrid, same=False)(1184, raw)
+    value = other.load(b"2026-07-02 03:04:05+00")
+    # as Django's loader gives it: the session's wall time, with Django's zone set on it
+    assert value.tzinfo is madrid and value.replace(tzinfo=None) == dt.datetime(2026, 7, 2, 3, 4, 5)
