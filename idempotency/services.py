@@ -119,18 +119,10 @@ def _claim(*, scope: str, key: str, fingerprint: str, method: str, path: str) ->
     record = IdempotencyRecord(
         scope=scope, key=key, fingerprint=fingerprint, method=method[:8], path=path[:500], status=0, body=b""
     )
-    table = connection.ops.quote_name(IdempotencyRecord._meta.db_table)
-    columns = ("scope", "key", "fingerprint", "method", "path", "status", "headers", "body", "created_at")
-    fields = [IdempotencyRecord._meta.get_field(name) for name in columns]
+    fields = [IdempotencyRecord._meta.get_field(name) for name in _CLAIMED]
     values = [f.get_db_prep_save(getattr(record, f.attname), connection) for f in fields]
-    names = ", ".join(connection.ops.quote_name(f.column) for f in fields)
-    marks = ", ".join(["%s"] * len(fields))
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {table} ({names}) VALUES ({marks}) "
-            f'ON CONFLICT ("scope", "key") DO NOTHING RETURNING "id"',
-            values,
-        )
+        cursor.execute(_claim_sql(connection.vendor), values)
         row = cursor.fetchone()
     if row is None:
         return None
@@ -139,7 +131,20 @@ def _claim(*, scope: str, key: str, fingerprint: str, method: str, path: str) ->
     return record
 
 
+_CLAIMED = ("scope", "key", "fingerprint", "method", "path", "status", "headers", "body", "created_at")
 _ANSWER = ("status", "headers", "body")
+
+
+@functools.cache
+def _claim_sql(vendor: str) -> str:
+    quote = connection.ops.quote_name
+    meta = IdempotencyRecord._meta
+    names = ", ".join(quote(meta.get_field(name).column) for name in _CLAIMED)
+    marks = ", ".join(["%s"] * len(_CLAIMED))
+    return (
+        f"INSERT INTO {quote(meta.db_table)} ({names}) VALUES ({marks}) "
+        f'ON CONFLICT ("scope", "key") DO NOTHING RETURNING "id"'
+    )
 
 
 def _store(record: IdempotencyRecord) -> None:
