@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.test.utils import CaptureQueriesContext
 
 from scoring import services
@@ -139,7 +139,7 @@ def test_a_hand_is_inserted_with_sql_written_once_and_its_signals_sent(table, re
     for hand, _, pk in seen:  # the object holds what the database holds, its time included
         stored = Hand.objects.get(pk=pk)
         assert (stored.number, stored.data, stored.created_at) == (hand.number, hand.data, hand.created_at)
-    assert insert.sql.split(" VALUES")[0] in hand_inserts[0]
+    assert insert.sql and insert.sql.split(" VALUES")[0] in hand_inserts[0]
     # the history listens to the hand's post_save: each hand has its historical row
     reasons = list(Hand.history.order_by("history_id").values_list("number", "history_change_reason"))
     assert reasons == [(1, "hand 1 added"), (2, "hand 2 added")]
@@ -151,7 +151,12 @@ def test_a_result_is_updated_with_sql_written_once(table, referee, monkeypatch):
     from django.db import DatabaseError
     from django.db.models import F
 
+    from tournaments import history
+
     monkeypatch.setattr(TableResult, "_quick_updates", {}, raising=False)
+    compiled = []
+    original = history._update_sql
+    monkeypatch.setattr(history, "_update_sql", lambda *a: compiled.append(a) or original(*a))
     actor = Actor(user=referee, role=Role.REFEREE)
     with CaptureQueriesContext(connection) as queries:
         services.hand_add(table=table, hand=WIN, actor=actor, expected_version=None)
@@ -161,7 +166,8 @@ def test_a_result_is_updated_with_sql_written_once(table, referee, monkeypatch):
     ]
     assert len(updates) == 2  # one per hand, the same columns: one SQL compiled for both
     (sql,) = TableResult._quick_updates.values()
-    assert all(sql.split(" = %s")[0] in update for update in updates)
+    assert sql and all(sql.split(" = %s")[0] in update for update in updates)
+    assert len(compiled) == 1  # compiled for the first hand, used again for the second
     result = TableResult.objects.get(table=table)
     assert (result.version, result.mode) == (3, "hands")
 
@@ -180,5 +186,8 @@ def test_a_result_is_updated_with_sql_written_once(table, referee, monkeypatch):
     gone = TableResult.objects.get(pk=result.pk)
     TableResult.objects.filter(pk=gone.pk).delete()
     gone.short_reason = "late"
-    with pytest.raises(DatabaseError, match="did not affect any rows"):
+    with pytest.raises(DatabaseError, match="did not affect any rows"), transaction.atomic():
         gone.save(update_fields=["short_reason"])
+    # saved whole, a row that is gone is inserted again with its id, as Django's save does
+    gone.save()
+    assert TableResult.objects.get(pk=gone.pk).short_reason == "late"

@@ -66,7 +66,11 @@ class QuickSave(models.Model):
         plain = not (args or kwargs.keys() - {"using"} or not self._state.adding or self.pk is not None)
         plain = plain and not self._meta.parents
         if plain and not _listened(type(self)):
-            fields = [f for f in self._meta.local_concrete_fields if f is not self._meta.auto_field]
+            fields = [
+                f
+                for f in self._meta.local_concrete_fields
+                if f is not self._meta.auto_field and not f.generated
+            ]
             returned = self._quick_insert(alias, fields)
             if returned is not None:
                 for value, field in zip(returned, self._meta.db_returning_fields, strict=True):
@@ -77,7 +81,11 @@ class QuickSave(models.Model):
         super().save(*args, **kwargs)
 
     def _do_insert(self, manager, using, fields, returning_fields, raw):
-        if not raw and list(returning_fields) == list(self._meta.db_returning_fields):
+        if (
+            not raw
+            and not self._meta.parents
+            and list(returning_fields) == list(self._meta.db_returning_fields)
+        ):
             returned = self._quick_insert(using, fields)
             if returned is not None:
                 return [returned]
@@ -105,6 +113,8 @@ class QuickSave(models.Model):
         params = [f.get_db_prep_save(v, connection=connection) for f, v in zip(fields, values, strict=True)]
         with transaction.mark_for_rollback_on_error(alias), connection.cursor() as cursor:
             cursor.execute(insert.sql, params)
+            if not insert.returning:  # nothing for the database to give back (no RETURNING)
+                return ()
             returned = connection.ops.fetch_returned_insert_columns(cursor, insert.returning)
         converted = []
         for value, col, converters in zip(returned, insert.columns, insert.converters, strict=True):

@@ -80,7 +80,10 @@ class _ModelRows:
         self.init_list = [f[0].target.attname for f in select[self.start : self.end]]
         self.populators = get_related_populators(klass_info, select, alias)
         # where each related object's primary key is in a row (None: where it cannot be kept, see read)
-        self.kept_keys = [None if p.reorder_for_init else p.cols_start + p.pk_idx for p in self.populators]
+        self.kept_keys = [
+            None if p.reorder_for_init or len(p.model_cls._meta.pk_fields) > 1 else p.cols_start + p.pk_idx
+            for p in self.populators
+        ]
         self.converters = list(converters.items())
 
     @classmethod

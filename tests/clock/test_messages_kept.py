@@ -3,6 +3,7 @@ the template says, in the visitor's language and with the rule's own minutes."""
 
 from __future__ import annotations
 
+import pytest
 from django.template import Context, Template
 from django.template.loader import get_template
 from django.test import override_settings
@@ -40,6 +41,13 @@ def test_kept_messages_are_the_templates_whole_text():
             whole = get_template(clock_tags.MESSAGES).render({"rule": rule})
         assert messages(rule, language) == whole
         assert messages(rule, language) == whole  # the kept copy, the second time
+
+
+def test_asked_again_the_kept_text_is_given_without_rendering(monkeypatch):
+    rule = EndRule(signal_seconds=25 * 60, red_zone_seconds=5 * 60)
+    first = messages(rule, "en")
+    monkeypatch.setattr(clock_tags, "get_template", lambda name: pytest.fail("rendered again"))
+    assert messages(rule, "en") == first
 
 
 def test_a_changed_setting_drops_what_is_kept():
