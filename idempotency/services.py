@@ -184,42 +184,20 @@ def idempotent_run(
     rolls the record back with it). When something inside it failed and was caught (a refused write
     whose form is shown again, a race lost on a unique constraint), the transaction can only roll back:
     the whole request is then done again, from the record, with savepoints as usual."""
+    request = {"scope": scope, "key": key, "fingerprint": fingerprint, "method": method, "path": path}
 
-    def again():
-        return idempotent_run(
-            scope=scope,
-            key=key,
-            fingerprint=fingerprint,
-            method=method,
-            path=path,
-            run=run,
-            kept=kept,
-            savepoints=savepoints,
-            legacy=legacy,
-        )
+    def again(with_savepoints: bool = savepoints):
+        return idempotent_run(**request, run=run, kept=kept, savepoints=with_savepoints, legacy=legacy)
 
     try:
         with transaction.atomic():
-            record = _claim(scope=scope, key=key, fingerprint=fingerprint, method=method, path=path)
+            record = _claim(**request)
             if record is None:  # the key was used before (or by a concurrent request, now committed)
                 existing = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
                 if existing is None:  # pragma: no cover - the other request's record was rolled back
                     raise _Again
                 return _answer_of(existing, fingerprint, again, legacy)
-            if savepoints:
-                response = run()
-            else:
-                with _without_savepoints():
-                    try:
-                        response = run()
-                    except Exception:
-                        if connection.needs_rollback:
-                            raise _WithSavepoints from None
-                        raise
-                if connection.needs_rollback:
-                    raise _WithSavepoints
-            if callable(getattr(response, "render", None)) and not getattr(response, "is_rendered", True):
-                response = response.render()
+            response = _first_run(run, savepoints)
             if response.streaming or response.status_code >= 500 or not kept(response):
                 raise _NotKept(response)
             record.status = response.status_code
@@ -229,19 +207,29 @@ def idempotent_run(
     except _Again:  # pragma: no cover - a race lost twice in a row is not expected
         return again()
     except _WithSavepoints:
-        return idempotent_run(
-            scope=scope,
-            key=key,
-            fingerprint=fingerprint,
-            method=method,
-            path=path,
-            run=run,
-            kept=kept,
-            savepoints=True,
-            legacy=legacy,
-        )
+        return again(with_savepoints=True)
     except _NotKept as exc:
         return exc.response
+    return response
+
+
+def _first_run(run: Callable[[], HttpResponse], savepoints: bool) -> HttpResponse:
+    """``run()``'s answer, rendered, inside the record's transaction: without savepoints unless asked;
+    ``_WithSavepoints`` when something failed inside and was caught (the transaction can only roll back)."""
+    if savepoints:
+        response = run()
+    else:
+        with _without_savepoints():
+            try:
+                response = run()
+            except Exception:
+                if connection.needs_rollback:
+                    raise _WithSavepoints from None
+                raise
+        if connection.needs_rollback:
+            raise _WithSavepoints
+    if callable(getattr(response, "render", None)) and not getattr(response, "is_rendered", True):
+        response = response.render()
     return response
 
 
