@@ -100,9 +100,7 @@ class QuickSave(models.Model):
         values = [field.pre_save(self, True) for field in fields]
         if any(hasattr(v, "resolve_expression") for v in values):
             return None  # an expression among the values: its SQL is its own
-        inserts = type(self).__dict__.get("_quick_inserts")
-        if inserts is None:
-            inserts = type(self)._quick_inserts = {}
+        inserts = _compiled(type(self), "_quick_inserts")
         key = (alias, tuple(f.attname for f in fields))
         insert = inserts.get(key)
         if insert is None:
@@ -144,9 +142,7 @@ class QuickSave(models.Model):
             if hasattr(value, "as_sql"):
                 return None
             prepared.append(value)
-        updates = type(self).__dict__.get("_quick_updates")
-        if updates is None:
-            updates = type(self)._quick_updates = {}
+        updates = _compiled(type(self), "_quick_updates")
         # a column set to None is written NULL in the SQL itself
         key = (alias, tuple(f.attname for f, _, _ in values), tuple(v is None for v in prepared))
         sql = updates.get(key)
@@ -159,6 +155,15 @@ class QuickSave(models.Model):
         with transaction.mark_for_rollback_on_error(alias), connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.rowcount > 0
+
+
+def _compiled(model, name: str) -> dict:
+    """The statements ``model`` compiled (its own, not a parent class's), by what they were compiled for."""
+    kept = model.__dict__.get(name)
+    if kept is None:
+        kept = {}
+        setattr(model, name, kept)
+    return kept
 
 
 def _update_sql(base_qs, alias: str, pk_val, values: list, given: int) -> str:
