@@ -11,7 +11,9 @@ once per actor and key and replays its stored answer; models (IdempotencyRecord)
   (last in `MIDDLEWARE`, after the CSRF check and the login) runs the view itself inside one transaction
   that first inserts an `IdempotencyRecord` (actor scope, key, fingerprint of method, path, query and body)
   and then stores the view's answer (status, headers, body) in it. A repeat with the same key and
-  fingerprint gets the stored answer with `Idempotent-Replayed: true` and does nothing; another fingerprint
+  fingerprint gets the stored answer with `Idempotent-Replayed: true` and does nothing (an answer stored
+  gzipped, because the first request accepted it, is decompressed for a repeat that does not accept gzip);
+  another fingerprint
   gets 422 naming the header (to an API client; a page says in words that the form was already sent with
   other data and links back to the form's page, never naming the header, the path or the status:
   `templates/idempotency/refused.html`). A page's form sent again with other data (Back, then a change)

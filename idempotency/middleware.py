@@ -8,6 +8,7 @@ URL resolved to. Requests without a key go through untouched.
 from __future__ import annotations
 
 import hashlib
+import re
 import tempfile
 from collections.abc import Iterator
 
@@ -27,6 +28,7 @@ FIELD = "idempotency_key"
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 BODY_PIECE = 64 * 1024  # bytes of a large body read at a time
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZip middleware reads Accept-Encoding
 
 
 def _is_form(request: HttpRequest) -> bool:
@@ -234,6 +236,7 @@ class IdempotencyMiddleware:
             path=request.path,
             run=lambda: view_func(request, *view_args, **view_kwargs),
             kept=lambda response: not _refusal(request, response),
+            accepts_gzip=bool(_ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", ""))),
         )
         if isinstance(outcome, Mismatch):
             return _refused(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import gzip
 import time
 from collections.abc import Callable
 from contextlib import contextmanager
@@ -61,9 +62,17 @@ class _NotKept(Exception):
         self.response = response
 
 
-def _stored(record: IdempotencyRecord) -> HttpResponse:
-    response = HttpResponse(bytes(record.body), status=record.status)
-    for name, value in record.headers.items():
+def _stored(record: IdempotencyRecord, accepts_gzip: bool = True) -> HttpResponse:
+    """The stored answer. One stored compressed (the first request accepted gzip) is given to a repeat
+    that does not accept it decompressed, without its ``Content-Encoding``."""
+    body = bytes(record.body)
+    headers = dict(record.headers)
+    encoding = next((name for name in headers if name.lower() == "content-encoding"), None)
+    if encoding is not None and not accepts_gzip and headers[encoding].strip().lower() == "gzip":
+        body = gzip.decompress(body)
+        del headers[encoding]
+    response = HttpResponse(body, status=record.status)
+    for name, value in headers.items():
         response[name] = value
     response[REPLAYED_HEADER] = "true"
     return response
@@ -74,11 +83,13 @@ def _answer_of(
     fingerprint: str,
     again: Callable[[], HttpResponse | Mismatch | InProgress],
     legacy: Callable[[], str] | None = None,
+    accepts_gzip: bool = True,
 ) -> HttpResponse | Mismatch | InProgress:
     """The stored answer, once the first request is done. A record still being written is only seen where
-    the database shows uncommitted rows (one connection shared by threads); wait for it, and start again
-    if it was rolled back. ``legacy``: the request's fingerprint as records stored before the present
-    form were made (asked only when the present one differs)."""
+        the database shows uncommitted rows (one connection shared by threads); wait for it, and start again
+        if it was rolled back. ``legacy``: the request's fingerprint as records stored before the present
+        form were made (asked only when the present one differs); ``accepts_gzip``: whether the repeat accepts a
+    compressed answer."""
     if record.fingerprint != fingerprint and (legacy is None or record.fingerprint != legacy()):
         return Mismatch(record)
     deadline = time.monotonic() + wait_seconds()
@@ -90,7 +101,7 @@ def _answer_of(
         if latest is None:
             return again()
         record = latest
-    return _stored(record)
+    return _stored(record, accepts_gzip)
 
 
 class _WithSavepoints(Exception):
@@ -174,10 +185,12 @@ def idempotent_run(
     kept: Callable[[HttpResponse], bool] = lambda response: True,
     savepoints: bool = False,
     legacy: Callable[[], str] | None = None,
+    accepts_gzip: bool = True,
 ) -> HttpResponse | Mismatch | InProgress:
     """The answer of ``run()`` for the first request with (scope, key); the stored answer for a repeat
-    with the same fingerprint; a ``Mismatch`` for a repeat with another one. An answer for which
-    ``kept(answer)`` is false (a refusal) is rolled back with its record: nothing stored.
+    with the same fingerprint (decompressed for a repeat that does not ``accepts_gzip``); a ``Mismatch``
+    for a repeat with another one. An answer for which ``kept(answer)`` is false (a refusal) is rolled
+    back with its record: nothing stored.
 
     ``run()`` is first called with no savepoint inside the record's transaction (its services' own
     transactions are part of it: a savepoint would cost two statements for nothing, since a failed write
@@ -187,7 +200,14 @@ def idempotent_run(
     request = {"scope": scope, "key": key, "fingerprint": fingerprint, "method": method, "path": path}
 
     def again(with_savepoints: bool = savepoints):
-        return idempotent_run(**request, run=run, kept=kept, savepoints=with_savepoints, legacy=legacy)
+        return idempotent_run(
+            **request,
+            run=run,
+            kept=kept,
+            savepoints=with_savepoints,
+            legacy=legacy,
+            accepts_gzip=accepts_gzip,
+        )
 
     try:
         with transaction.atomic():
@@ -196,7 +216,7 @@ def idempotent_run(
                 existing = IdempotencyRecord.objects.filter(scope=scope, key=key).first()
                 if existing is None:  # pragma: no cover - the other request's record was rolled back
                     raise _Again
-                return _answer_of(existing, fingerprint, again, legacy)
+                return _answer_of(existing, fingerprint, again, legacy, accepts_gzip)
             response = _first_run(run, savepoints)
             if response.streaming or response.status_code >= 500 or not kept(response):
                 raise _NotKept(response)

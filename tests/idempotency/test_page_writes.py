@@ -169,3 +169,27 @@ def test_an_htmx_preview_posting_the_whole_form_is_not_the_forms_write(client, t
     assert not IdempotencyRecord.objects.exists()
     assert client.post(table_url(table), data).status_code == 302  # the form's own write keeps its key
     assert IdempotencyRecord.objects.count() == 1
+
+
+def test_a_repeat_gets_the_stored_compressed_answer_only_when_it_accepts_gzip(client, tournament):
+    """The phone's first save accepted gzip and its answer was stored compressed; a repeat of it that does
+    not accept gzip (another client of the same link, a proxy that strips the header) reads the same page,
+    uncompressed, and one that does gets the stored bytes as they are."""
+    import gzip
+
+    table = seat_session(tournament)[0]
+    data = {**action(table, "hand", **WIN), "idempotency_key": new_key()}
+    fragments = {"HTTP_X_ENTRY_FRAGMENTS": "1"}
+    first = client.post(link_url(table), data, HTTP_ACCEPT_ENCODING="gzip, deflate, br", **fragments)
+    assert first.status_code == 200 and first["Content-Encoding"] == "gzip"
+    html = gzip.decompress(first.content)
+    assert b"Hand 1 saved." in html
+    plain = client.post(link_url(table), data, HTTP_ACCEPT_ENCODING="identity", **fragments)
+    assert plain["Idempotent-Replayed"] == "true"
+    assert not plain.has_header("Content-Encoding")
+    assert plain.content == html
+    none = client.post(link_url(table), data, **fragments)
+    assert none.content == html and not none.has_header("Content-Encoding")
+    again = client.post(link_url(table), data, HTTP_ACCEPT_ENCODING="gzip", **fragments)
+    assert again["Content-Encoding"] == "gzip" and again.content == first.content
+    assert Hand.objects.filter(result__table=table).count() == 1
