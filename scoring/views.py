@@ -127,7 +127,9 @@ class TablePage:
 
         ``rows_kept``: the hands the page already shows and keeps (a hand added on top of the version the
         page showed): only the hands after them are drawn, so the answer does not grow with the table; the
-        script checks that it shows that many, and reloads the page otherwise."""
+        script checks that it shows that many, and reloads the page otherwise. The answer names the hands
+        entered after the table's time (``data-late``): a kept row marked so loses its mark once the table's
+        time was extended past it."""
         self.__dict__["state"] = selectors.table_state(table=self.table, actor=self.actor, result=result)
         return self.render(notice=notice, rows_kept=rows_kept)
 

@@ -317,12 +317,31 @@
     if (shownRows) {
       const body = current.querySelector("tbody[data-rows-kept]");
       body.append(...shownRows);
+      markLate(body, shownRows);
       body.removeAttribute("data-rows-kept");
     }
     if (window.htmx) window.htmx.process(current);
     current.dispatchEvent(new CustomEvent("htmx:load", { bubbles: true, detail: { elt: current } }));
     render();
     keepCopy();
+  }
+
+  // The rows the page keeps were drawn before: a hand marked as entered after the table's time keeps its
+  // mark only if the answer still names it (the time may have been extended since). A hand entered in time
+  // stays so: the end of a table's time never moves before the present.
+  function markLate(body, rows) {
+    const late = new Set((body.dataset.late || "").split(" ").filter(Boolean));
+    for (const row of rows) {
+      const number = row.querySelector("td.hn");
+      const mark = row.querySelector("td[colspan] > .late-mark");
+      if (!number || !mark || late.has(number.textContent.trim())) continue;
+      const after = mark.nextSibling; // the " · " before the hand's round
+      if (after && after.nodeType === Node.TEXT_NODE) {
+        after.textContent = after.textContent.replace(/^ · /, "");
+      }
+      mark.remove();
+    }
+    body.removeAttribute("data-late");
   }
 
   function keepCopy() {

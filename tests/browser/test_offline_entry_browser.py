@@ -7,6 +7,8 @@ test-artifacts/."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
 from idempotency.models import IdempotencyRecord
@@ -536,3 +538,52 @@ def test_the_tile_picker_offline_says_the_server_values_the_hand_later(browser, 
     browser.save_screenshot(str(ARTIFACTS / "offline-tile-value-390.png"))
     network(browser, proxy, online=True)  # back online: the preview is asked for again
     wait_for(lambda: value() and "No network" not in value(), "the server's preview once online")
+
+
+def late_rows(driver) -> list[str]:
+    """The numbers of the hands whose row carries the "after time" mark."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#hands tr.desc')]"
+        ".filter(r => r.querySelector('td[colspan] > .late-mark')).map(r => r.querySelector('td.hn').innerText)"
+    )
+
+
+def test_a_kept_row_loses_its_after_time_mark_once_the_tables_time_is_extended(
+    browser, proxy, tournament, director
+):
+    """Table 1's time ended an hour ago and its hand 1 was entered after it. The director gives the table
+    two more hours: the phone's next save draws hand 2 only, and hand 1's kept row loses its mark."""
+    from django.utils import timezone
+
+    from tournaments import lifecycle
+    from tournaments.clock import servertime
+    from tournaments.clock import services as clock
+    from tournaments.models import Session
+
+    table = seat_session(tournament)[0]
+    session = table.session
+    Session.objects.filter(pk=session.pk).update(seating_published=True)
+    lifecycle.session_move(session=Session.objects.get(pk=session.pk), to=Session.Status.SEATED)
+    an_hour_ago = timezone.now() - dt.timedelta(hours=1)
+    with servertime.override(lambda: an_hour_ago):
+        clock.clock_act(tournament=tournament, user=director, action="start", seconds=600)
+    director_actor = Actor(user=director, role=Role.DIRECTOR)
+    services.hand_add(table=table, hand={"result": "draw"}, actor=director_actor, expected_version=None)
+    open_table(browser, proxy, table)
+    assert late_rows(browser) == ["1"]
+    browser.execute_script("document.getElementById('hands').scrollIntoView();")
+    browser.save_screenshot(str(ARTIFACTS / "offline-late-mark-390.png"))
+
+    clock.clock_act(tournament=tournament, user=director, action="extend", seconds=7200, table=1)
+    fetched = page_fetches(browser, table)
+    enter(browser, winner=0, discarder="2", fan=8)
+    wait_for(
+        lambda: [td.text for td in browser.find_elements("css selector", "#hands td.hn")] == ["2", "1"],
+        "hand 2",
+    )
+    assert page_fetches(browser, table) == fetched + 1  # the save's own answer: the page kept hand 1's row
+    assert late_rows(browser) == []
+    assert not browser.find_elements("css selector", "#hands [data-late]")
+    assert "after time" not in browser.find_element("id", "hands").text
+    browser.execute_script("document.getElementById('hands').scrollIntoView();")
+    browser.save_screenshot(str(ARTIFACTS / "offline-late-mark-removed-390.png"))

@@ -234,3 +234,40 @@ def test_venue_screen_lists_a_substitute_where_they_play(client, make_tournament
     spanish = client.get("/t/subs-open/screen/", headers={"Accept-Language": "es"}).content.decode()
     assert "suplente de SUBS-OPEN, Player3" in spanish
     assert '<script src="/i18n/js/es.js">' in spanish
+
+
+def test_a_phone_keeping_its_rows_is_told_which_hands_are_after_time_after_an_extension(
+    client, director, seated, fake_now
+):
+    """The phone's save draws the new hand only and keeps the rows it shows: the answer names every hand
+    entered after the table's time, so that a row drawn as late before the director extended the table's
+    time loses its mark (static/js/offline-entry.js, markLate)."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    fake_now.set(now - dt.timedelta(seconds=3600))
+    services.clock_act(tournament=seated, user=director, action="start", seconds=600)  # ended 50 min ago
+    table = seated.sessions.get(number=1).tables.get(number=1)
+    actor = actor_for(user=director, table=table)
+    scoring.hand_add(table=table, hand=WIN, actor=actor, expected_version=None)
+    Hand.objects.filter(result__table=table, number=1).update(created_at=now - dt.timedelta(seconds=3300))
+    scoring.hand_add(table=table, hand=WIN, actor=actor, expected_version=None)  # entered now: after time
+    fake_now.set(now)
+    link = f"/table/{table.private_key}/"
+
+    def save(version: int) -> str:
+        hand = {"action": "hand", "version": version, "result": "draw"}
+        response = client.post(link, hand, HTTP_X_ENTRY_FRAGMENTS="1")
+        assert response.status_code == 200
+        html = response.content.decode()
+        return html[html.index('<section id="hands">') : html.index("</section>", html.index('id="hands"'))]
+
+    html = save(3)
+    assert 'data-rows-kept="2" data-late="2 3"' in html
+    assert html.count('class="late-mark"') == 1  # hand 3's own row, the one drawn
+    services.clock_act(tournament=seated, user=director, action="extend", seconds=7200, table=1)
+    html = save(4)
+    assert 'data-rows-kept="3" data-late=""' in html  # every hand is now within the table's time
+    assert "late-mark" not in html
+    page = client.get(link).content.decode()
+    assert "data-late" not in page and ">after time<" not in page  # the whole page draws every row itself

@@ -253,6 +253,11 @@ class TableClock:
     def over(self) -> bool:
         return self.phase == engine.OVER
 
+    @property
+    def late_list(self) -> list[int]:
+        """``late_hands`` in order."""
+        return sorted(self.late_hands)
+
 
 def table_clock(
     *, table: Table, hand_times: list[tuple[int, dt.datetime]] | None = None
