@@ -28,7 +28,8 @@ FIELD = "idempotency_key"
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 BODY_PIECE = 64 * 1024  # bytes of a large body read at a time
-_ACCEPTS_GZIP = re.compile(r"\bgzip\b")  # as Django's GZip middleware reads Accept-Encoding
+# whether a request accepts a gzipped answer, read as Django's GZip middleware and gzip_page read it
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
 def _is_form(request: HttpRequest) -> bool:

@@ -14,7 +14,9 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import gzip
+import logging
 import time
+import zlib
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -25,6 +27,8 @@ from django.http import HttpResponse
 from django.utils import timezone
 
 from idempotency.models import IdempotencyRecord
+
+logger = logging.getLogger(__name__)
 
 REPLAYED_HEADER = "Idempotent-Replayed"
 # Headers of the view's answer that are not part of it (the outer middleware sets them per response).
@@ -63,14 +67,19 @@ class _NotKept(Exception):
 
 
 def _stored(record: IdempotencyRecord, accepts_gzip: bool = True) -> HttpResponse:
-    """The stored answer. One stored compressed (the first request accepted gzip) is given to a repeat
-    that does not accept it decompressed, without its ``Content-Encoding``."""
+    """The stored answer. One stored compressed (the first request accepted gzip: the pages compressed
+    by ``gzip_page``, the only encoding answers here carry) is given to a repeat that does not accept it
+    decompressed, without its ``Content-Encoding``; bytes that do not decompress are given as stored."""
     body = bytes(record.body)
     headers = dict(record.headers)
     encoding = next((name for name in headers if name.lower() == "content-encoding"), None)
     if encoding is not None and not accepts_gzip and headers[encoding].strip().lower() == "gzip":
-        body = gzip.decompress(body)
-        del headers[encoding]
+        try:
+            body = gzip.decompress(body)
+        except (OSError, EOFError, zlib.error):
+            logger.warning("idempotency record %s: its gzipped answer does not decompress", record.pk)
+        else:
+            del headers[encoding]
     response = HttpResponse(body, status=record.status)
     for name, value in headers.items():
         response[name] = value
@@ -86,10 +95,10 @@ def _answer_of(
     accepts_gzip: bool = True,
 ) -> HttpResponse | Mismatch | InProgress:
     """The stored answer, once the first request is done. A record still being written is only seen where
-        the database shows uncommitted rows (one connection shared by threads); wait for it, and start again
-        if it was rolled back. ``legacy``: the request's fingerprint as records stored before the present
-        form were made (asked only when the present one differs); ``accepts_gzip``: whether the repeat accepts a
-    compressed answer."""
+    the database shows uncommitted rows (one connection shared by threads); wait for it, and start again
+    if it was rolled back. ``legacy``: the request's fingerprint as records stored before the present
+    form were made (asked only when the present one differs); ``accepts_gzip``: whether the repeat
+    accepts a compressed answer."""
     if record.fingerprint != fingerprint and (legacy is None or record.fingerprint != legacy()):
         return Mismatch(record)
     deadline = time.monotonic() + wait_seconds()

@@ -299,6 +299,12 @@
       const count = shown ? shown.querySelectorAll(":scope > tr.desc").length : -1;
       if (count !== Number(rowsKept.dataset.rowsKept)) return refresh();
       shownRows = Array.from(shown.children);
+      // a kept hand the answer now says was entered after the table's time (the clock was ended early, or
+      // time taken off) is drawn again with the page: rare, and its mark is the server's
+      const late = lateHands(rowsKept);
+      if (late && shownRows.some((row) => late.has(handOf(row)) && !row.querySelector("[data-late-mark]"))) {
+        return refresh();
+      }
     }
     if (kept) {
       const heading = hand.querySelector("h2");
@@ -326,20 +332,26 @@
     keepCopy();
   }
 
+  // The hands the answer names as entered after the table's time (null when it names none: no clock).
+  function lateHands(body) {
+    if (body.dataset.late === undefined) return null;
+    return new Set(body.dataset.late.split(" ").filter(Boolean));
+  }
+
+  function handOf(row) {
+    const number = row.querySelector("td.hn");
+    return number ? number.textContent.trim() : null;
+  }
+
   // The rows the page keeps were drawn before: a hand marked as entered after the table's time keeps its
-  // mark only if the answer still names it (the time may have been extended since). A hand entered in time
-  // stays so: the end of a table's time never moves before the present.
+  // mark only if the answer still names it (the table's time may have been extended since, or the clock
+  // paused: the page drawn whole shows no mark then either).
   function markLate(body, rows) {
-    const late = new Set((body.dataset.late || "").split(" ").filter(Boolean));
+    const late = lateHands(body);
+    if (late === null) return;
     for (const row of rows) {
-      const number = row.querySelector("td.hn");
-      const mark = row.querySelector("td[colspan] > .late-mark");
-      if (!number || !mark || late.has(number.textContent.trim())) continue;
-      const after = mark.nextSibling; // the " · " before the hand's round
-      if (after && after.nodeType === Node.TEXT_NODE) {
-        after.textContent = after.textContent.replace(/^ · /, "");
-      }
-      mark.remove();
+      const mark = row.querySelector("[data-late-mark]");
+      if (mark && !late.has(handOf(row))) mark.remove();
     }
     body.removeAttribute("data-late");
   }

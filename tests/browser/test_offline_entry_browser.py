@@ -544,15 +544,18 @@ def late_rows(driver) -> list[str]:
     """The numbers of the hands whose row carries the "after time" mark."""
     return driver.execute_script(
         "return [...document.querySelectorAll('#hands tr.desc')]"
-        ".filter(r => r.querySelector('td[colspan] > .late-mark')).map(r => r.querySelector('td.hn').innerText)"
+        ".filter(r => r.querySelector('[data-late-mark] .late-mark')).map(r => r.querySelector('td.hn').innerText)"
     )
 
 
-def test_a_kept_row_loses_its_after_time_mark_once_the_tables_time_is_extended(
-    browser, proxy, tournament, director
-):
-    """Table 1's time ended an hour ago and its hand 1 was entered after it. The director gives the table
-    two more hours: the phone's next save draws hand 2 only, and hand 1's kept row loses its mark."""
+def hand_rows(driver) -> list[str]:
+    return [td.text for td in driver.find_elements("css selector", "#hands td.hn")]
+
+
+def test_the_after_time_marks_of_kept_rows_follow_the_tables_time(browser, proxy, tournament, director):
+    """Table 1's time ended an hour ago. Hand 2, saved after time, names hand 1 as after time too: a phone
+    whose row of hand 1 has no mark draws the page again. Then the director gives the table two more hours:
+    the phone's next save draws hand 3 only, and the kept rows of hands 1 and 2 lose their marks."""
     from django.utils import timezone
 
     from tournaments import lifecycle
@@ -574,16 +577,22 @@ def test_a_kept_row_loses_its_after_time_mark_once_the_tables_time_is_extended(
     browser.execute_script("document.getElementById('hands').scrollIntoView();")
     browser.save_screenshot(str(ARTIFACTS / "offline-late-mark-390.png"))
 
+    # a row drawn without the mark the server now gives it: the page is drawn again, whole
+    browser.execute_script("document.querySelector('#hands [data-late-mark]').remove();")
+    fetched = page_fetches(browser, table)
+    enter(browser, winner=1, discarder="3", fan=8)
+    wait_for(lambda: hand_rows(browser) == ["2", "1"] and late_rows(browser) == ["2", "1"], "the page again")
+    assert page_fetches(browser, table) == fetched + 2  # the save, then the page read again
+
     clock.clock_act(tournament=tournament, user=director, action="extend", seconds=7200, table=1)
     fetched = page_fetches(browser, table)
     enter(browser, winner=0, discarder="2", fan=8)
-    wait_for(
-        lambda: [td.text for td in browser.find_elements("css selector", "#hands td.hn")] == ["2", "1"],
-        "hand 2",
-    )
-    assert page_fetches(browser, table) == fetched + 1  # the save's own answer: the page kept hand 1's row
+    wait_for(lambda: hand_rows(browser) == ["3", "2", "1"], "hand 3")
+    assert page_fetches(browser, table) == fetched + 1  # the save's own answer: the rows of 1 and 2 kept
     assert late_rows(browser) == []
-    assert not browser.find_elements("css selector", "#hands [data-late]")
+    assert not browser.find_elements("css selector", "#hands [data-late], #hands [data-late-mark]")
     assert "after time" not in browser.find_element("id", "hands").text
+    first = browser.find_elements("css selector", "#hands tr.desc td[colspan]")[2].text
+    assert first.startswith("East round · Draw"), first  # hand 1's row reads as if never marked
     browser.execute_script("document.getElementById('hands').scrollIntoView();")
     browser.save_screenshot(str(ARTIFACTS / "offline-late-mark-removed-390.png"))

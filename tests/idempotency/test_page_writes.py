@@ -187,9 +187,23 @@ def test_a_repeat_gets_the_stored_compressed_answer_only_when_it_accepts_gzip(cl
     plain = client.post(link_url(table), data, HTTP_ACCEPT_ENCODING="identity", **fragments)
     assert plain["Idempotent-Replayed"] == "true"
     assert not plain.has_header("Content-Encoding")
-    assert plain.content == html
+    assert plain.content == html and plain["Content-Length"] == str(len(html))
     none = client.post(link_url(table), data, **fragments)
     assert none.content == html and not none.has_header("Content-Encoding")
     again = client.post(link_url(table), data, HTTP_ACCEPT_ENCODING="gzip", **fragments)
     assert again["Content-Encoding"] == "gzip" and again.content == first.content
+    assert Hand.objects.filter(result__table=table).count() == 1
+
+
+def test_a_stored_answer_that_does_not_decompress_is_replayed_as_stored(client, tournament):
+    """A damaged compressed answer is no server error for the repeat: it gets the bytes as they were kept."""
+    table = seat_session(tournament)[0]
+    data = {**action(table, "hand", **WIN), "idempotency_key": new_key()}
+    first = client.post(link_url(table), data, HTTP_ACCEPT_ENCODING="gzip", HTTP_X_ENTRY_FRAGMENTS="1")
+    assert first["Content-Encoding"] == "gzip"
+    record = IdempotencyRecord.objects.get(key=data["idempotency_key"])
+    IdempotencyRecord.objects.filter(pk=record.pk).update(body=first.content[:20])  # cut short
+    again = client.post(link_url(table), data, HTTP_X_ENTRY_FRAGMENTS="1")
+    assert again.status_code == 200 and again.content == first.content[:20]
+    assert again["Content-Encoding"] == "gzip"
     assert Hand.objects.filter(result__table=table).count() == 1
