@@ -251,61 +251,67 @@ class TablePage:
         return bool(usual and s.mode == TableResult.Mode.HANDS and s.hands and len(s.hands) < usual)
 
     # -- rendering -------------------------------------------------------------------------------------
+    def _error_target(self, refused: Refused | None) -> tuple[Any, str]:
+        """A refused form's messages go in the summary at the top of the page, each linked to its field (or
+        to the form when the field is hidden, or to nothing when the form is no longer offered): the form
+        and the anchor of its slot."""
+        error_form = refused.form if refused is not None and refused.status == 400 else None
+        if error_form is None or not self.can(refused.slot):
+            return error_form, ""
+        return error_form, {"clear_totals": "clear-totals"}.get(refused.slot, refused.slot)
+
+    def _reopen_confirm(self) -> dict | None:
+        """The confirmation step before reopening a confirmed table (the reopen form asks for it by GET)."""
+        request = self.request
+        if request.method != "GET" or request.GET.get("confirm") != "reopen" or not self.can("reopen"):
+            return None
+        s = self.state
+        return {
+            "reason": request.GET.get("reason", "").strip()[:500],
+            "hands": len(s.hands),
+            "rows": s.outcome or [],
+        }
+
+    def _staff_context(self) -> dict[str, Any]:
+        """What only the staff (and the scorer, for the penalties) see: the table's penalties, the kinds a
+        referee may record, the way back to a closed session, the table's history, the session's tables."""
+        s, role, tournament = self.state, self.actor.role, self.state.tournament
+        positions = {(self.table.pk, seat.registration.pk): seat.position for seat in s.seats}
+        return {
+            "penalties": penalty_lines(penalties=s.penalties, rules=s.rules, positions=positions)
+            if self.is_referee or role == Role.SCORER
+            else [],
+            "penalty_kinds": penalty_kinds(s.rules) if self.is_referee and not s.closed else [],
+            "closed_reopen_url": closed_reopen_url(tournament, s.session)
+            if s.closed and role == Role.DIRECTOR
+            else "",
+            "history": selectors.table_history(table=self.table, state=s) if self.is_referee else None,
+            "session_url": reverse("session-tables", args=[tournament.slug, s.session.number])
+            if role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER)
+            else "",
+        }
+
     def render(self, refused: Refused | None = None, notice: str = "", rows_kept: int = 0) -> HttpResponse:
         s = self.state
         # The page's script asks, after a hand it saved, for what changed only (not the hand form, not the
         # call of a referee, which keeps itself current).
         fragments = refused is None and self.request.headers.get(FRAGMENTS_HEADER) == "1"
-        forms = self.forms(refused, hand_form=not fragments)
-        # a refused form's messages go in the summary at the top of the page, each linked to its field (or to
-        # the form when the field is hidden, or to nothing when the form is no longer offered)
-        error_form = refused.form if refused is not None and refused.status == 400 else None
-        error_anchor = ""
-        if error_form is not None and self.can(refused.slot):
-            error_anchor = {"clear_totals": "clear-totals"}.get(refused.slot, refused.slot)
-        tournament = s.tournament
-        # the confirmation step before reopening a confirmed table (the reopen form asks for it by GET)
-        reopen_confirm = None
-        if (
-            self.request.method == "GET"
-            and self.request.GET.get("confirm") == "reopen"
-            and self.can("reopen")
-        ):
-            reopen_confirm = {
-                "reason": self.request.GET.get("reason", "").strip()[:500],
-                "hands": len(s.hands),
-                "rows": s.outcome or [],
-            }
-        show_penalties = self.is_referee or self.actor.role == Role.SCORER
+        error_form, error_anchor = self._error_target(refused)
         context = {
-            "tournament": tournament,
+            "tournament": s.tournament,
             "state": s,
             "page": self,
-            "forms": forms,
+            "forms": self.forms(refused, hand_form=not fragments),
             "refused": refused,
             "error_form": error_form,
-            "reopen_confirm": reopen_confirm,
+            "reopen_confirm": self._reopen_confirm(),
             "error_anchor": error_anchor,
             "urls": self.urls,
             "via_link": self.link_key is not None and self.actor.role == "table",
             "fu_url": reverse("riichi-fu-options"),
             "tiles_value_url": tiles_value_url(self.table, self.link_key, s.next_hand),
-            "penalties": penalty_lines(
-                penalties=s.penalties,
-                rules=s.rules,
-                positions={(self.table.pk, seat.registration.pk): seat.position for seat in s.seats},
-            )
-            if show_penalties
-            else [],
-            "penalty_kinds": penalty_kinds(s.rules) if self.is_referee and not s.closed else [],
-            "closed_reopen_url": closed_reopen_url(tournament, s.session)
-            if s.closed and self.actor.role == Role.DIRECTOR
-            else "",
-            "history": selectors.table_history(table=self.table, state=s) if self.is_referee else None,
-            "session_url": reverse("session-tables", args=[tournament.slug, s.session.number])
-            if self.actor.role in (Role.DIRECTOR, Role.REFEREE, Role.SCORER)
-            else "",
-            "players_confirm": bool(tournament.settings.get("players_confirm")),
+            **self._staff_context(),
+            "players_confirm": bool(s.tournament.settings.get("players_confirm")),
             "short_hands": self._short_hands(),
             "closed": self.closed_sentence(),
             "table_clock": clock_selectors.table_clock(table=self.table, hand_times=s.hand_times),
