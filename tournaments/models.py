@@ -480,7 +480,8 @@ class SessionClock(models.Model):
     """The countdown of one session, kept in the database so that a restart changes nothing.
 
     While running it keeps the instant time is up (``ends_at``); while paused, the time left
-    (``remaining_ms``). ``table_extra`` maps table numbers to extra seconds (negative removes time).
+    (``remaining_ms``); once ended, when time was to be up (``ends_at``) and when it was ended
+    (``ended_at``). ``table_extra`` maps table numbers to extra seconds (negative removes time).
     The arithmetic lives in ``tournaments.clock.engine``.
     """
 

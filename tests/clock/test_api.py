@@ -77,7 +77,26 @@ def test_start_pause_resume_extend_end_as_a_director(api_as, director, seated, f
     }
     body = post(client, action="end").json()
     assert body["state"] == "ended" and body["remaining_seconds"] == 0
+    # ended early: the session's time and every table's end at this instant, not when it was to be up
+    assert body["ends_at"] == iso(900) and body["signal_at"] == iso(900)
+    assert {t["ends_at"] for t in body["tables"]} == {iso(900)}
     assert SessionClock.objects.get(session__number=1).state == "ended"
+
+
+def test_time_removed_from_the_session_cannot_take_a_cut_table_below_nothing(
+    api_as, director, seated, fake_now
+):
+    client = api_as(director)
+    post(client, action="start", seconds=600)
+    post(client, action="extend", seconds=-300, table=2)
+    fake_now.advance(200)  # 400 s left for the session, 100 s at table 2
+    r = post(client, action="extend", seconds=-120)
+    assert r.status_code == 400
+    assert "seconds" in r.json() and "table 2" in str(r.json())
+    assert client.get(URL).json()["ends_at"] == iso(600)  # nothing changed
+    body = post(client, action="extend", seconds=-100).json()
+    assert next(t for t in body["tables"] if t["table"] == 2)["remaining_seconds"] == 0
+    assert body["remaining_seconds"] == 300
 
 
 def test_a_referee_runs_the_clock_too(api_as, referee, seated, fake_now):

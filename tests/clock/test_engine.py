@@ -74,6 +74,53 @@ def test_end_by_hand_ends_every_table_at_that_instant():
     assert clock.table_over(2, at(100))
 
 
+def test_ending_early_keeps_the_end_of_a_table_whose_time_was_cut():
+    """Table 2 had 10 minutes less and its time was up at 4800 s; the clock ended by hand at 5000 s ends the
+    others there, and table 2 keeps its own end (not 5000 - 600: hands entered before would turn late)."""
+    cut = started().apply("extend", T0, seconds=-600, table=2).apply("extend", T0, seconds=300, table=3)
+    clock = cut.apply("end", at(5000))
+    assert clock.session_ends_at() == at(5000)
+    assert clock.table_ends_at(1) == at(5000) and clock.table_ends_at(3) == at(5000)
+    assert clock.table_ends_at(2) == at(4800)
+    # ended before table 2's time was up: every table ends at that instant
+    assert cut.apply("end", at(3000)).table_ends_at(2) == at(3000)
+    # ended after the session's time was up: each table as it was, a table with extra time at the end
+    late = cut.apply("end", at(5600))
+    assert late.session_ends_at() == at(5400)
+    assert (late.table_ends_at(1), late.table_ends_at(2), late.table_ends_at(3)) == (
+        at(5400),
+        at(4800),
+        at(5600),
+    )
+
+
+def test_ending_a_paused_clock_ends_every_table_with_time_left_at_that_instant():
+    clock = (
+        started().apply("extend", T0, seconds=-600, table=2).apply("pause", at(1000)).apply("end", at(2000))
+    )
+    assert clock.session_ends_at() == at(2000)
+    assert clock.table_ends_at(1) == clock.table_ends_at(2) == at(2000)
+    assert clock.remaining(at(2500)) == 0
+
+
+def test_the_signal_of_a_clock_ended_before_it_is_the_end():
+    rule = EndRule(signal_seconds=900)
+    assert started().apply("end", at(3000)).signal_at(rule) == at(3000)
+    assert started().apply("end", at(5000)).signal_at(rule) == at(4500)
+
+
+def test_time_removed_from_the_session_cannot_leave_a_cut_table_with_less_than_nothing():
+    clock = started(600).apply("extend", T0, seconds=-300, table=2)
+    with pytest.raises(ClockError) as info:
+        clock.apply("extend", at(200), seconds=-120)  # the session keeps 280 s; table 2 would have -20
+    assert info.value.field == "seconds" and "table 2" in info.value.message
+    assert clock.apply("extend", at(200), seconds=-100).table_remaining(2, at(200)) == 0
+    assert clock.apply("extend", at(200), seconds=60).table_remaining(2, at(200)) == 160  # adding is free
+    over = started(600).apply("extend", T0, seconds=-300, table=2)
+    with pytest.raises(ClockError):
+        over.apply("extend", at(400), seconds=-60)  # table 2's time is already up: its end stays
+
+
 @pytest.mark.parametrize(
     ("clock", "action", "kwargs"),
     [

@@ -155,6 +155,32 @@ def test_table_page_shows_time_left_and_marks_hands_entered_after_time(director,
     assert "1 after time" in overview
 
 
+def test_ending_the_clock_early_does_not_turn_a_cut_tables_hands_late(director, seated, fake_now):
+    """Table 1 was given 5 minutes less (its time is up at 300 s of 600). The director ends the clock at
+    450 s: table 1's end stays at 300 s, so its hand of 200 s is within time and only that of 400 s is late;
+    table 2's hand of 400 s was before the end."""
+    start = fake_now.value
+    services.clock_act(tournament=seated, user=director, action="start", seconds=600)
+    services.clock_act(tournament=seated, user=director, action="extend", seconds=-300, table=1)
+    session = seated.sessions.get(number=1)
+    for number, times in ((1, (200, 400)), (2, (400,))):
+        table = session.tables.get(number=number)
+        actor = actor_for(user=director, table=table)
+        for hand, seconds in enumerate(times, start=1):
+            scoring.hand_add(table=table, hand=WIN, actor=actor, expected_version=None)
+            Hand.objects.filter(result__table=table, number=hand).update(
+                created_at=start + dt.timedelta(seconds=seconds)
+            )
+    fake_now.advance(450)
+    services.clock_act(tournament=seated, user=director, action="end")
+    fake_now.advance(100)
+    html = logged_in(director).get("/t/open-2026/s/1/table/1/").content.decode()
+    assert html.count(">after time<") == 1
+    assert "1 hand entered after time" in html
+    html = logged_in(director).get("/t/open-2026/s/1/table/2/").content.decode()
+    assert ">after time<" not in html
+
+
 def test_player_page_shows_table_seat_and_time_left(client, director, seated, fake_now):
     services.clock_act(tournament=seated, user=director, action="start", seconds=3600)
     fake_now.advance(600)

@@ -6,7 +6,9 @@ while it is paused, the time it had left (``remaining_ms``): a restart of the se
 loses nothing because nothing counts anywhere but in these two numbers and the caller's ``now``.
 
 Tables can have their own extra time (positive or negative), added to the session's end. Ending the clock
-by hand ends every table at that instant.
+by hand ends at that instant every table whose time was not up yet; a table whose time was up before keeps
+its own end. The ended clock keeps when time was to be up (``ends_at``) beside when it was ended
+(``ended_at``), so neither is lost.
 """
 
 from __future__ import annotations
@@ -86,7 +88,8 @@ class EndRule:
 class Clock:
     state: str = STOPPED
     length_seconds: int = 0
-    ends_at: dt.datetime | None = None  # running: when time is up; ended: when it was up (or ended)
+    # running: when time is up; ended: when it was to be up (the end itself is ``session_ends_at``)
+    ends_at: dt.datetime | None = None
     remaining_ms: int | None = None  # paused: what was left
     extra_seconds: int = 0  # added (or removed) for the whole session, for the record
     table_extra: Mapping[int, int] = field(default_factory=dict)  # table number -> seconds
@@ -115,6 +118,15 @@ class Clock:
         """The state the room sees: a running clock whose time is up reads "ended"."""
         return ENDED if self.is_over(now) else self.state
 
+    def session_ends_at(self) -> dt.datetime | None:
+        """When time is up for the whole session: while running, its end; once ended, that end or the
+        instant the clock was ended by hand, whichever came first; None while stopped or paused."""
+        if self.state == RUNNING:
+            return self.ends_at
+        if self.state == ENDED:
+            return self.ends_at if self.ended_at is None else min(self.ends_at, self.ended_at)
+        return None
+
     def extra_of(self, table: int) -> int:
         return int(self.table_extra.get(table, 0))
 
@@ -136,9 +148,11 @@ class Clock:
         return (end - now).total_seconds()
 
     def signal_at(self, rule: EndRule) -> dt.datetime | None:
-        if self.state not in (RUNNING, ENDED):
+        """When the signal sounds (or would have, had the clock not been ended by hand before it)."""
+        end = self.session_ends_at()
+        if end is None:
             return None
-        return self.ends_at - dt.timedelta(seconds=rule.signal_seconds)
+        return min(self.ends_at - dt.timedelta(seconds=rule.signal_seconds), end)
 
     def table_over(self, table: int, now: dt.datetime) -> bool:
         end = self.table_ends_at(table)
@@ -238,6 +252,8 @@ class Clock:
         left = self.remaining(now)
         if seconds < 0 and left + seconds < 0:
             raise ClockError(f"removing {-seconds} s leaves the session less than nothing", "seconds")
+        if seconds < 0:
+            self._check_tables_keep_time(seconds, now)
         if self.state == PAUSED:
             return dataclasses.replace(
                 self, extra_seconds=extra, remaining_ms=self.remaining_ms + seconds * 1000
@@ -247,11 +263,28 @@ class Clock:
             self, extra_seconds=extra, ends_at=self.ends_at + dt.timedelta(seconds=seconds)
         )
 
+    def _check_tables_keep_time(self, seconds: int, now: dt.datetime) -> None:
+        """Time removed from the whole session must not move a table whose own time was cut to an end
+        already past: hands entered there would turn "after time" after the fact."""
+        for number in sorted(self.table_extra):
+            left = self.table_remaining(number, now)
+            if self.extra_of(number) < 0 and left + seconds < 0:
+                raise ClockError(
+                    f"removing {-seconds} s leaves table {number} less than nothing "
+                    f"({max(0, clock_seconds(left))} s left there)",
+                    "seconds",
+                )
+
     def _end(self, now, *, seconds, table) -> Clock:
         if self.state in (STOPPED, ENDED):
             raise ClockError(f"the clock is {self.state}; only a started clock ends", conflict=True)
-        ends_at = now if self.state == PAUSED else min(self.ends_at, now)
-        return dataclasses.replace(self, state=ENDED, ends_at=ends_at, remaining_ms=None, ended_at=now)
+        # ``ends_at`` keeps when time was to be up, so a table whose own time was cut keeps its own end
+        # when that came before this instant (``table_ends_at``)
+        if self.state == PAUSED:
+            scheduled = now + dt.timedelta(milliseconds=self.remaining_ms)
+        else:
+            scheduled = self.ends_at
+        return dataclasses.replace(self, state=ENDED, ends_at=scheduled, remaining_ms=None, ended_at=now)
 
 
 def _ms(delta: dt.timedelta) -> int:

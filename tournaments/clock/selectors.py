@@ -207,7 +207,7 @@ def clock_view(doc: dict[str, Any], now: dt.datetime | None = None) -> dict[str,
     return {
         "session": doc["session"],
         "state": clock.public_state(now) if doc["session"] is not None else engine.STOPPED,
-        "ends_at": _iso(clock.ends_at) if clock.state in (engine.RUNNING, engine.ENDED) else None,
+        "ends_at": _iso(clock.session_ends_at()),
         "remaining_seconds": _seconds(remaining),
         "server_time": now.isoformat(),
         "tables": tables,
