@@ -85,6 +85,24 @@ def test_staff_see_the_controls_and_use_them(director, seated, fake_now):
     assert "minutes must be a whole number" in r.content.decode()
 
 
+def test_a_spanish_director_reads_the_clocks_refusals_in_spanish(director, seated, fake_now):
+    client = logged_in(director)
+    client.cookies["django_language"] = "es"
+    client.post("/t/open-2026/clock/control/", {"action": "start", "session": "1", "minutes": "10"})
+    client.post("/t/open-2026/clock/control/", {"action": "extend", "minutes": "-5", "table": "2"})
+    html = client.post("/t/open-2026/clock/control/", {"action": "resume"}, follow=True).content.decode()
+    assert "el reloj está en marcha; solo se reanuda un reloj en pausa" in html
+    html = client.post(
+        "/t/open-2026/clock/control/", {"action": "extend", "minutes": "-6"}, follow=True
+    ).content.decode()
+    assert "quitar 360 s deja a la mesa 2 con menos de nada (le quedan 300 s)" in html
+    html = client.post(
+        "/t/open-2026/clock/control/", {"action": "extend", "minutes": "-1", "table": "9"}, follow=True
+    ).content.decode()
+    assert "la mesa 9 no es una mesa de la sesión 1" in html
+    assert seated.sessions.get(number=1).clock.extra_seconds == 0  # nothing was taken
+
+
 def test_controls_refused_to_others(client, scorer, seated):
     assert client.post("/t/open-2026/clock/control/", {"action": "start"}).status_code == 302  # to login
     assert logged_in(scorer).post("/t/open-2026/clock/control/", {"action": "start"}).status_code == 403

@@ -18,6 +18,8 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from scoring.rules.text import Text, gettext_noop
+
 STOPPED, RUNNING, PAUSED, ENDED = "stopped", "running", "paused", "ended"
 STATES = (STOPPED, RUNNING, PAUSED, ENDED)
 ACTIONS = ("start", "pause", "resume", "extend", "end")
@@ -36,15 +38,28 @@ MAX_LENGTH_SECONDS = 8 * 3600  # a session is never longer than this
 MAX_ADJUST_SECONDS = 4 * 3600  # one adjustment adds or removes at most this much
 
 
+# the states as a sentence names them (the model's labels are for lists and buttons)
+STATE_WORDS = {
+    STOPPED: gettext_noop("stopped"),
+    RUNNING: gettext_noop("running"),
+    PAUSED: gettext_noop("paused"),
+    ENDED: gettext_noop("ended"),
+}
+
+
 class ClockError(ValueError):
     """A user-facing fault: ``conflict`` when the action does not fit the state (HTTP 409), else a bad
-    value (HTTP 400) at ``field``."""
+    value (HTTP 400) at ``field``. Its message is read in the reader's language (``Text``)."""
 
-    def __init__(self, message: str, field: str = "action", *, conflict: bool = False):
+    def __init__(self, message: str | Text, field: str = "action", *, conflict: bool = False):
         super().__init__(message)
-        self.message = message
+        self.text = message
         self.field = field
         self.conflict = conflict
+
+    @property
+    def message(self) -> str:
+        return str(self.text)
 
 
 @dataclass(frozen=True)
@@ -57,10 +72,14 @@ class EndRule:
 
     def __post_init__(self) -> None:
         if self.end_of_time not in END_RULES:
-            raise ClockError(f"end_of_time must be one of {', '.join(END_RULES)}", "end_of_time")
+            raise ClockError(
+                gettext_noop("end_of_time must be one of %(_rules)s", _rules=", ".join(END_RULES)),
+                "end_of_time",
+            )
         if not 0 <= self.red_zone_seconds <= self.signal_seconds <= MAX_LENGTH_SECONDS:
             raise ClockError(
-                "the red zone cannot start before the signal, and neither can be negative", "signal_minutes"
+                gettext_noop("the red zone cannot start before the signal, and neither can be negative"),
+                "signal_minutes",
             )
 
     @property
@@ -98,7 +117,7 @@ class Clock:
 
     def __post_init__(self) -> None:
         if self.state not in STATES:
-            raise ClockError(f"unknown clock state '{self.state}'", "state")
+            raise ClockError(gettext_noop("unknown clock state %(state)s", state=self.state), "state")
 
     # -- reading -----------------------------------------------------------------------------------
     def remaining(self, now: dt.datetime) -> float | None:
@@ -175,18 +194,32 @@ class Clock:
     ) -> Clock:
         """The clock after ``action``; ClockError when the action or its values do not fit."""
         if action not in ACTIONS:
-            raise ClockError(f"action must be one of {', '.join(ACTIONS)}, not {action!r}")
+            raise ClockError(
+                gettext_noop(
+                    "action must be one of %(_actions)s, not %(action)s",
+                    _actions=", ".join(ACTIONS),
+                    action=action,
+                )
+            )
         if table is not None and action != "extend":
-            raise ClockError("only 'extend' applies to one table", "table")
+            raise ClockError(gettext_noop("only “extend” applies to one table"), "table")
         return getattr(self, f"_{action}")(now, seconds=seconds, table=table)
 
     def _start(self, now, *, seconds, table) -> Clock:
         if self.state != STOPPED:
-            raise ClockError(f"the clock is {self.state}; only a stopped clock starts", conflict=True)
+            raise ClockError(
+                gettext_noop(
+                    "the clock is %(_state)s; only a stopped clock starts", _state=STATE_WORDS[self.state]
+                ),
+                conflict=True,
+            )
         length = self.length_seconds if seconds is None else seconds
         if not isinstance(length, int) or isinstance(length, bool) or not 60 <= length <= MAX_LENGTH_SECONDS:
             raise ClockError(
-                f"seconds must be a whole number from 60 to {MAX_LENGTH_SECONDS} (the session's length)",
+                gettext_noop(
+                    "seconds must be a whole number from 60 to %(most)s (the session's length)",
+                    most=MAX_LENGTH_SECONDS,
+                ),
                 "seconds",
             )
         return dataclasses.replace(
@@ -201,15 +234,25 @@ class Clock:
 
     def _pause(self, now, *, seconds, table) -> Clock:
         if self.state != RUNNING:
-            raise ClockError(f"the clock is {self.state}; only a running clock pauses", conflict=True)
+            raise ClockError(
+                gettext_noop(
+                    "the clock is %(_state)s; only a running clock pauses", _state=STATE_WORDS[self.state]
+                ),
+                conflict=True,
+            )
         if self.is_over(now):
-            raise ClockError("time is up; there is nothing left to pause", conflict=True)
+            raise ClockError(gettext_noop("time is up; there is nothing left to pause"), conflict=True)
         left = self.ends_at - now
         return dataclasses.replace(self, state=PAUSED, ends_at=None, remaining_ms=_ms(left))
 
     def _resume(self, now, *, seconds, table) -> Clock:
         if self.state != PAUSED:
-            raise ClockError(f"the clock is {self.state}; only a paused clock resumes", conflict=True)
+            raise ClockError(
+                gettext_noop(
+                    "the clock is %(_state)s; only a paused clock resumes", _state=STATE_WORDS[self.state]
+                ),
+                conflict=True,
+            )
         return dataclasses.replace(
             self,
             state=RUNNING,
@@ -219,7 +262,9 @@ class Clock:
 
     def _extend(self, now, *, seconds, table) -> Clock:
         if self.state == ENDED:
-            raise ClockError("the clock was ended; start the next session instead", conflict=True)
+            raise ClockError(
+                gettext_noop("the clock was ended; start the next session instead"), conflict=True
+            )
         if (
             not isinstance(seconds, int)
             or isinstance(seconds, bool)
@@ -227,19 +272,31 @@ class Clock:
             or abs(seconds) > MAX_ADJUST_SECONDS
         ):
             raise ClockError(
-                f"seconds must be a whole number from -{MAX_ADJUST_SECONDS} to {MAX_ADJUST_SECONDS}, not 0 "
-                "(negative removes time)",
+                gettext_noop(
+                    "seconds must be a whole number from -%(most)s to %(most)s, not 0 (negative removes time)",
+                    most=MAX_ADJUST_SECONDS,
+                ),
                 "seconds",
             )
         if table is not None:
             if not isinstance(table, int) or isinstance(table, bool) or table < 1:
-                raise ClockError("table must be a table number of the session", "table")
+                raise ClockError(gettext_noop("table must be a table number of the session"), "table")
             extra = self.extra_of(table) + seconds
             if abs(extra) > MAX_ADJUST_SECONDS:
-                raise ClockError(f"a table's extra time stays within ±{MAX_ADJUST_SECONDS} s", "seconds")
+                raise ClockError(
+                    gettext_noop("a table's extra time stays within ±%(most)s s", most=MAX_ADJUST_SECONDS),
+                    "seconds",
+                )
             left = self.table_remaining(table, now)
             if seconds < 0 and left + seconds < 0:
-                raise ClockError(f"removing {-seconds} s leaves table {table} less than nothing", "seconds")
+                raise ClockError(
+                    gettext_noop(
+                        "removing %(seconds)s s leaves table %(table)s less than nothing",
+                        seconds=-seconds,
+                        table=table,
+                    ),
+                    "seconds",
+                )
             tables = {**self.table_extra, table: extra}
             if extra == 0:
                 tables.pop(table)
@@ -247,11 +304,14 @@ class Clock:
         extra = self.extra_seconds + seconds
         if self.state == STOPPED:
             if self.length_seconds + extra < 60:
-                raise ClockError("a session lasts at least one minute", "seconds")
+                raise ClockError(gettext_noop("a session lasts at least one minute"), "seconds")
             return dataclasses.replace(self, extra_seconds=extra)
         left = self.remaining(now)
         if seconds < 0 and left + seconds < 0:
-            raise ClockError(f"removing {-seconds} s leaves the session less than nothing", "seconds")
+            raise ClockError(
+                gettext_noop("removing %(seconds)s s leaves the session less than nothing", seconds=-seconds),
+                "seconds",
+            )
         if seconds < 0:
             self._check_tables_keep_time(seconds, now)
         if self.state == PAUSED:
@@ -270,14 +330,23 @@ class Clock:
             left = self.table_remaining(number, now)
             if self.extra_of(number) < 0 and left + seconds < 0:
                 raise ClockError(
-                    f"removing {-seconds} s leaves table {number} less than nothing "
-                    f"({max(0, clock_seconds(left))} s left there)",
+                    gettext_noop(
+                        "removing %(seconds)s s leaves table %(table)s less than nothing (%(left)s s left there)",
+                        seconds=-seconds,
+                        table=number,
+                        left=max(0, clock_seconds(left)),
+                    ),
                     "seconds",
                 )
 
     def _end(self, now, *, seconds, table) -> Clock:
         if self.state in (STOPPED, ENDED):
-            raise ClockError(f"the clock is {self.state}; only a started clock ends", conflict=True)
+            raise ClockError(
+                gettext_noop(
+                    "the clock is %(_state)s; only a started clock ends", _state=STATE_WORDS[self.state]
+                ),
+                conflict=True,
+            )
         # ``ends_at`` keeps when time was to be up, so a table whose own time was cut keeps its own end
         # when that came before this instant (``table_ends_at``)
         if self.state == PAUSED:

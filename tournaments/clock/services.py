@@ -22,14 +22,16 @@ def _changed(tournament: Tournament, sessions=()) -> None:
 def _target_session(tournament: Tournament, action: str, session_number: int | None) -> Session:
     if session_number is not None:
         if not isinstance(session_number, int) or isinstance(session_number, bool):
-            raise engine.ClockError("session must be a session number", "session")
+            raise engine.ClockError(_("session must be a session number"), "session")
         session = Session.objects.filter(tournament=tournament, number=session_number).first()
         if session is None:
-            raise engine.ClockError(f"session {session_number} does not exist in this tournament", "session")
+            raise engine.ClockError(
+                _("session %(n)s does not exist in this tournament") % {"n": session_number}, "session"
+            )
         return session
     session = selectors.current_session(tournament=tournament)
     if session is None:
-        raise engine.ClockError("this tournament has no session yet", "session")
+        raise engine.ClockError(_("this tournament has no session yet"), "session")
     return session
 
 
@@ -54,7 +56,10 @@ def clock_act(
         if action == "start":
             _startable(session)
         if table is not None and not Table.objects.filter(session=session, number=table).exists():
-            raise engine.ClockError(f"table {table} is not a table of session {session.number}", "table")
+            raise engine.ClockError(
+                _("table %(table)s is not a table of session %(n)s") % {"table": table, "n": session.number},
+                "table",
+            )
         stored = _apply(session, action, now, seconds=seconds, table=table)
         if action == "start" and session.status == Session.Status.SEATED:
             try:  # starting the clock starts the session (the lifecycle's guards apply)
@@ -135,7 +140,7 @@ def clock_length_set(*, tournament: Tournament, user, session_number: int, minut
     if not can_referee(user, tournament):
         raise PermissionDenied("You need the director or referee role in this tournament.")
     if not isinstance(minutes, int) or isinstance(minutes, bool) or not 1 <= minutes <= 480:
-        raise engine.ClockError("minutes must be a whole number from 1 to 480", "minutes")
+        raise engine.ClockError(_("minutes must be a whole number from 1 to 480"), "minutes")
     with transaction.atomic():
         session = _target_session(tournament, "start", session_number)
         stored = SessionClock.objects.select_for_update().filter(session=session).first()
@@ -156,9 +161,13 @@ def announcement_add(*, tournament: Tournament, user, text: str) -> Announcement
         raise PermissionDenied("You need the director role in this tournament.")
     text = (text or "").strip()
     if not text:
-        raise engine.ClockError("text cannot be empty", "text")
+        raise engine.ClockError(_("text cannot be empty"), "text")
     if len(text) > MAX_ANNOUNCEMENT:
-        raise engine.ClockError(f"text has at most {MAX_ANNOUNCEMENT} characters, not {len(text)}", "text")
+        raise engine.ClockError(
+            _("text has at most %(most)s characters, not %(count)s")
+            % {"most": MAX_ANNOUNCEMENT, "count": len(text)},
+            "text",
+        )
     with transaction.atomic():
         announcement = Announcement.objects.create(tournament=tournament, text=text, created_by=user)
         _changed(tournament)
