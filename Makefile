@@ -56,8 +56,8 @@ browser-deps:
 
 ## bench: every benchmark in bench/, each printing its figures. With DATABASE_URL (PostgreSQL), REDIS_URL and
 ## CELERY_BROKER_URL set (as .ci/run sets them) they run against those, the broker in place; without them on
-## the embedded defaults (SQLite, the file cache, tasks in-process). bench/entry, bench/standings and
-## bench/ema need a PostgreSQL server and run only when DATABASE_URL names one.
+## the embedded defaults (SQLite, the file cache, tasks in-process). bench/entry, bench/standings,
+## bench/needs, bench/ema and bench/whatif need a PostgreSQL server and run only when DATABASE_URL names one.
 BENCH_DIR ?= /tmp/mahjong-bench
 BENCH_ENTRY_SECONDS ?= 15
 BENCH_HTTP_SECONDS ?= 10
@@ -72,8 +72,11 @@ bench: install
 	@set -e; case "$$DATABASE_URL" in postgres*) \
 	  echo "== bench.entry"; $(BIN)/python -m bench.entry --seconds $(BENCH_ENTRY_SECONDS); \
 	  echo "== bench.standings"; $(BIN)/python -m bench.standings --seconds $(BENCH_HTTP_SECONDS); \
-	  echo "== bench.ema"; $(BIN)/python -m bench.ema;; \
-	*) echo "== bench.entry, bench.standings, bench.ema: skipped (they need PostgreSQL: DATABASE_URL=postgres://…)";; esac
+	  echo "== bench.needs"; $(BIN)/python -m bench.needs; \
+	  echo "== bench.ema"; $(BIN)/python -m bench.ema; \
+	  echo "== bench.whatif"; $(BIN)/python -m bench.whatif;; \
+	*) echo "== bench.entry, bench.standings, bench.needs, bench.ema, bench.whatif: skipped" \
+	  "(they need PostgreSQL: DATABASE_URL=postgres://…)";; esac
 
 lint: install-dev
 	$(BIN)/ruff check .

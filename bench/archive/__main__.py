@@ -33,6 +33,8 @@ import tracemalloc
 from pathlib import Path
 from unittest import mock
 
+from bench.database import create_database
+
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "bench-archive-400"
 PLAYERS, SESSIONS, HANDS = 400, 10, 16
@@ -44,6 +46,7 @@ LAST = ("García", "Núñez", "Lefèvre", "Ødegård", "Wąs", "d'Aubigné", "S�
 def setup_django(workdir: Path) -> str:
     if not os.environ.get("DATABASE_URL"):
         os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
+    create_database(os.environ["DATABASE_URL"])
     os.environ.setdefault("DEBUG", "1")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     sys.path.insert(0, str(ROOT))

@@ -23,6 +23,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bench.database import create_database
+
 ROOT = Path(__file__).resolve().parents[2]
 PLAYERS, TOURNAMENTS, YEARS = 3000, 1500, 10
 COUNTRIES = ["ESP", "FRA", "DEU", "NLD", "DNK", "AUT", "ITA", "HUN", "POL", "RUS", "GBR", "CZE", "SWE", "FIN",
@@ -46,19 +48,6 @@ def environment() -> dict[str, str]:
     env.pop("CELERY_BROKER_URL", None)  # tasks run in-process: the recompute is measured here
     env.setdefault("CACHE_KEY_PREFIX", "bench-ema")
     return env
-
-
-def create_database(url: str) -> None:
-    if not url.startswith("postgres"):
-        return
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = parts._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def setup_django(env: dict[str, str]) -> None:

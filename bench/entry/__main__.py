@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
+from bench.database import create_database
+
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/mahjong_bench_entry"
 SECRET = "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz-0123456789"
@@ -48,17 +50,6 @@ HANDS_PER_TABLE = 16  # MCR: a session has at most 16 hands
 
 
 # -- the database and the tournament -------------------------------------------------------------------------
-
-
-def create_database(url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = parts._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def setup_django(database_url: str) -> None:

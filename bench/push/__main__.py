@@ -20,7 +20,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from bench.requests.__main__ import fresh_database, setup_django  # noqa: E402
+from bench.database import fresh_database  # noqa: E402
+from bench.requests.__main__ import setup_django  # noqa: E402
 
 DEFAULT_DATABASE = "sqlite:////tmp/mahjong-bench/push.sqlite3"
 

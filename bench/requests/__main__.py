@@ -17,23 +17,13 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import urlencode
+
+from bench.database import fresh_database
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/mahjong_bench_requests"
 READS = 5  # a read is repeated this many times: its CPU time is the median
-
-
-def fresh_database(url: str) -> None:
-    """Drop and create the benchmark's database: every run starts from the same demo."""
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = parts._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def setup_django(database_url: str) -> None:

@@ -22,6 +22,8 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from bench.database import create_database
+
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "bench-400"
 PLAYERS, SESSIONS, HANDS = 400, 10, 16
@@ -39,17 +41,6 @@ def environment() -> dict[str, str]:
         env.setdefault(key, value)
     env.setdefault("CACHE_KEY_PREFIX", "bench-standings")
     return env
-
-
-def create_database(url: str) -> None:
-    import psycopg
-
-    parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin = parts._replace(path="/postgres").geturl().replace("postgres://", "postgresql://", 1)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def setup_django(env: dict[str, str]) -> None:
@@ -83,7 +74,7 @@ def random_hands(rng: random.Random) -> list[dict]:
     return hands
 
 
-def build_tournament():
+def build_tournament(slug: str = SLUG):
     """The tournament, built once and reused by later runs (drop the database to rebuild it)."""
     from django.db import transaction
     from django.utils import timezone
@@ -93,7 +84,7 @@ def build_tournament():
     from tournaments import services as tservices
     from tournaments.models import Player, Registration, Seat, Session, Table, Tournament
 
-    existing = Tournament.objects.filter(slug=SLUG).first()
+    existing = Tournament.objects.filter(slug=slug).first()
     if existing is not None:
         return existing
     started = time.perf_counter()
@@ -102,7 +93,7 @@ def build_tournament():
         import datetime as dt
 
         tournament = tservices.tournament_create(
-            name="Benchmark Open (400 players)", slug=SLUG, ruleset="mcr", starts_on=dt.date(2026, 6, 1),
+            name="Benchmark Open (400 players)", slug=slug, ruleset="mcr", starts_on=dt.date(2026, 6, 1),
             days=3, sessions=SESSIONS,
         )  # fmt: skip
         rules = tournament.get_rules()
@@ -155,7 +146,7 @@ def build_tournament():
             SeatSummary.objects.bulk_create(summaries)
         Session.objects.filter(tournament=tournament).update(status="finished", seating_published=True)
     standings_refresh(tournament_id=tournament.pk)
-    print(f"built {SLUG}: {PLAYERS} players, {SESSIONS} sessions, 1000 tables, 16000 hands "
+    print(f"built {slug}: {PLAYERS} players, {SESSIONS} sessions, 1000 tables, 16000 hands "
           f"in {time.perf_counter() - started:.1f} s")  # fmt: skip
     return tournament
 

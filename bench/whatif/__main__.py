@@ -12,7 +12,8 @@ import random
 import statistics
 import time
 
-from bench.ema.__main__ import build_history, create_database, environment, setup_django
+from bench.database import create_database
+from bench.ema.__main__ import build_history, environment, setup_django
 
 
 def measure(samples: int) -> list[dict]:
