@@ -29,6 +29,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from rankings.archive import archive_export, archive_import
 from scoring.rules.base import RuleError
@@ -74,7 +75,7 @@ def backup_get(*, tournament: Tournament, name: str) -> Backup:
     for backup in backups_list(tournament=tournament):
         if backup.name == name:
             return backup
-    raise RuleError(f"there is no backup {name!r} of this tournament", "name")
+    raise RuleError(_("there is no backup %(name)s of this tournament") % {"name": repr(name)[:80]}, "name")
 
 
 class _DryRun(Exception):
@@ -138,7 +139,9 @@ def backup_restore(*, tournament: Tournament, name: str, in_place: bool, user) -
     stamp = NAME.match(name)["stamp"].lower()
     slug = f"{tournament.slug}-{stamp}"[:80]
     if Tournament.objects.filter(slug=slug).exists():
-        raise RuleError(f"this backup is already restored as the tournament {slug}", "name")
+        raise RuleError(
+            _("this backup is already restored as the tournament %(slug)s") % {"slug": slug}, "name"
+        )
     head["slug"] = slug
     head["name"] = f"{head['name']} ({backup.taken_at:%Y-%m-%d %H:%M} UTC)"[:200]
     return archive_import(document=document, user=user)

@@ -68,6 +68,17 @@ def test_a_director_lists_downloads_and_restores_as_a_new_tournament(client, run
     assert copy.name == "Open 2026 (2026-05-01 10:15 UTC)"
     assert TableResult.objects.filter(table__session__tournament=copy).count() == 1
     assert Tournament.objects.filter(slug=running.slug).exists()
+    # the same backup again, in Spanish: refused in the director's language, nothing made twice
+    client.cookies["django_language"] = "es"
+    again = client.post(
+        f"/t/{running.slug}/director/backups/restore/",
+        {"prefix": "0", "0-name": backup.name, "0-mode": "new"},
+        follow=True,
+    )
+    assert "esta copia de seguridad ya está restaurada como el torneo open-2026-20260501t101500z" in (
+        again.content.decode()
+    )
+    assert Tournament.objects.filter(slug__startswith="open-2026-").count() == 1
 
 
 def test_restoring_in_place_needs_the_confirmation_and_takes_the_tournament_back(client, running, director):
