@@ -75,7 +75,7 @@ def backup_get(*, tournament: Tournament, name: str) -> Backup:
     for backup in backups_list(tournament=tournament):
         if backup.name == name:
             return backup
-    raise RuleError(_("there is no backup %(name)s of this tournament") % {"name": repr(name)[:80]}, "name")
+    raise RuleError(_("there is no backup %(name)s of this tournament") % {"name": repr(name[:80])}, "name")
 
 
 class _DryRun(Exception):

@@ -37,8 +37,8 @@ service worker) and the strings of the device's queue of hands (``static/js/offl
   hand added on top of what the phone shows draws its own rows only (`data-rows-kept`: the phone keeps the
   others) and names the hands entered after the table's time (`data-late`): a kept row marked "after time"
   before the director extended the table's time loses its mark, and a kept row named without its mark has
-  the page drawn again (the clock never moves a table's end back before a hand it holds, so this guards a
-  clock changed in an older release). The
+  the page drawn again (the clock moves a table's end back before a hand only in the cases docs/clock.md
+  names). The
   page stores itself as it now is for the next offline load. The tile picker (`static/scoring/tiles.js`)
   and the clock (`static/js/session-clock.js`) start on every swapped content (`htmx:load`), once per
   element; the clock keeps its last answer on the phone to count down on a page opened with no network.

@@ -300,8 +300,8 @@
       if (count !== Number(rowsKept.dataset.rowsKept)) return refresh();
       shownRows = Array.from(shown.children);
       // a kept hand the answer now says was entered after the table's time is drawn again with the page,
-      // its mark being the server's (the clock never moves a table's end back before a hand it holds, so
-      // this guards a clock changed in an older release)
+      // its mark being the server's (the clock moves a table's end back before a hand only in the cases
+      // docs/clock.md names: a clock ended by an older release)
       const late = lateHands(rowsKept);
       if (late && shownRows.some((row) => late.has(handOf(row)) && !row.querySelector("[data-late-mark]"))) {
         return refresh();

@@ -8,7 +8,8 @@ loses nothing because nothing counts anywhere but in these two numbers and the c
 Tables can have their own extra time (positive or negative), added to the session's end. Ending the clock
 by hand ends at that instant every table whose time was not up yet; a table whose time was up before keeps
 its own end. The ended clock keeps when time was to be up (``ends_at``) beside when it was ended
-(``ended_at``), so neither is lost.
+(``ended_at``), so neither is lost. A paused clock keeps only the time left, so a table whose own time was up
+before the pause has its end moved by the pause (docs/clock.md).
 """
 
 from __future__ import annotations
