@@ -5,6 +5,7 @@ of old data is in English and Spanish."""
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -75,7 +76,11 @@ def test_the_notice_of_old_data_in_spanish(client, tournament):
     """The notice is written by static/js/live-page.js with the scripts' catalogue of the page's language."""
     html = client.get("/t/open-2026/p/p1/", headers={"Accept-Language": "es"}).content.decode()
     assert '<script src="/i18n/js/es.js">' in html and 'id="live-notice"' in html
-    catalogue = client.get("/i18n/js/es.js").content.decode().encode().decode("unicode_escape")
-    assert "Sin conexión desde %(time)s: se muestra lo que teníamos." in catalogue
+    script = client.get("/i18n/js/es.js").content.decode()
+    start = script.index("const newcatalog = ") + len("const newcatalog = ")
+    catalogue = json.loads(script[start : script.index("};", start) + 1])
+    assert catalogue["No connection since %(time)s — showing what we had."] == (
+        "Sin conexión desde %(time)s: se muestra lo que teníamos."
+    )
     english = client.get("/t/open-2026/p/p1/", headers={"Accept-Language": "en"}).content.decode()
     assert '<script src="/i18n/js/en.js">' in english
