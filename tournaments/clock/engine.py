@@ -280,28 +280,7 @@ class Clock:
                 "seconds",
             )
         if table is not None:
-            if not isinstance(table, int) or isinstance(table, bool) or table < 1:
-                raise ClockError(gettext_noop("table must be a table number of the session"), "table")
-            extra = self.extra_of(table) + seconds
-            if abs(extra) > MAX_ADJUST_SECONDS:
-                raise ClockError(
-                    gettext_noop("a table's extra time stays within ±%(most)s s", most=MAX_ADJUST_SECONDS),
-                    "seconds",
-                )
-            left = self.table_remaining(table, now)
-            if seconds < 0 and left + seconds < 0:
-                raise ClockError(
-                    gettext_noop(
-                        "removing %(seconds)s s leaves table %(table)s less than nothing",
-                        seconds=-seconds,
-                        table=table,
-                    ),
-                    "seconds",
-                )
-            tables = {**self.table_extra, table: extra}
-            if extra == 0:
-                tables.pop(table)
-            return dataclasses.replace(self, table_extra=tables)
+            return self._extend_table(now, seconds=seconds, table=table)
         extra = self.extra_seconds + seconds
         if self.state == STOPPED:
             if self.length_seconds + extra < 60:
@@ -323,6 +302,30 @@ class Clock:
         return dataclasses.replace(
             self, extra_seconds=extra, ends_at=self.ends_at + dt.timedelta(seconds=seconds)
         )
+
+    def _extend_table(self, now: dt.datetime, *, seconds: int, table: int) -> Clock:
+        if not isinstance(table, int) or isinstance(table, bool) or table < 1:
+            raise ClockError(gettext_noop("table must be a table number of the session"), "table")
+        extra = self.extra_of(table) + seconds
+        if abs(extra) > MAX_ADJUST_SECONDS:
+            raise ClockError(
+                gettext_noop("a table's extra time stays within ±%(most)s s", most=MAX_ADJUST_SECONDS),
+                "seconds",
+            )
+        left = self.table_remaining(table, now)
+        if seconds < 0 and left + seconds < 0:
+            raise ClockError(
+                gettext_noop(
+                    "removing %(seconds)s s leaves table %(table)s less than nothing",
+                    seconds=-seconds,
+                    table=table,
+                ),
+                "seconds",
+            )
+        tables = {**self.table_extra, table: extra}
+        if extra == 0:
+            tables.pop(table)
+        return dataclasses.replace(self, table_extra=tables)
 
     def _check_tables_keep_time(self, seconds: int, now: dt.datetime) -> None:
         """Time removed from the whole session must not move a table whose own time was cut to an end
