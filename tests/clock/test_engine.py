@@ -53,6 +53,8 @@ def test_extend_the_session_and_one_table():
 
 def test_time_removed_while_paused_and_before_the_start():
     clock = Clock(length_seconds=600).apply("extend", T0, seconds=-60)
+    assert clock.remaining(T0) == 540  # before the start, the clock shows the length it will run
+    assert clock.apply("extend", T0, seconds=120, table=2).table_remaining(2, T0) == 660
     assert clock.apply("start", T0).ends_at == at(540)
     paused = started().apply("pause", at(100)).apply("extend", at(200), seconds=-300)
     assert paused.remaining(at(200)) == 5000

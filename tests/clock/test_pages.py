@@ -72,7 +72,7 @@ def test_staff_see_the_controls_and_use_them(director, seated, fake_now):
     # cease playing immediately. Any hand in play at that moment ends immediately")
     assert "when time is up: play stops, the hand in play scores nothing" in html
     r = client.post("/t/open-2026/clock/control/", {"action": "start", "session": "1", "minutes": "90"})
-    assert r.status_code == 302
+    assert r.status_code == 302 and r["Location"] == "/t/open-2026/clock/#controls"  # where the messages are
     clock = seated.sessions.get(number=1).clock
     assert clock.state == "running" and clock.length_seconds == 5400
     client.post("/t/open-2026/clock/control/", {"action": "extend", "minutes": "5"})
@@ -80,9 +80,18 @@ def test_staff_see_the_controls_and_use_them(director, seated, fake_now):
     clock.refresh_from_db()
     assert clock.extra_seconds == 300 and clock.table_extra == {"2": 120}
     r = client.post("/t/open-2026/clock/control/", {"action": "resume"}, follow=True)
-    assert "only a paused clock resumes" in r.content.decode()
+    assert "Session 1: The clock is running; only a paused clock resumes" in r.content.decode()
     r = client.post("/t/open-2026/clock/control/", {"action": "extend", "minutes": "x"}, follow=True)
-    assert "minutes must be a whole number" in r.content.decode()
+    assert "Minutes must be a whole number" in r.content.decode()
+    r = client.post("/t/open-2026/clock/control/", {"action": "extend", "minutes": "300"}, follow=True)
+    assert "Minutes must be a whole number from -240 to 240, not 0" in r.content.decode()  # not seconds
+    r = client.post("/t/open-2026/clock/control/", {"action": "end"}, follow=True)
+    assert "Session 1: time is up." in r.content.decode()
+    # the page now runs session 2's clock, and says so when a button acts on it
+    r = client.post("/t/open-2026/clock/control/", {"action": "extend", "minutes": "5"}, follow=True)
+    assert "Session 2: time changed." in r.content.decode()
+    r = client.post("/t/open-2026/clock/control/", {"action": "end"}, follow=True)
+    assert "Session 2: The clock is stopped; only a started clock ends" in r.content.decode()
 
 
 def test_a_spanish_director_reads_the_clocks_refusals_in_spanish(director, seated, fake_now):
@@ -91,15 +100,19 @@ def test_a_spanish_director_reads_the_clocks_refusals_in_spanish(director, seate
     client.post("/t/open-2026/clock/control/", {"action": "start", "session": "1", "minutes": "10"})
     client.post("/t/open-2026/clock/control/", {"action": "extend", "minutes": "-5", "table": "2"})
     html = client.post("/t/open-2026/clock/control/", {"action": "resume"}, follow=True).content.decode()
-    assert "el reloj está en marcha; solo se reanuda un reloj en pausa" in html
+    assert "Sesión 1: El reloj está en marcha; solo se reanuda un reloj en pausa" in html
     html = client.post(
         "/t/open-2026/clock/control/", {"action": "extend", "minutes": "-6"}, follow=True
     ).content.decode()
-    assert "quitar 360 s deja a la mesa 2 con menos de nada (le quedan 300 s)" in html
+    assert "Sesión 1: Quitar 360 s deja a la mesa 2 con menos de nada (le quedan 300 s)" in html
     html = client.post(
         "/t/open-2026/clock/control/", {"action": "extend", "minutes": "-1", "table": "9"}, follow=True
     ).content.decode()
-    assert "la mesa 9 no es una mesa de la sesión 1" in html
+    assert "La mesa 9 no es una mesa de la sesión 1" in html
+    html = client.post(
+        "/t/open-2026/clock/control/", {"action": "extend", "minutes": "1", "table": "2"}, follow=True
+    ).content.decode()
+    assert "Sesión 1, mesa 2: tiempo cambiado." in html
     assert seated.sessions.get(number=1).clock.extra_seconds == 0  # nothing was taken
 
 
@@ -142,6 +155,11 @@ def test_referees_overview(director, referee, seated, fake_now):
     html = logged_in(referee).get("/t/open-2026/s/1/clock/").content.decode()
     assert 'data-clock-table-left="1"' in html and 'data-clock-table-left="2"' in html
     assert "Extra time" in html
+    assert "The clock is on session 1." in logged_in(referee).get("/t/open-2026/s/2/clock/").content.decode()
+    services.clock_act(tournament=seated, user=director, action="end")
+    html = logged_in(referee).get("/t/open-2026/s/1/clock/").content.decode()
+    assert "Time is up for this session." in html and "Extra time" not in html
+    assert "Session clock" in logged_in(referee).get("/t/open-2026/s/2/clock/").content.decode()
 
 
 def test_overview_needs_a_role(client, make_user, seated):

@@ -363,6 +363,7 @@ def test_the_private_link_shows_the_players_tournaments_and_marks_them(client, t
     html = client.get(f"/me/{player.private_key}/").content.decode()
     assert tournament.name in html and "Session 1 · table 1" in html
     assert 'data-key="p2"' in html and "js/player_private.js" in html
+    assert ">Open 2026</a></h2>" in html  # the year is not said twice when the name holds it
 
 
 @pytest.mark.django_db

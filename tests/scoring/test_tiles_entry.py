@@ -198,7 +198,7 @@ def test_the_value_preview_refuses_below_the_minimum_with_the_fan_named(api_as, 
         HTTP_ACCEPT_LANGUAGE="es",
     )
     message = spanish.json()["tiles.hand"][0]
-    assert "Pung de Dragon 2" in message and "Dragon Pung" not in message
+    assert "Pung de Dragón 2" in message and "Dragon Pung" not in message  # the Spanish Green Book, fan 59
 
 
 def test_the_value_preview_needs_access(api, table):

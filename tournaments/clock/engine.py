@@ -122,14 +122,15 @@ class Clock:
 
     # -- reading -----------------------------------------------------------------------------------
     def remaining(self, now: dt.datetime) -> float | None:
-        """Seconds left for the whole session (negative once over while running); None when stopped."""
+        """Seconds left for the whole session (negative once over while running); before the start, its
+        length with the time already added or removed."""
         if self.state == RUNNING:
             return (self.ends_at - now).total_seconds()
         if self.state == PAUSED:
             return self.remaining_ms / 1000
         if self.state == ENDED:
             return 0.0
-        return float(self.length_seconds)
+        return float(self.length_seconds + self.extra_seconds)
 
     def is_over(self, now: dt.datetime) -> bool:
         return self.state == ENDED or (self.state == RUNNING and now >= self.ends_at)
@@ -161,7 +162,7 @@ class Clock:
 
     def table_remaining(self, table: int, now: dt.datetime) -> float | None:
         if self.state == STOPPED:
-            return float(self.length_seconds + self.extra_of(table))
+            return float(self.length_seconds + self.extra_seconds + self.extra_of(table))
         if self.state == PAUSED:
             return self.remaining_ms / 1000 + self.extra_of(table)
         end = self.table_ends_at(table)
@@ -314,14 +315,7 @@ class Clock:
             )
         left = self.table_remaining(table, now)
         if seconds < 0 and left + seconds < 0:
-            raise ClockError(
-                gettext_noop(
-                    "removing %(seconds)s s leaves table %(table)s less than nothing",
-                    seconds=-seconds,
-                    table=table,
-                ),
-                "seconds",
-            )
+            raise _leaves_table_nothing(seconds, table, left)
         tables = {**self.table_extra, table: extra}
         if extra == 0:
             tables.pop(table)
@@ -333,15 +327,7 @@ class Clock:
         for number in sorted(self.table_extra):
             left = self.table_remaining(number, now)
             if self.extra_of(number) < 0 and left + seconds < 0:
-                raise ClockError(
-                    gettext_noop(
-                        "removing %(seconds)s s leaves table %(table)s less than nothing (%(left)s s left there)",
-                        seconds=-seconds,
-                        table=number,
-                        left=max(0, clock_seconds(left)),
-                    ),
-                    "seconds",
-                )
+                raise _leaves_table_nothing(seconds, number, left)
 
     def _end(self, now, *, seconds, table) -> Clock:
         if self.state in (STOPPED, ENDED):
@@ -358,6 +344,18 @@ class Clock:
         else:
             scheduled = self.ends_at
         return dataclasses.replace(self, state=ENDED, ends_at=scheduled, remaining_ms=None, ended_at=now)
+
+
+def _leaves_table_nothing(seconds: int, table: int, left: float) -> ClockError:
+    return ClockError(
+        gettext_noop(
+            "removing %(seconds)s s leaves table %(table)s less than nothing (%(left)s s left there)",
+            seconds=-seconds,
+            table=table,
+            left=max(0, clock_seconds(left)),
+        ),
+        "seconds",
+    )
 
 
 def _ms(delta: dt.timedelta) -> int:

@@ -17,6 +17,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -26,7 +27,7 @@ from scoring.presenters import needs_referee
 from scoring.selectors import session_tables
 from tournaments import pagecache
 from tournaments.clock import engine, room, selectors, services
-from tournaments.models import Announcement, Session, Tournament
+from tournaments.models import Announcement, Session, SessionClock, Tournament
 from tournaments.permissions import can_manage, can_referee, can_score, can_view, user_roles
 
 ADJUST_MINUTES = (1, 5, 10)
@@ -104,44 +105,74 @@ def clock_control(request, slug: str):
     tournament = get_object_or_404(Tournament, slug=slug)
     if not can_referee(request.user, tournament):
         raise PermissionDenied(_("You need the director or referee role in this tournament."))
-    back = _safe_next(request, reverse("clock-page", args=[slug]))
+    back = _safe_next(request, reverse("clock-page", args=[slug]) + "#controls")
     action = request.POST.get("action", "")
+    session_number = None
     try:
+        session_number = _int_or_none(request.POST.get("session"), "session")
         if action == "length":
             minutes = _int_or_none(request.POST.get("minutes"), "minutes")
             services.clock_length_set(
                 tournament=tournament,
                 user=request.user,
-                session_number=_int_or_none(request.POST.get("session"), "session"),
+                session_number=session_number,
                 minutes=minutes if minutes is not None else -1,
             )
             messages.success(request, _("Session length saved."))
         else:
-            minutes = _int_or_none(request.POST.get("minutes"), "minutes")
-            seconds = _int_or_none(request.POST.get("seconds"), "seconds")
-            if minutes is not None:
-                seconds = minutes * 60
-            services.clock_act(
+            table = _int_or_none(request.POST.get("table"), "table")
+            stored = services.clock_act(
                 tournament=tournament,
                 user=request.user,
                 action=action,
-                seconds=seconds,
-                table=_int_or_none(request.POST.get("table"), "table"),
-                session_number=_int_or_none(request.POST.get("session"), "session"),
+                seconds=_seconds_asked(request, action),
+                table=table,
+                session_number=session_number,
             )
-            messages.success(request, CONFIRMATIONS.get(action, _("Done.")))
+            done = TABLE_CONFIRMATION if table is not None else CONFIRMATIONS.get(action, _("Done."))
+            messages.success(request, done % {"n": stored.session.number, "table": table})
     except engine.ClockError as exc:
-        messages.error(request, exc.message)
+        messages.error(request, _refusal(tournament, session_number, exc))
     return redirect(back)
 
 
+def _seconds_asked(request, action: str) -> int | None:
+    """The seconds an action asks for: the buttons send minutes (checked as minutes), the API seconds."""
+    minutes = _int_or_none(request.POST.get("minutes"), "minutes")
+    if minutes is None:
+        return _int_or_none(request.POST.get("seconds"), "seconds")
+    most = (engine.MAX_ADJUST_SECONDS if action == "extend" else engine.MAX_LENGTH_SECONDS) // 60
+    if action == "extend" and (minutes == 0 or abs(minutes) > most):
+        raise engine.ClockError(
+            _("minutes must be a whole number from -%(most)s to %(most)s, not 0") % {"most": most}, "minutes"
+        )
+    if action == "start" and not 1 <= minutes <= most:
+        raise engine.ClockError(_("minutes must be a whole number from 1 to 480"), "minutes")
+    return minutes * 60
+
+
+def _refusal(tournament: Tournament, number: int | None, exc: engine.ClockError) -> str:
+    """A refusal headed by the session it is about (the page's buttons act on the current one), unless
+    it names the session or the table itself."""
+    text = capfirst(exc.message)
+    if exc.field in ("session", "table"):
+        return text
+    if number is None:
+        current = selectors.current_session(tournament=tournament)
+        if current is None:
+            return text
+        number = current.number
+    return _("Session %(n)s: %(message)s") % {"n": number, "message": text}
+
+
 CONFIRMATIONS = {
-    "start": gettext_lazy("Clock started."),
-    "pause": gettext_lazy("Clock paused."),
-    "resume": gettext_lazy("Clock resumed."),
-    "extend": gettext_lazy("Time changed."),
-    "end": gettext_lazy("Session ended."),
+    "start": gettext_lazy("Session %(n)s: clock started."),
+    "pause": gettext_lazy("Session %(n)s: clock paused."),
+    "resume": gettext_lazy("Session %(n)s: clock resumed."),
+    "extend": gettext_lazy("Session %(n)s: time changed."),
+    "end": gettext_lazy("Session %(n)s: time is up."),
 }
+TABLE_CONFIRMATION = gettext_lazy("Session %(n)s, table %(table)s: time changed.")
 
 
 @require_POST
@@ -237,6 +268,7 @@ def tables_overview(request, slug: str, number: int):
     for row in rows:
         row.late_hands = late.get(row.number, 0)
         row.call = calls.get(row.number)
+    current = selectors.current_session(tournament=tournament) or session
     return render(
         request,
         "clock/tables.html",
@@ -247,7 +279,10 @@ def tables_overview(request, slug: str, number: int):
             "needs": needs_referee(rows),
             "referee": can_referee(request.user, tournament),
             "adjust_minutes": ADJUST_MINUTES,
-            "is_current": (selectors.current_session(tournament=tournament) or session).pk == session.pk,
+            "is_current": current.pk == session.pk,
+            "current_number": current.number,
+            "time_is_up": session.status == Session.Status.FINISHED
+            or SessionClock.objects.filter(session=session, state=engine.ENDED).exists(),
         },
     )
 
