@@ -241,3 +241,33 @@ def test_clock_venue_screen_and_table_page_with_an_injected_server_time(
     assert chrome.execute_script("return window.innerWidth;") == 390
     assert chrome.execute_script("return document.documentElement.scrollWidth <= window.innerWidth;")
     chrome.save_screenshot(str(ARTIFACTS / "clock-390x844.png"))
+
+    # -- the referees' overview on a phone: the extra-time buttons reached sideways, the table still named
+    from django.conf import settings
+    from django.test import Client
+
+    signed = Client()
+    signed.force_login(director)
+    chrome.add_cookie(
+        {
+            "name": settings.SESSION_COOKIE_NAME,
+            "value": signed.cookies[settings.SESSION_COOKIE_NAME].value,
+            "path": "/",
+        }
+    )
+    chrome.get(f"{live_server.url}/t/clock-open/s/2/clock/")
+    wait_for(
+        lambda: chrome.find_elements("css selector", "#table-3 .adjust button"), "the extra-time buttons"
+    )
+    chrome.execute_script("document.querySelector('.table-wrap').scrollLeft = 10000;")
+    number, button = (
+        chrome.find_element("css selector", "#table-3 td:first-child"),
+        chrome.find_element("css selector", "#table-3 .adjust button"),
+    )
+    wrap = chrome.execute_script("return document.querySelector('.table-wrap').getBoundingClientRect().left;")
+    assert chrome.execute_script("return arguments[0].getBoundingClientRect().left;", number) >= wrap - 1
+    assert button.is_displayed() and button.size["height"] >= 44  # a finger's size
+    assert not chromium.serious_violations(chrome)
+    chrome.save_screenshot(str(ARTIFACTS / "clock-overview-scrolled-390x844.png"))
+    chrome.execute_script("arguments[0].click();", button)
+    wait_for(lambda: "Session 2, table 3: time changed." in chrome.page_source, "the table's confirmation")

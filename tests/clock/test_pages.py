@@ -154,11 +154,11 @@ def test_referees_overview(director, referee, seated, fake_now):
     services.clock_act(tournament=seated, user=director, action="extend", seconds=300, table=2)
     html = logged_in(referee).get("/t/open-2026/s/1/clock/").content.decode()
     assert 'data-clock-table-left="1"' in html and 'data-clock-table-left="2"' in html
-    assert "Extra time" in html
+    assert "Extra minutes" in html
     assert "The clock is on session 1." in logged_in(referee).get("/t/open-2026/s/2/clock/").content.decode()
     services.clock_act(tournament=seated, user=director, action="end")
     html = logged_in(referee).get("/t/open-2026/s/1/clock/").content.decode()
-    assert "Time is up for this session." in html and "Extra time" not in html
+    assert "Time is up for this session." in html and "Extra minutes" not in html
     assert "Session clock" in logged_in(referee).get("/t/open-2026/s/2/clock/").content.decode()
 
 
