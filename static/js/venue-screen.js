@@ -29,18 +29,7 @@
     list.className = panel.pagedList.className;
     return list;
   }
-  function layout(panel) {
-    var all = lines(panel), box = panel.querySelector(".pages");
-    var cols = parseInt(getComputedStyle(panel).getPropertyValue("--cols"), 10) || 1;
-    box.innerHTML = "";
-    var probeList = column(panel);
-    box.appendChild(probeList);
-    all.forEach(function (li) { probeList.appendChild(li); });
-    var room = box.clientHeight, heights = all.map(function (li) {
-      var s = getComputedStyle(li);
-      return li.getBoundingClientRect().height + parseFloat(s.marginTop) + parseFloat(s.marginBottom);
-    });
-    box.innerHTML = "";
+  function split(all, heights, room, cols) {
     var pages = [], current = [], col = [], used = 0;
     all.forEach(function (li, i) {
       if (col.length && used + heights[i] > room) {
@@ -51,6 +40,28 @@
     });
     if (col.length) current.push(col);
     if (current.length) pages.push(current);
+    return pages;
+  }
+  function layout(panel) {
+    var all = lines(panel), box = panel.querySelector(".pages"), pager = panel.querySelector(".pager");
+    var cols = parseInt(getComputedStyle(panel).getPropertyValue("--cols"), 10) || 1;
+    box.innerHTML = "";
+    var probeList = column(panel);
+    box.appendChild(probeList);
+    all.forEach(function (li) { probeList.appendChild(li); });
+    var heights = all.map(function (li) {
+      var s = getComputedStyle(li);
+      return li.getBoundingClientRect().height + parseFloat(s.marginTop) + parseFloat(s.marginBottom);
+    });
+    // The room is measured with the pager as it will read: on a phone "page 1 of 3" wraps under the
+    // heading and takes a line from the list.
+    if (pager) pager.textContent = "";
+    var pages = split(all, heights, box.clientHeight, cols);
+    if (pager && pages.length > 1) {
+      pager.textContent = interpolate(pageText, {n: pages.length, total: pages.length}, true);
+      pages = split(all, heights, box.clientHeight, cols);
+    }
+    box.innerHTML = "";
     panel.pages = pages.length ? pages : [[[]]];
   }
   function render(panel, n) {

@@ -24,8 +24,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 SIZES = ((1920, 1080), (1280, 720), (390, 844))
 
-# Everything of the shown panel, and every line of text in it, within the panel; the panel, the bar and
-# the foot within the window; nothing scrolled inside an element that hides its overflow.
+# Everything of the shown panel, and every line of text in it, within the panel; every line of a paged list
+# within the list's own box; the panel, the bar and the foot within the window; nothing scrolled inside an
+# element that hides its overflow.
 OVERFLOWS = """
 const out = [], win = {left: 0, top: 0, right: innerWidth, bottom: innerHeight};
 const panel = document.querySelector('.panel.active'), box = panel.getBoundingClientRect();
@@ -40,6 +41,13 @@ for (const el of panel.querySelectorAll('*')) {
   if (outside(r, box)) out.push(name(el) + ': ' + el.textContent.trim().slice(0, 40));
   const s = getComputedStyle(el);
   if (s.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1) out.push('clipped ' + name(el));
+}
+const pages = panel.querySelector('.pages');
+if (pages) {  // the list hides its overflow: a line below its foot would be cut, though inside the panel
+  const room = pages.getBoundingClientRect();
+  for (const li of pages.querySelectorAll('li')) {
+    if (outside(li.getBoundingClientRect(), room)) out.push('cut: ' + li.textContent.trim().slice(0, 40));
+  }
 }
 const walker = document.createTreeWalker(panel, NodeFilter.SHOW_TEXT);
 while (walker.nextNode()) {
@@ -210,3 +218,33 @@ def test_the_venue_screen_fits_every_size(chrome, live_server, make_tournament, 
             lambda script=whole: text(chrome, script), f"whole digits at {width} × {height}", 10
         )
         chrome.save_screenshot(str(ARTIFACTS / f"clock-2h-{width}x{height}.png"))
+
+
+@override_settings(CLOCK_POLL_SECONDS=60)
+def test_no_phone_height_cuts_the_last_line_when_the_pager_wraps(
+    chrome, live_server, make_tournament, director
+):
+    """On a phone "page 1 of 3" wraps under the heading and takes a line's room from the list: the lines of a
+    page are counted with the pager as it will read, the first time the list is shown as every other."""
+    cache.clear()
+    pagecache.local.clear()
+    tournament_of(make_tournament, director, "screen-heights", 40)
+    chrome.get(f"{live_server.url}/t/screen-heights/screen/")
+    chromium.wait_for(
+        lambda: text(chrome, "return document.getElementById('clock').dataset.state") == "running",
+        "the clock",
+        20,
+    )
+    cut = {}
+    for height in range(780, 861, 4):
+        size(chrome, 390, height)
+        laid_out = f"return document.getElementById('screen').dataset.laidOut === '390x{height}'"
+        chromium.wait_for(lambda script=laid_out: text(chrome, script), "the new size laid out", 10)
+        text(
+            chrome, "document.querySelectorAll('.pager').forEach(p => { p.textContent = ''; })"
+        )  # a first show
+        text(chrome, "window.venueScreen.show(1)")
+        faults = text(chrome, OVERFLOWS)
+        if faults:
+            cut[height] = faults
+    assert cut == {}
