@@ -9,6 +9,10 @@
   "use strict";
   if (window.mahjongSessionClock) return; // loaded once per page, whatever the partial updates bring
   window.mahjongSessionClock = true;
+  var gettext = window.gettext || function (text) { return text; };  // the catalogue (/i18n/js/<language>.js)
+  var interpolate = window.interpolate || function (text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (all, name) { return String(values[name]); });
+  };
 
   function fmt(seconds) {
     if (seconds === null || seconds === undefined) return "–";
@@ -172,7 +176,7 @@
     root.querySelectorAll("[data-clock-session]").forEach(function (el) { el.textContent = d.session || "–"; });
     root.querySelectorAll("[data-clock-extra]").forEach(function (el) {
       var s = v.extra;
-      el.textContent = s ? (s > 0 ? "+" : "−") + fmt(Math.abs(s)) : "";
+      el.textContent = s ? interpolate(gettext("this table: %(time)s"), {time: (s > 0 ? "+" : "−") + fmt(Math.abs(s))}, true) : "";
     });
     root.querySelectorAll("[data-clock-show]").forEach(function (el) {
       var wanted = el.getAttribute("data-clock-show").split(" ");

@@ -199,6 +199,8 @@ def test_clock_venue_screen_and_table_page_with_an_injected_server_time(
     wait_for(lambda: attr(chrome, "#table-clock", "data-state") == "running", "table 2 still playing")
     assert near(digits(chrome, "#table-clock .digits"), server_left(tournament, 2))
     assert attr(chrome, "#table-clock", "data-phase") == "red"
+    # the table's own time is said as such, by the page's script as by the server
+    assert chrome.find_element("css selector", "#table-clock [data-clock-extra]").text == "this table: +5:00"
     chrome.get(f"{live_server.url}/table/{table1.private_key}/")
     wait_for(lambda: attr(chrome, "#table-clock", "data-phase") == "over", "table 1 over")
     wait_for(lambda: "Stop playing" in visible_message(chrome, "#table-clock"), "table 1's end message")

@@ -217,6 +217,16 @@ def test_ending_the_clock_early_does_not_turn_a_cut_tables_hands_late(director, 
     assert ">after time<" not in html
 
 
+def test_the_table_page_says_its_own_extra_time_as_such(director, seated, fake_now):
+    services.clock_act(tournament=seated, user=director, action="start", seconds=600)
+    services.clock_act(tournament=seated, user=director, action="extend", seconds=-120, table=1)
+    client = logged_in(director)
+    assert "this table: −2:00" in client.get("/t/open-2026/s/1/table/1/").content.decode()
+    client.cookies["django_language"] = "es"
+    assert "esta mesa: −2:00" in client.get("/t/open-2026/s/1/table/1/").content.decode()
+    assert "data-clock-extra></small>" in client.get("/t/open-2026/s/1/table/2/").content.decode()
+
+
 def test_player_page_shows_table_seat_and_time_left(client, director, seated, fake_now):
     services.clock_act(tournament=seated, user=director, action="start", seconds=3600)
     fake_now.advance(600)

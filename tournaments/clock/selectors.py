@@ -250,6 +250,13 @@ class TableClock:
         return engine.format_clock(self.remaining)
 
     @property
+    def extra_text(self) -> str:
+        """The table's own extra time as the clock shows it: "+5:00", "−2:00"; "" for none."""
+        if not self.extra_seconds:
+            return ""
+        return ("+" if self.extra_seconds > 0 else "−") + engine.format_clock(abs(self.extra_seconds))
+
+    @property
     def over(self) -> bool:
         return self.phase == engine.OVER
 
