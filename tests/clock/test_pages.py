@@ -147,6 +147,8 @@ def test_venue_screen_shows_the_next_seating_by_name_and_the_standings(client, d
     assert "Session 2: where you sit" in html
     panels = client.get("/t/open-2026/screen/panels/").content.decode()
     assert "Session 2: where you sit" in panels and "<html" not in panels
+    # MCR ranks by table points, then score: the hall is told which figure is which
+    assert '<small class="legend muted">TP · Score</small>' in panels
 
 
 def test_referees_overview(director, referee, seated, fake_now):

@@ -77,7 +77,8 @@ def _sort_name(first: str, last: str) -> str:
 class StandingRow:
     rank: int
     name: str
-    value: str
+    value: str  # "table points · score", or the score alone when the ruleset ranks by score
+    by_table_points: bool = False
 
 
 def standings_top(*, tournament: Tournament, limit: int = 24) -> list[StandingRow]:
@@ -96,7 +97,14 @@ def standings_top(*, tournament: Tournament, limit: int = 24) -> list[StandingRo
         value = row.get("table_points")
         score = row.get("score")
         text = f"{_num(value)} · {_num(score)}" if value is not None else _num(score)
-        rows.append(StandingRow(rank=row.get("rank") or 0, name=row.get("name", ""), value=text))
+        rows.append(
+            StandingRow(
+                rank=row.get("rank") or 0,
+                name=row.get("name", ""),
+                value=text,
+                by_table_points=value is not None,
+            )
+        )
     return rows
 
 
