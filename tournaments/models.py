@@ -480,8 +480,8 @@ class SessionClock(models.Model):
     """The countdown of one session, kept in the database so that a restart changes nothing.
 
     While running it keeps the instant time is up (``ends_at``); while paused, the time left
-    (``remaining_ms``); once ended, when time was to be up (``ends_at``) and when it was ended
-    (``ended_at``). ``table_extra`` maps table numbers to extra seconds (negative removes time).
+    (``remaining_ms``) and, for a table whose own time was up before the pause, when it was
+    (``table_ended``); once ended, when time was to be up (``ends_at``) and when it was ended (``ended_at``). ``table_extra`` maps table numbers to extra seconds (negative removes time).
     The arithmetic lives in ``tournaments.clock.engine``.
     """
 
@@ -498,6 +498,8 @@ class SessionClock(models.Model):
     remaining_ms = models.BigIntegerField(null=True, blank=True)
     extra_seconds = models.IntegerField(default=0)
     table_extra = models.JSONField(default=dict, blank=True)
+    # table number -> ISO instant its own time was up, for a table whose time was up when the clock paused
+    table_ended = models.JSONField(default=dict, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     version = models.PositiveIntegerField(default=1)

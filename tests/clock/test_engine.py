@@ -105,6 +105,38 @@ def test_ending_a_paused_clock_ends_every_table_with_time_left_at_that_instant()
     assert clock.remaining(at(2500)) == 0
 
 
+def test_a_pause_keeps_the_end_of_a_table_whose_time_was_up_before_it():
+    """Table 2 had 400 s less: its time was up at 200 s of 600. The clock is paused at 300 s, resumed at
+    1000 s and ended at 1100 s: table 2's end stays at 200 s all along (its hands of 200-300 s stay late)."""
+    cut = started(600).apply("extend", T0, seconds=-400, table=2)
+    paused = cut.apply("pause", at(300))
+    assert paused.table_ends_at(2) == at(200) and paused.table_over(2, at(400))
+    assert paused.table_ends_at(1) is None  # the others wait with the session
+    resumed = paused.apply("resume", at(1000))
+    assert resumed.table_ends_at(2) == at(200) and resumed.table_ends_at(1) == at(1300)
+    ended = resumed.apply("end", at(1100))
+    assert ended.table_ends_at(2) == at(200) and ended.table_ends_at(1) == at(1100)
+    assert paused.apply("end", at(900)).table_ends_at(2) == at(200)  # ended while paused, the same
+    rule = EndRule(end_of_time=engine.AFTER_SIGNAL, signal_seconds=60, red_zone_seconds=0)
+    assert resumed.table_last_hands_from(2, rule) == at(140)  # its own signal, before its own end
+
+
+def test_time_given_back_to_a_table_whose_time_was_up_before_a_pause():
+    paused = started(600).apply("extend", T0, seconds=-400, table=2).apply("pause", at(300))
+    # 60 s more still ends it in the past: it stays an instant
+    assert paused.apply("extend", at(350), seconds=60, table=2).table_ends_at(2) == at(260)
+    # 300 s more: 150 s left at 350 s, which wait with the session and run again after the resume
+    back = paused.apply("extend", at(350), seconds=300, table=2)
+    assert 2 not in back.table_ended and back.table_remaining(2, at(350)) == 150
+    assert back.apply("resume", at(1000)).table_ends_at(2) == at(1150)
+    with pytest.raises(ClockError) as info:
+        paused.apply("extend", at(350), seconds=-60, table=2)
+    assert info.value.field == "seconds" and "table 2" in info.value.message
+    # time taken from the session leaves it where it was; time added to the session is its too
+    assert paused.apply("extend", at(350), seconds=-120).table_ends_at(2) == at(200)
+    assert paused.apply("extend", at(350), seconds=120).table_ends_at(2) == at(320)
+
+
 def test_the_signal_of_a_clock_ended_before_it_is_the_end():
     rule = EndRule(signal_seconds=900)
     assert started().apply("end", at(3000)).signal_at(rule) == at(3000)

@@ -219,6 +219,37 @@ def test_ending_the_clock_early_does_not_turn_a_cut_tables_hands_late(director, 
     assert ">after time<" not in html
 
 
+def test_a_pause_keeps_a_cut_tables_late_hands_late(director, seated, fake_now):
+    """Table 1 was given 5 minutes less (its time is up at 300 s of 600); its hand of 400 s is late. The
+    clock is paused at 450 s for ten minutes, resumed, then ended: that hand stays late, the hand of 200 s
+    stays within time, and the page shows the mark while the clock is paused."""
+    start = fake_now.value
+    services.clock_act(tournament=seated, user=director, action="start", seconds=600)
+    services.clock_act(tournament=seated, user=director, action="extend", seconds=-300, table=1)
+    table = seated.sessions.get(number=1).tables.get(number=1)
+    actor = actor_for(user=director, table=table)
+    for hand, seconds in ((1, 200), (2, 400)):
+        scoring.hand_add(table=table, hand=WIN, actor=actor, expected_version=None)
+        Hand.objects.filter(result__table=table, number=hand).update(
+            created_at=start + dt.timedelta(seconds=seconds)
+        )
+    client = logged_in(director)
+    fake_now.advance(450)
+    services.clock_act(tournament=seated, user=director, action="pause")
+    fake_now.advance(600)
+    assert client.get("/t/open-2026/s/1/table/1/").content.decode().count(">after time<") == 1
+    tables = {
+        t["table"]: t["ends_at"] for t in client.get("/api/tournaments/open-2026/clock/").json()["tables"]
+    }
+    assert tables[1] == (start + dt.timedelta(seconds=300)).isoformat()
+    assert tables[2] is None  # waiting with the session
+    services.clock_act(tournament=seated, user=director, action="resume")
+    fake_now.advance(60)
+    services.clock_act(tournament=seated, user=director, action="end")
+    html = client.get("/t/open-2026/s/1/table/1/").content.decode()
+    assert html.count(">after time<") == 1 and "1 hand entered after time" in html
+
+
 def test_the_table_page_says_its_own_extra_time_as_such(director, seated, fake_now):
     services.clock_act(tournament=seated, user=director, action="start", seconds=600)
     services.clock_act(tournament=seated, user=director, action="extend", seconds=-120, table=1)

@@ -8,8 +8,8 @@ loses nothing because nothing counts anywhere but in these two numbers and the c
 Tables can have their own extra time (positive or negative), added to the session's end. Ending the clock
 by hand ends at that instant every table whose time was not up yet; a table whose time was up before keeps
 its own end. The ended clock keeps when time was to be up (``ends_at``) beside when it was ended
-(``ended_at``), so neither is lost. A paused clock keeps only the time left, so a table whose own time was up
-before the pause has its end moved by the pause (docs/clock.md).
+(``ended_at``), so neither is lost; a paused clock keeps only the session's time left, and, for a table whose
+own time was up before the pause, the instant it was (``table_ended``).
 """
 
 from __future__ import annotations
@@ -113,6 +113,9 @@ class Clock:
     remaining_ms: int | None = None  # paused: what was left
     extra_seconds: int = 0  # added (or removed) for the whole session, for the record
     table_extra: Mapping[int, int] = field(default_factory=dict)  # table number -> seconds
+    # table number -> when its own time was up, for a table whose time was up when the clock was paused
+    # (a pause keeps only the session's time left, which would move that end with the pause)
+    table_ended: Mapping[int, dt.datetime] = field(default_factory=dict)
     started_at: dt.datetime | None = None
     ended_at: dt.datetime | None = None  # when the clock was ended by hand
 
@@ -151,16 +154,25 @@ class Clock:
     def extra_of(self, table: int) -> int:
         return int(self.table_extra.get(table, 0))
 
-    def table_ends_at(self, table: int) -> dt.datetime | None:
-        """When time is up at ``table``; None while stopped or paused."""
+    def _own_end(self, table: int) -> dt.datetime | None:
+        """When time is up at ``table`` by its own time, the clock not ended by hand; None while stopped,
+        or while paused for a table whose time was not up."""
+        if table in self.table_ended:
+            return self.table_ended[table]
         if self.state not in (RUNNING, ENDED):
             return None
-        end = self.ends_at + dt.timedelta(seconds=self.extra_of(table))
-        if self.ended_at is not None:
+        return self.ends_at + dt.timedelta(seconds=self.extra_of(table))
+
+    def table_ends_at(self, table: int) -> dt.datetime | None:
+        """When time is up at ``table``; None while stopped or paused (unless its time was up before)."""
+        end = self._own_end(table)
+        if end is not None and self.ended_at is not None:
             end = min(end, self.ended_at)
         return end
 
     def table_remaining(self, table: int, now: dt.datetime) -> float | None:
+        if table in self.table_ended:
+            return (self.table_ended[table] - now).total_seconds()
         if self.state == STOPPED:
             return float(self.length_seconds + self.extra_seconds + self.extra_of(table))
         if self.state == PAUSED:
@@ -187,7 +199,7 @@ class Clock:
             return end
         if self.ended_at is not None and end >= self.ended_at:
             return end  # ended by hand before time was up: that instant
-        signal = self.ends_at + dt.timedelta(seconds=self.extra_of(table) - rule.signal_seconds)
+        signal = self._own_end(table) - dt.timedelta(seconds=rule.signal_seconds)
         return min(signal, end)
 
     # -- actions -----------------------------------------------------------------------------------
@@ -245,7 +257,14 @@ class Clock:
         if self.is_over(now):
             raise ClockError(gettext_noop("time is up; there is nothing left to pause"), conflict=True)
         left = self.ends_at - now
-        return dataclasses.replace(self, state=PAUSED, ends_at=None, remaining_ms=_ms(left))
+        ended = dict(self.table_ended)
+        for number, extra in self.table_extra.items():
+            end = self.ends_at + dt.timedelta(seconds=extra)
+            if extra < 0 and end <= now and number not in ended:
+                ended[number] = end  # up before the pause: it stays where it was
+        return dataclasses.replace(
+            self, state=PAUSED, ends_at=None, remaining_ms=_ms(left), table_ended=ended
+        )
 
     def _resume(self, now, *, seconds, table) -> Clock:
         if self.state != PAUSED:
@@ -296,17 +315,25 @@ class Clock:
         if seconds < 0:
             self._check_tables_keep_time(seconds, now)
         if self.state == PAUSED:
-            return dataclasses.replace(
+            after = dataclasses.replace(
                 self, extra_seconds=extra, remaining_ms=self.remaining_ms + seconds * 1000
             )
-        # running (time may already be up: adding time brings the session back)
-        return dataclasses.replace(
-            self, extra_seconds=extra, ends_at=self.ends_at + dt.timedelta(seconds=seconds)
-        )
+        else:  # running (time may already be up: adding time brings the session back)
+            after = dataclasses.replace(
+                self, extra_seconds=extra, ends_at=self.ends_at + dt.timedelta(seconds=seconds)
+            )
+        if seconds > 0:  # a table whose time was up before a pause gets the added time too
+            for number, end in sorted(self.table_ended.items()):
+                after = after._table_end_moved(number, end + dt.timedelta(seconds=seconds), now)
+        return after
 
     def _extend_table(self, now: dt.datetime, *, seconds: int, table: int) -> Clock:
         if not isinstance(table, int) or isinstance(table, bool) or table < 1:
             raise ClockError(gettext_noop("table must be a table number of the session"), "table")
+        if table in self.table_ended:
+            if seconds < 0:
+                raise _leaves_table_nothing(seconds, table, self.table_remaining(table, now))
+            return self._table_end_moved(table, self.table_ended[table] + dt.timedelta(seconds=seconds), now)
         extra = self.extra_of(table) + seconds
         if abs(extra) > MAX_ADJUST_SECONDS:
             raise ClockError(
@@ -321,10 +348,34 @@ class Clock:
             tables.pop(table)
         return dataclasses.replace(self, table_extra=tables)
 
+    def _table_end_moved(self, table: int, end: dt.datetime, now: dt.datetime) -> Clock:
+        """The clock with the end of a table whose time was up before a pause moved to ``end``: still
+        past, it stays kept as an instant; else the table counts again with the session, its extra time
+        set so that it has what is left until ``end``."""
+        ended = dict(self.table_ended)
+        if end <= now:
+            ended[table] = end
+            return dataclasses.replace(self, table_ended=ended)
+        ended.pop(table, None)
+        scheduled = (
+            self.ends_at if self.state == RUNNING else now + dt.timedelta(milliseconds=self.remaining_ms)
+        )
+        extra = round((end - scheduled).total_seconds())
+        if abs(extra) > MAX_ADJUST_SECONDS:
+            raise ClockError(
+                gettext_noop("a table's extra time stays within ±%(most)s s", most=MAX_ADJUST_SECONDS),
+                "seconds",
+            )
+        tables = {**self.table_extra, table: extra}
+        if extra == 0:
+            tables.pop(table)
+        return dataclasses.replace(self, table_extra=tables, table_ended=ended)
+
     def _check_tables_keep_time(self, seconds: int, now: dt.datetime) -> None:
         """Time removed from the whole session must not move a table whose own time was cut to an end
-        already past: hands entered there would turn "after time" after the fact."""
-        for number in sorted(self.table_extra):
+        already past: hands entered there would turn "after time" after the fact. (A table whose time
+        was up before a pause keeps its end as an instant: removing time does not move it.)"""
+        for number in sorted(set(self.table_extra) - set(self.table_ended)):
             left = self.table_remaining(number, now)
             if self.extra_of(number) < 0 and left + seconds < 0:
                 raise _leaves_table_nothing(seconds, number, left)

@@ -94,6 +94,7 @@ def clock_of(session: Session, clock: SessionClock | None) -> engine.Clock:
         remaining_ms=clock.remaining_ms,
         extra_seconds=clock.extra_seconds,
         table_extra={int(k): int(v) for k, v in (clock.table_extra or {}).items()},
+        table_ended={int(k): _from_iso(v) for k, v in (clock.table_ended or {}).items()},
         started_at=clock.started_at,
         ended_at=clock.ended_at,
     )
@@ -140,6 +141,7 @@ def build_document(*, tournament: Tournament, session: Session | None = None) ->
         "remaining_ms": clock.remaining_ms,
         "extra_seconds": clock.extra_seconds,
         "table_extra": {str(k): v for k, v in clock.table_extra.items()},
+        "table_ended": {str(k): _iso(v) for k, v in clock.table_ended.items()},
         "started_at": _iso(clock.started_at),
         "ended_at": _iso(clock.ended_at),
     }
@@ -174,6 +176,7 @@ def clock_from_document(doc: dict[str, Any]) -> tuple[engine.Clock, engine.EndRu
         remaining_ms=c.get("remaining_ms"),
         extra_seconds=c.get("extra_seconds", 0),
         table_extra={int(k): int(v) for k, v in (c.get("table_extra") or {}).items()},
+        table_ended={int(k): _from_iso(v) for k, v in (c.get("table_ended") or {}).items()},
         started_at=_from_iso(c.get("started_at")),
         ended_at=_from_iso(c.get("ended_at")),
     )

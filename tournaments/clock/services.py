@@ -104,6 +104,7 @@ def _apply(
     stored.remaining_ms = after.remaining_ms
     stored.extra_seconds = after.extra_seconds
     stored.table_extra = {str(k): v for k, v in sorted(after.table_extra.items())}
+    stored.table_ended = {str(k): v.isoformat() for k, v in sorted(after.table_ended.items())}
     stored.started_at = after.started_at
     stored.ended_at = after.ended_at
     stored.version = (stored.version or 0) + (1 if stored.pk else 0)
