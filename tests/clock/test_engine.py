@@ -123,8 +123,9 @@ def test_a_pause_keeps_the_end_of_a_table_whose_time_was_up_before_it():
 
 def test_time_given_back_to_a_table_whose_time_was_up_before_a_pause():
     paused = started(600).apply("extend", T0, seconds=-400, table=2).apply("pause", at(300))
-    # 60 s more still ends it in the past: it stays an instant
-    assert paused.apply("extend", at(350), seconds=60, table=2).table_ends_at(2) == at(260)
+    # 60 s more still ends it in the past: it stays an instant, and its extra time says the 60 s
+    more = paused.apply("extend", at(350), seconds=60, table=2)
+    assert more.table_ends_at(2) == at(260) and more.extra_of(2) == -340
     # 300 s more: 150 s left at 350 s, which wait with the session and run again after the resume
     back = paused.apply("extend", at(350), seconds=300, table=2)
     assert 2 not in back.table_ended and back.table_remaining(2, at(350)) == 150
@@ -132,9 +133,12 @@ def test_time_given_back_to_a_table_whose_time_was_up_before_a_pause():
     with pytest.raises(ClockError) as info:
         paused.apply("extend", at(350), seconds=-60, table=2)
     assert info.value.field == "seconds" and "table 2" in info.value.message
-    # time taken from the session leaves it where it was; time added to the session is its too
+    # the session's time no longer reaches it, either way: its end stays where its hands were judged
     assert paused.apply("extend", at(350), seconds=-120).table_ends_at(2) == at(200)
-    assert paused.apply("extend", at(350), seconds=120).table_ends_at(2) == at(320)
+    assert paused.apply("extend", at(350), seconds=-120).apply("extend", at(360), seconds=120).table_ends_at(
+        2
+    ) == at(200)
+    assert paused.apply("extend", at(350), seconds=14400).table_ends_at(2) == at(200)  # and never refuses it
 
 
 def test_the_signal_of_a_clock_ended_before_it_is_the_end():

@@ -314,32 +314,28 @@ class Clock:
             )
         if seconds < 0:
             self._check_tables_keep_time(seconds, now)
+        # a table whose time was up before a pause is over: the session's time no longer reaches it (its own
+        # buttons give it time)
         if self.state == PAUSED:
-            after = dataclasses.replace(
+            return dataclasses.replace(
                 self, extra_seconds=extra, remaining_ms=self.remaining_ms + seconds * 1000
             )
-        else:  # running (time may already be up: adding time brings the session back)
-            after = dataclasses.replace(
-                self, extra_seconds=extra, ends_at=self.ends_at + dt.timedelta(seconds=seconds)
-            )
-        if seconds > 0:  # a table whose time was up before a pause gets the added time too
-            for number, end in sorted(self.table_ended.items()):
-                after = after._table_end_moved(number, end + dt.timedelta(seconds=seconds), now)
-        return after
+        # running (time may already be up: adding time brings the session back)
+        return dataclasses.replace(
+            self, extra_seconds=extra, ends_at=self.ends_at + dt.timedelta(seconds=seconds)
+        )
 
     def _extend_table(self, now: dt.datetime, *, seconds: int, table: int) -> Clock:
         if not isinstance(table, int) or isinstance(table, bool) or table < 1:
             raise ClockError(gettext_noop("table must be a table number of the session"), "table")
-        if table in self.table_ended:
-            if seconds < 0:
-                raise _leaves_table_nothing(seconds, table, self.table_remaining(table, now))
-            return self._table_end_moved(table, self.table_ended[table] + dt.timedelta(seconds=seconds), now)
         extra = self.extra_of(table) + seconds
         if abs(extra) > MAX_ADJUST_SECONDS:
             raise ClockError(
                 gettext_noop("a table's extra time stays within ±%(most)s s", most=MAX_ADJUST_SECONDS),
                 "seconds",
             )
+        if table in self.table_ended:
+            return self._extend_ended_table(now, seconds=seconds, table=table, extra=extra)
         left = self.table_remaining(table, now)
         if seconds < 0 and left + seconds < 0:
             raise _leaves_table_nothing(seconds, table, left)
@@ -347,6 +343,19 @@ class Clock:
         if extra == 0:
             tables.pop(table)
         return dataclasses.replace(self, table_extra=tables)
+
+    def _extend_ended_table(self, now: dt.datetime, *, seconds: int, table: int, extra: int) -> Clock:
+        """Time given to a table whose time was up before a pause moves that instant (taking time is
+        refused: it has none left); while the instant stays past, the record of its extra time follows."""
+        if seconds < 0:
+            raise _leaves_table_nothing(seconds, table, self.table_remaining(table, now))
+        moved = self._table_end_moved(table, self.table_ended[table] + dt.timedelta(seconds=seconds), now)
+        if table not in moved.table_ended:
+            return moved
+        tables = {**moved.table_extra, table: extra}
+        if extra == 0:
+            tables.pop(table)
+        return dataclasses.replace(moved, table_extra=tables)
 
     def _table_end_moved(self, table: int, end: dt.datetime, now: dt.datetime) -> Clock:
         """The clock with the end of a table whose time was up before a pause moved to ``end``: still
