@@ -58,6 +58,16 @@ def enter(driver, *, winner: int | None = None, discarder: str = "", fan: int | 
     driver.find_element("css selector", "form.hand-form button[type=submit]").click()
 
 
+def enter_offline(driver, **hand) -> None:
+    """``enter`` with the network off, waiting, as a scorer sees it, for the banner to count the hand kept
+    on the phone (its try to send it has failed and the page is drawn again) before filling the next: on a
+    busy machine that redraw can come while the next hand is being filled in."""
+    before = queued(driver)
+    enter(driver, **hand)
+    waiting = f"{before + 1} hand{'s' if before else ''} waiting to send"
+    wait_for(lambda: queued(driver) == before + 1 and waiting in banner(driver), waiting)
+
+
 # Read in one script each: the page swaps its content under the test's feet.
 def banner(driver) -> str:
     return driver.execute_script(
@@ -101,9 +111,9 @@ def test_three_hands_entered_offline_survive_a_reload_and_are_stored_once_in_ord
     network(browser, proxy, online=False)
     assert browser.execute_script("return navigator.onLine;") is False
 
-    enter(browser, winner=0, discarder="2", fan=8)  # East on West's discard
-    enter(browser, winner=1, discarder="self", fan=10)  # South self-drawn
-    enter(browser, winner=3, discarder="0", fan=12)  # North on East's discard
+    enter_offline(browser, winner=0, discarder="2", fan=8)  # East on West's discard
+    enter_offline(browser, winner=1, discarder="self", fan=10)  # South self-drawn
+    enter_offline(browser, winner=3, discarder="0", fan=12)  # North on East's discard
     wait_for(lambda: "3 hands waiting to send — they are kept on this phone" in banner(browser), "the banner")
     assert len(browser.find_elements("css selector", "#offline-hands li.waiting")) == 3
     assert browser.find_element("css selector", "form.hand-form button[type=submit]").text == "Save hand 4"
@@ -142,8 +152,8 @@ def test_a_change_from_another_device_is_shown_beside_the_phones_hands_and_nothi
     table = seat_session(tournament)[0]
     open_table(browser, proxy, table)
     network(browser, proxy, online=False)
-    enter(browser, winner=0, discarder="2", fan=8)
-    enter(browser, winner=2, discarder="self", fan=9)
+    enter_offline(browser, winner=0, discarder="2", fan=8)
+    enter_offline(browser, winner=2, discarder="self", fan=9)
     wait_for(lambda: "2 hands waiting to send" in banner(browser), "the banner")
 
     # meanwhile a referee enters a hand on another device
