@@ -33,6 +33,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from config.parsers import NulInText, PayloadTooLarge
+from idempotency.services import first_try_broken
 from scoring.rules.base import RuleError
 from tournaments.deletion import DeletionRefused
 from tournaments.models import Tournament
@@ -169,6 +170,8 @@ def exception_handler(exc, context):
     response = drf_exception_handler(exc, context)
     if response is not None:
         return response
+    if first_try_broken():
+        return None  # raised again: the idempotent request is done again with savepoints, nothing to log
     # The last line: a fault of ours. Logged with an id the answer gives, no internals shown.
     set_rollback()
     incident = uuid.uuid4().hex[:12]

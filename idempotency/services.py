@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.http import HttpResponse
 from django.utils import timezone
 
@@ -115,6 +115,14 @@ def _answer_of(
 
 class _WithSavepoints(Exception):
     """A failure inside the request was caught without a savepoint to roll back to: do it again with them."""
+
+
+def first_try_broken() -> bool:
+    """True inside a first try without savepoints whose transaction a failure has already marked for
+    rollback: whatever fails next is that failure's echo, and the request is done again with savepoints
+    (``_first_run``). An exception handler lets such an exception go instead of answering it."""
+    wrapper = connections[DEFAULT_DB_ALIAS]  # ``connection`` is a proxy: its own attributes are elsewhere
+    return "_savepoint_allowed" in vars(wrapper) and wrapper.needs_rollback
 
 
 @contextmanager

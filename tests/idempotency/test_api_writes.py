@@ -114,8 +114,10 @@ def refused_twice(first, second) -> None:
     assert "Idempotent-Replayed" not in second
 
 
-def test_refused_answers_store_nothing_and_the_repeat_is_refused_alike(api_as, scorer, table):
-    """A stale version or a rule error writes nothing and keeps no key: the repeat is refused again."""
+def test_refused_answers_store_nothing_and_the_repeat_is_refused_alike(api_as, scorer, table, caplog):
+    """A stale version or a rule error writes nothing and keeps no key: the repeat is refused again. The
+    refusal is an answer, not a fault: nothing is logged as an error (the first try, without savepoints,
+    is done again with them, quietly)."""
     from idempotency.models import IdempotencyRecord
 
     client = api_as(scorer)
@@ -136,6 +138,7 @@ def test_refused_answers_store_nothing_and_the_repeat_is_refused_alike(api_as, s
     refused_twice(*bad)
     assert Hand.objects.filter(result__table=table).count() == 1
     assert not IdempotencyRecord.objects.exists()
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
 
 
 def test_the_same_key_with_another_body_is_refused_with_422(api_as, scorer, table):
