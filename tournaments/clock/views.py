@@ -281,8 +281,12 @@ def tables_overview(request, slug: str, number: int):
             "adjust_minutes": ADJUST_MINUTES,
             "is_current": current.pk == session.pk,
             "current_number": current.number,
-            "time_is_up": session.status == Session.Status.FINISHED
-            or SessionClock.objects.filter(session=session, state=engine.ENDED).exists(),
+            # asked only of a session the clock is not on (the current one shows its own time)
+            "time_is_up": current.pk != session.pk
+            and (
+                session.status == Session.Status.FINISHED
+                or SessionClock.objects.filter(session=session, state=engine.ENDED).exists()
+            ),
         },
     )
 
