@@ -626,7 +626,7 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def main(argv: list[str] | None = None) -> int:
+def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bench.entry", description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60, help="how long the scorers post (default 60)")
     parser.add_argument("--scorers", type=int, default=100, help="concurrent scorers (default 100)")
@@ -662,6 +662,12 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.drop < 100:
         raise SystemExit("--drop is a percentage below 100")
 
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_arguments(argv)
+    tables = args.tables or args.scorers
     database_url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
     if not database_url.startswith(("postgres://", "postgresql://")):
         raise SystemExit("the entry benchmark needs PostgreSQL: set DATABASE_URL=postgres://…")
@@ -702,6 +708,15 @@ def main(argv: list[str] | None = None) -> int:
         if worker is not None:
             stop_server(worker)
 
+    report = build_report(args, elapsed, server_cpu, tally, seating, check, flush, phone)
+    print(json.dumps(report, indent=2))
+    ok = all_good(tally, check, flush, phone)
+    print("every acknowledged hand is stored exactly once" if ok else "CHECK FAILED")
+    return 0 if ok else 1
+
+
+def build_report(args, elapsed: float, server_cpu, tally, seating, check: dict, flush, phone) -> dict:
+    """The run's figures: requests, latency, the server's CPU, status codes and the check of every hand."""
     ms = [1000 * v for v in tally.latencies]
     hand_ms = [1000 * v for v in tally.hand_latencies]
     report = {
@@ -740,7 +755,11 @@ def main(argv: list[str] | None = None) -> int:
         report["offline_flush"] = flush
     if phone is not None:
         report["one_phone_online"] = phone
-    print(json.dumps(report, indent=2))
+    return report
+
+
+def all_good(tally, check: dict, flush, phone) -> bool:
+    """Every acknowledged hand stored exactly once, and so for the offline phones and the online phone."""
     ok = not tally.errors and all(check[k] == 0 for k in ("lost", "duplicated", "changed", "versions_off"))
     ok = ok and check["stored_but_not_acknowledged"] == 0
     if flush is not None:
@@ -758,8 +777,7 @@ def main(argv: list[str] | None = None) -> int:
             and not p["errors"]
             for p in phone.values()
         )
-    print("every acknowledged hand is stored exactly once" if ok else "CHECK FAILED")
-    return 0 if ok else 1
+    return ok
 
 
 if __name__ == "__main__":
